@@ -1,0 +1,213 @@
+#include <pybind11/numpy.h>
+
+#include <cstring>
+#include <string>
+
+#include "chinese_poker/cards.hpp"
+#include "chinese_poker/evaluate.hpp"
+#include "register.hpp"
+
+namespace py = pybind11;
+
+namespace chinese_poker::bindings {
+
+namespace {
+
+// Returns false (with a Python exception set) unless `obj` is "low" or "second".
+bool wheel_from_object(PyObject* obj, Wheel* wheel) {
+  if (obj == nullptr) {
+    *wheel = Wheel::Low;
+    return true;
+  }
+  if (PyUnicode_Check(obj)) {
+    if (PyUnicode_CompareWithASCIIString(obj, "low") == 0) {
+      *wheel = Wheel::Low;
+      return true;
+    }
+    if (PyUnicode_CompareWithASCIIString(obj, "second") == 0) {
+      *wheel = Wheel::Second;
+      return true;
+    }
+  }
+  PyErr_Format(PyExc_ValueError, "wheel must be 'low' or 'second', got %R", obj);
+  return false;
+}
+
+// Reads 3 or 5 ints from a list or tuple of Python ints; false (no exception set) when the argument is of
+// another form, which then goes through chinese_poker.cards.parse_cards.
+bool read_int_cards(PyObject* seq, std::uint8_t* out, Py_ssize_t* count, bool* error) {
+  if (!PyList_Check(seq) && !PyTuple_Check(seq)) return false;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n != 3 && n != 5) {
+    PyErr_Format(PyExc_ValueError, "evaluate takes 3 or 5 cards, got %zd", n);
+    *error = true;
+    return true;
+  }
+  PyObject** items = PySequence_Fast_ITEMS(seq);
+  for (Py_ssize_t k = 0; k < n; ++k) {
+    if (!PyLong_CheckExact(items[k])) return false;
+    const long v = PyLong_AsLong(items[k]);
+    if (v == -1 && PyErr_Occurred()) PyErr_Clear();
+    if (v < 0 || v >= kDeckSize) {
+      PyErr_Format(PyExc_ValueError, "card at index %zd is %R, not a card code 0..51", k, items[k]);
+      *error = true;
+      return true;
+    }
+    out[k] = static_cast<std::uint8_t>(v);
+  }
+  *count = n;
+  return true;
+}
+
+PyObject* g_parse_cards = nullptr;  // chinese_poker.cards.parse_cards, imported on first use
+
+PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  PyObject* cards_obj = nullptr;
+  PyObject* wheel_obj = nullptr;
+  if (nargs >= 1) cards_obj = args[0];
+  if (nargs >= 2) wheel_obj = args[1];
+  if (nargs > 2) {
+    PyErr_SetString(PyExc_TypeError, "evaluate() takes at most 2 positional arguments (cards, wheel)");
+    return nullptr;
+  }
+  const Py_ssize_t nkw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+    PyObject* value = args[nargs + k];
+    if (PyUnicode_CompareWithASCIIString(name, "wheel") == 0 && wheel_obj == nullptr) {
+      wheel_obj = value;
+    } else if (PyUnicode_CompareWithASCIIString(name, "cards") == 0 && cards_obj == nullptr) {
+      cards_obj = value;
+    } else {
+      PyErr_Format(PyExc_TypeError, "evaluate() got an unexpected or repeated keyword argument %R", name);
+      return nullptr;
+    }
+  }
+  if (cards_obj == nullptr) {
+    PyErr_SetString(PyExc_TypeError, "evaluate() missing required argument 'cards'");
+    return nullptr;
+  }
+  Wheel wheel;
+  if (!wheel_from_object(wheel_obj, &wheel)) return nullptr;
+
+  std::uint8_t cards[5];
+  Py_ssize_t n = 0;
+  bool error = false;
+  if (!read_int_cards(cards_obj, cards, &n, &error)) {
+    // Strings, numpy arrays, other iterables: the Python parser gives the precise error messages.
+    if (g_parse_cards == nullptr) {
+      PyObject* mod = PyImport_ImportModule("chinese_poker.cards");
+      if (mod == nullptr) return nullptr;
+      g_parse_cards = PyObject_GetAttrString(mod, "parse_cards");
+      Py_DECREF(mod);
+      if (g_parse_cards == nullptr) return nullptr;
+    }
+    PyObject* parsed = PyObject_CallOneArg(g_parse_cards, cards_obj);
+    if (parsed == nullptr) return nullptr;
+    const bool ok = read_int_cards(parsed, cards, &n, &error);
+    Py_DECREF(parsed);
+    if (!ok) {
+      PyErr_SetString(PyExc_TypeError, "parse_cards returned something other than a tuple of ints");
+      return nullptr;
+    }
+  }
+  if (error) return nullptr;
+  const RowIssue issue = check_cards(cards, static_cast<int>(n), 0);
+  if (issue.kind == RowIssue::kDuplicate) {
+    PyErr_Format(PyExc_ValueError, "card %s at index %d appears twice", format_card(issue.card).c_str(),
+                 issue.position);
+    return nullptr;
+  }
+  const Strength s = n == 5 ? evaluate5(cards, wheel) : evaluate3(cards);
+  return PyLong_FromUnsignedLong(s);
+}
+
+PyMethodDef g_methods[] = {
+    {"evaluate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(evaluate_fast)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "evaluate(cards, wheel='low') -> int\n--\n\n"
+     "Strength of a 3- or 5-card row: greater is stronger, equal exactly when the rows tie.\n\n"
+     "cards: 3 or 5 cards as card codes 0..51, card strings ('As', '10h', 'T\\u2665') or one string\n"
+     "('As Kd Qh'). wheel: 'low' (A-2-3-4-5 is the lowest straight) or 'second' (just below T-J-Q-K-A).\n"
+     "Three-card rows have no straights or flushes; 3- and 5-card strengths share one scale.\n"},
+    {nullptr, nullptr, 0, nullptr}};
+
+std::string describe_issue(const RowIssue& issue, const char* what) {
+  std::string text = std::string(what) + " " + std::to_string(issue.row) + ", index " +
+                     std::to_string(issue.position) + ": ";
+  if (issue.kind == RowIssue::kOutOfRange) {
+    text += "card code " + std::to_string(issue.card) + " is not in 0..51";
+  } else {
+    text += "card " + format_card(issue.card) + " (" + std::to_string(issue.card) + ") appears twice";
+  }
+  return text;
+}
+
+}  // namespace
+
+// Validates a batch argument: a C-contiguous uint8 array of shape (N, width) with width in `widths`.
+py::array_t<std::uint8_t> require_card_array(const py::object& obj, const char* name, int ndim,
+                                             std::initializer_list<py::ssize_t> last_dims) {
+  if (!py::isinstance<py::array>(obj)) {
+    throw py::type_error(std::string(name) + " must be a numpy array of uint8 card codes, got " +
+                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+  }
+  auto arr = py::reinterpret_borrow<py::array>(obj);
+  if (!arr.dtype().is(py::dtype::of<std::uint8_t>())) {
+    throw py::type_error(std::string(name) + " must have dtype uint8, got " + std::string(py::str(arr.dtype())));
+  }
+  if (arr.ndim() != ndim) {
+    throw py::value_error(std::string(name) + " must have " + std::to_string(ndim) + " dimensions, got " +
+                          std::to_string(arr.ndim()));
+  }
+  bool last_ok = false;
+  std::string allowed;
+  for (py::ssize_t d : last_dims) {
+    last_ok = last_ok || arr.shape(ndim - 1) == d;
+    allowed += (allowed.empty() ? "" : " or ") + std::to_string(d);
+  }
+  if (!last_ok) {
+    throw py::value_error(std::string(name) + " must have " + allowed + " cards per row, got shape (" +
+                          std::to_string(arr.shape(0)) + ", " + std::to_string(arr.shape(ndim - 1)) + ")");
+  }
+  if (!(arr.flags() & py::array::c_style)) {
+    throw py::value_error(std::string(name) +
+                          " must be C-contiguous; pass numpy.ascontiguousarray(...) to copy it");
+  }
+  return py::reinterpret_borrow<py::array_t<std::uint8_t>>(arr);
+}
+
+void register_evaluate(py::module_& m) {
+  if (PyModule_AddFunctions(m.ptr(), g_methods) != 0) throw py::error_already_set();
+
+  m.def(
+      "evaluate_batch",
+      [](const py::object& cards, const std::string& wheel_name) {
+        Wheel wheel;
+        if (wheel_name == "low") {
+          wheel = Wheel::Low;
+        } else if (wheel_name == "second") {
+          wheel = Wheel::Second;
+        } else {
+          throw py::value_error("wheel must be 'low' or 'second', got '" + wheel_name + "'");
+        }
+        auto arr = require_card_array(cards, "cards", 2, {3, 5});
+        const auto rows = static_cast<std::size_t>(arr.shape(0));
+        const int width = static_cast<int>(arr.shape(1));
+        py::array_t<std::int32_t> out(static_cast<py::ssize_t>(rows));
+        const std::uint8_t* in = arr.data();
+        std::int32_t* dst = out.mutable_data();
+        RowIssue issue;
+        {
+          py::gil_scoped_release release;
+          issue = evaluate_batch(in, rows, width, wheel, dst);
+        }
+        if (issue.kind != RowIssue::kNone) throw py::value_error(describe_issue(issue, "row"));
+        return out;
+      },
+      py::arg("cards"), py::arg("wheel") = "low",
+      "Strengths of N rows: cards is a C-contiguous uint8 array of shape (N, 5) or (N, 3); returns an int32\n"
+      "array of shape (N,). Every row is validated (codes < 52, no card twice); the GIL is released.");
+}
+
+}  // namespace chinese_poker::bindings

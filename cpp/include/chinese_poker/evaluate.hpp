@@ -1,0 +1,65 @@
+// Hand strength for 3- and 5-card rows on one integer scale.
+//
+// strength = category << 20 | v1 << 16 | v2 << 12 | v3 << 8 | v4 << 4 | v5, where v1..v5 is the
+// tie-break vector of RULES.md section 2 with ranks valued 2 (deuce) .. 14 (ace), padded with zeros.
+// Straights carry their five ranks descending; the wheel is [5,4,3,2,1] under the "low" rule and
+// [14,5,4,3,2] under the "second" rule (below T-J-Q-K-A, above 9-T-J-Q-K). Zero padding makes a front
+// worth less than every five-card hand that starts with the same cards, which is the foul rule of 2.5.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace chinese_poker {
+
+using Strength = std::uint32_t;
+
+enum class Wheel : std::uint8_t { Low = 0, Second = 1 };
+
+enum Category : int {
+  kHighCard = 0,
+  kOnePair = 1,
+  kTwoPair = 2,
+  kThreeOfAKind = 3,
+  kStraight = 4,
+  kFlush = 5,
+  kFullHouse = 6,
+  kFourOfAKind = 7,
+  kStraightFlush = 8,
+};
+
+constexpr int kCategoryShift = 20;
+constexpr int category_of(Strength s) noexcept { return static_cast<int>(s >> kCategoryShift); }
+// Value (2..14, or 0 for padding) of position k (0..4) of the tie-break vector.
+constexpr int vector_value(Strength s, int k) noexcept { return static_cast<int>((s >> (16 - 4 * k)) & 15u); }
+
+// Strength from a tie-break vector; used to build the tables and by tests.
+constexpr Strength make_strength(int category, int v1, int v2 = 0, int v3 = 0, int v4 = 0, int v5 = 0) noexcept {
+  return static_cast<Strength>(category) << kCategoryShift | static_cast<Strength>(v1) << 16 |
+         static_cast<Strength>(v2) << 12 | static_cast<Strength>(v3) << 8 | static_cast<Strength>(v4) << 4 |
+         static_cast<Strength>(v5);
+}
+
+// Evaluates valid cards (codes < 52, distinct); no checks here, the batch entry point validates.
+Strength evaluate5(const std::uint8_t* cards, Wheel wheel) noexcept;
+Strength evaluate3(const std::uint8_t* cards) noexcept;
+
+// What is wrong with one row of cards, if anything.
+struct RowIssue {
+  enum Kind : int { kNone = 0, kOutOfRange = 1, kDuplicate = 2 };
+  std::int64_t row = -1;  // -1: every row is valid
+  Kind kind = kNone;
+  int position = -1;      // index within the row of the offending card
+  int card = -1;          // its code
+};
+
+// Checks `count` cards for codes >= 52 and repeats; `row` is copied into the result.
+RowIssue check_cards(const std::uint8_t* cards, int count, std::int64_t row) noexcept;
+
+// Evaluates `rows` rows of `width` (3 or 5) cards laid out contiguously and writes one strength per row.
+// Returns the first invalid row (out is then unspecified), or a RowIssue with row == -1.
+// Safe to call from many threads at once: it reads only immutable tables.
+RowIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
+                        std::int32_t* out) noexcept;
+
+}  // namespace chinese_poker

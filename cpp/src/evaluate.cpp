@@ -1,0 +1,197 @@
+#include "chinese_poker/evaluate.hpp"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "chinese_poker/cards.hpp"
+
+namespace chinese_poker {
+
+namespace {
+
+// Per-rank keys chosen (greedily, smallest first) so that every multiset of five ranks with at most four
+// of a kind has a distinct sum; the sum then indexes a table of the 6,175 rank multisets directly.
+constexpr std::array<std::uint32_t, kNumRanks> kRankKey = {0,    1,     5,     22,    94,    312,  992,
+                                                           2422, 5624, 12522, 19998, 43258, 79415};
+// Five of one rank cannot be a valid row, but a bad row may hold it before it is reported: size for it.
+constexpr std::uint32_t kMaxKeySum = 5 * 79415;
+constexpr int kNumRankMultisets = 6175;
+
+// Strength of a multiset of ranks (count[r] cards of rank r), by the definitions of RULES.md section 2.
+Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush, Wheel wheel) {
+  std::vector<std::pair<int, int>> groups;  // (size, rank), biggest group first, then highest rank
+  int total = 0;
+  for (int r = kNumRanks - 1; r >= 0; --r) {
+    if (count[r] > 0) groups.emplace_back(count[r], r);
+    total += count[r];
+  }
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  int v[5] = {0, 0, 0, 0, 0};
+  for (std::size_t k = 0; k < groups.size(); ++k) v[k] = groups[k].second + 2;
+
+  if (total == 5 && groups.size() == 5) {
+    const int high = groups.front().second;
+    const int low = groups.back().second;
+    const bool is_wheel = high == 12 && groups[1].second == 3 && low == 0;
+    if (high - low == 4 || is_wheel) {
+      const int category = flush ? kStraightFlush : kStraight;
+      if (!is_wheel) return make_strength(category, high + 2, high + 1, high, high - 1, high - 2);
+      if (wheel == Wheel::Low) return make_strength(category, 5, 4, 3, 2, 1);
+      return make_strength(category, 14, 5, 4, 3, 2);
+    }
+    if (flush) return make_strength(kFlush, v[0], v[1], v[2], v[3], v[4]);
+  }
+  int category = kHighCard;
+  const int top = groups.front().first;
+  const int second = groups.size() > 1 ? groups[1].first : 0;
+  if (top == 4) {
+    category = kFourOfAKind;
+  } else if (top == 3) {
+    category = second == 2 ? kFullHouse : kThreeOfAKind;
+  } else if (top == 2) {
+    category = second == 2 ? kTwoPair : kOnePair;
+  }
+  return make_strength(category, v[0], v[1], v[2], v[3], v[4]);
+}
+
+struct Tables {
+  std::array<std::uint32_t, 256> card_key{};    // rank key by card code; codes >= 52 give 0
+  std::array<std::uint16_t, 256> card_bit{};    // 1 << rank by card code; codes >= 52 give 0
+  std::vector<std::uint16_t> multiset_of_sum;   // key sum -> rank multiset index
+  std::array<std::array<Strength, kNumRankMultisets>, 2> plain{};  // [wheel][multiset], non-flush
+  std::array<std::array<Strength, 8192>, 2> flush{};               // [wheel][rank mask], flushes
+  std::array<Strength, 13 * 13 * 13> front{};                      // [r0*169 + r1*13 + r2]
+
+  Tables() : multiset_of_sum(kMaxKeySum + 1, 0) {
+    for (int c = 0; c < kDeckSize; ++c) {
+      card_key[c] = kRankKey[card_rank(c)];
+      card_bit[c] = static_cast<std::uint16_t>(1u << card_rank(c));
+    }
+    std::array<int, kNumRanks> count{};
+    int next_index = 0;
+    // Every multiset of five ranks with at most four of any rank.
+    for (int a = 0; a < kNumRanks; ++a)
+      for (int b = a; b < kNumRanks; ++b)
+        for (int c = b; c < kNumRanks; ++c)
+          for (int d = c; d < kNumRanks; ++d)
+            for (int e = d; e < kNumRanks; ++e) {
+              if (a == e) continue;  // five of a kind
+              count.fill(0);
+              for (int r : {a, b, c, d, e}) ++count[r];
+              const std::uint32_t sum = kRankKey[a] + kRankKey[b] + kRankKey[c] + kRankKey[d] + kRankKey[e];
+              multiset_of_sum[sum] = static_cast<std::uint16_t>(next_index);
+              for (int w = 0; w < 2; ++w) {
+                plain[w][next_index] = strength_of_counts(count, false, static_cast<Wheel>(w));
+                if (a < b && b < c && c < d && d < e) {
+                  const unsigned mask = 1u << a | 1u << b | 1u << c | 1u << d | 1u << e;
+                  flush[w][mask] = strength_of_counts(count, true, static_cast<Wheel>(w));
+                }
+              }
+              ++next_index;
+            }
+    for (int a = 0; a < kNumRanks; ++a)
+      for (int b = 0; b < kNumRanks; ++b)
+        for (int c = 0; c < kNumRanks; ++c) {
+          count.fill(0);
+          ++count[a];
+          ++count[b];
+          ++count[c];
+          front[a * 169 + b * 13 + c] = strength_of_counts(count, false, Wheel::Low);
+        }
+  }
+};
+
+const Tables& tables() {
+  static const Tables instance;
+  return instance;
+}
+
+// Built when the library loads, so no caller ever pays for (or races on) the construction.
+[[maybe_unused]] const Tables& g_tables_at_load = tables();
+
+inline Strength eval5_with(const Tables& t, const std::uint8_t* c, unsigned wheel) noexcept {
+  const unsigned suits_differ = (c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4]);
+  if ((suits_differ & 3u) == 0) {
+    const unsigned mask = t.card_bit[c[0]] | t.card_bit[c[1]] | t.card_bit[c[2]] | t.card_bit[c[3]] | t.card_bit[c[4]];
+    return t.flush[wheel][mask];
+  }
+  const std::uint32_t sum = t.card_key[c[0]] + t.card_key[c[1]] + t.card_key[c[2]] + t.card_key[c[3]] + t.card_key[c[4]];
+  return t.plain[wheel][t.multiset_of_sum[sum]];
+}
+
+inline Strength eval3_with(const Tables& t, const std::uint8_t* c) noexcept {
+  return t.front[(c[0] >> 2) * 169 + (c[1] >> 2) * 13 + (c[2] >> 2)];
+}
+
+// Nonzero when some card is >= 52 or appears twice; cheap enough to run on every row of a batch.
+inline std::uint64_t row_is_bad(const std::uint8_t* c, int width) noexcept {
+  std::uint64_t bits = 0;
+  unsigned high = 0;
+  for (int k = 0; k < width; ++k) {
+    bits |= std::uint64_t{1} << (c[k] & 63u);
+    high |= c[k];
+  }
+  return static_cast<std::uint64_t>(__builtin_popcountll(bits) != width) | (bits >> kDeckSize) | (high & 0xC0u);
+}
+
+}  // namespace
+
+Strength evaluate5(const std::uint8_t* cards, Wheel wheel) noexcept {
+  return eval5_with(tables(), cards, static_cast<unsigned>(wheel));
+}
+
+Strength evaluate3(const std::uint8_t* cards) noexcept { return eval3_with(tables(), cards); }
+
+RowIssue check_cards(const std::uint8_t* cards, int count, std::int64_t row) noexcept {
+  RowIssue issue;
+  for (int k = 0; k < count; ++k) {
+    if (cards[k] >= kDeckSize) {
+      issue.kind = RowIssue::kOutOfRange;
+    } else {
+      for (int j = 0; j < k; ++j) {
+        if (cards[j] == cards[k]) issue.kind = RowIssue::kDuplicate;
+      }
+    }
+    if (issue.kind != RowIssue::kNone) {
+      issue.row = row;
+      issue.position = k;
+      issue.card = cards[k];
+      return issue;
+    }
+  }
+  return issue;
+}
+
+RowIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
+                        std::int32_t* out) noexcept {
+  const Tables& t = tables();
+  const unsigned w = static_cast<unsigned>(wheel);
+  std::uint64_t bad = 0;
+  if (width == 5) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::uint8_t* c = cards + 5 * i;
+      bad |= row_is_bad(c, 5);
+      out[i] = static_cast<std::int32_t>(eval5_with(t, c, w));
+    }
+  } else {
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::uint8_t* c = cards + 3 * i;
+      bad |= row_is_bad(c, 3);
+      // Masking keeps a bad code inside the table; the row is reported below and its value discarded.
+      const std::uint8_t safe[3] = {static_cast<std::uint8_t>(c[0] % kDeckSize), static_cast<std::uint8_t>(c[1] % kDeckSize),
+                                    static_cast<std::uint8_t>(c[2] % kDeckSize)};
+      out[i] = static_cast<std::int32_t>(eval3_with(t, safe));
+    }
+  }
+  if (bad != 0) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      const RowIssue issue = check_cards(cards + width * i, width, static_cast<std::int64_t>(i));
+      if (issue.kind != RowIssue::kNone) return issue;
+    }
+  }
+  return RowIssue{};
+}
+
+}  // namespace chinese_poker

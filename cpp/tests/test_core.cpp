@@ -1,0 +1,160 @@
+// The core's own tests, runnable without Python (and under ASan/UBSan in CI).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "chinese_poker/cards.hpp"
+#include "chinese_poker/evaluate.hpp"
+
+using namespace chinese_poker;
+
+static int g_failures = 0;
+static int g_checks = 0;
+
+#define CHECK(cond)                                                    \
+  do {                                                                 \
+    ++g_checks;                                                        \
+    if (!(cond)) {                                                     \
+      ++g_failures;                                                    \
+      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                  \
+  } while (0)
+
+static std::vector<std::uint8_t> cards_of(std::initializer_list<const char*> tokens) {
+  std::vector<std::uint8_t> out;
+  for (const char* t : tokens) {
+    const int c = parse_card(t);
+    CHECK(c >= 0);
+    out.push_back(static_cast<std::uint8_t>(c));
+  }
+  return out;
+}
+
+static Strength eval(std::initializer_list<const char*> tokens, Wheel wheel = Wheel::Low) {
+  const auto c = cards_of(tokens);
+  return c.size() == 5 ? evaluate5(c.data(), wheel) : evaluate3(c.data());
+}
+
+static void test_cards() {
+  CHECK(parse_card("As") == 51);
+  CHECK(parse_card("2c") == 0);
+  CHECK(parse_card("10h") == make_card(8, 2));
+  CHECK(parse_card("td") == make_card(8, 1));
+  CHECK(parse_card("K\xE2\x99\xA0") == make_card(11, 3));
+  CHECK(parse_card("Ax") == -1);
+  CHECK(parse_card("1s") == -1);
+  CHECK(parse_card("") == -1);
+  CHECK(format_card(51) == "As");
+  CHECK(format_card(52) == "??");
+  for (int c = 0; c < kDeckSize; ++c) CHECK(parse_card(format_card(c)) == c);
+}
+
+static void test_exhaustive_five(Wheel wheel) {
+  std::map<int, long> hands_per_category;
+  std::map<int, std::set<Strength>> classes_per_category;
+  std::vector<std::uint8_t> all;
+  all.reserve(2598960 * 5);
+  for (int a = 0; a < 52; ++a)
+    for (int b = a + 1; b < 52; ++b)
+      for (int c = b + 1; c < 52; ++c)
+        for (int d = c + 1; d < 52; ++d)
+          for (int e = d + 1; e < 52; ++e) {
+            const std::uint8_t h[5] = {std::uint8_t(a), std::uint8_t(b), std::uint8_t(c), std::uint8_t(d),
+                                       std::uint8_t(e)};
+            all.insert(all.end(), h, h + 5);
+            const Strength s = evaluate5(h, wheel);
+            ++hands_per_category[category_of(s)];
+            classes_per_category[category_of(s)].insert(s);
+          }
+  const long expected[9] = {1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40};
+  const std::size_t expected_classes[9] = {1277, 2860, 858, 858, 10, 1277, 156, 156, 10};
+  std::size_t classes = 0;
+  for (int k = 0; k < 9; ++k) {
+    CHECK(hands_per_category[k] == expected[k]);
+    CHECK(classes_per_category[k].size() == expected_classes[k]);
+    classes += classes_per_category[k].size();
+  }
+  CHECK(classes == 7462);
+  // The batch entry point agrees with the single one.
+  std::vector<std::int32_t> out(2598960);
+  const RowIssue issue = evaluate_batch(all.data(), out.size(), 5, wheel, out.data());
+  CHECK(issue.row == -1);
+  bool same = true;
+  for (std::size_t i = 0; i < out.size(); ++i) same = same && Strength(out[i]) == evaluate5(&all[5 * i], wheel);
+  CHECK(same);
+}
+
+static void test_exhaustive_three() {
+  std::map<int, long> per_category;
+  std::set<Strength> classes;
+  for (int a = 0; a < 52; ++a)
+    for (int b = a + 1; b < 52; ++b)
+      for (int c = b + 1; c < 52; ++c) {
+        const std::uint8_t h[3] = {std::uint8_t(a), std::uint8_t(b), std::uint8_t(c)};
+        const Strength s = evaluate3(h);
+        ++per_category[category_of(s)];
+        classes.insert(s);
+      }
+  CHECK(per_category[kThreeOfAKind] == 52);
+  CHECK(per_category[kOnePair] == 3744);
+  CHECK(per_category[kHighCard] == 18304);
+  CHECK(per_category.size() == 3);
+  CHECK(classes.size() == 455);
+}
+
+static void test_rules_examples() {
+  // RULES.md E5: the wheel and kickers.
+  CHECK(eval({"As", "2d", "3c", "4h", "5s"}) < eval({"2s", "3d", "4c", "5h", "6s"}));
+  CHECK(eval({"Kh", "Qd", "Jc", "Ts", "9h"}, Wheel::Second) < eval({"As", "2d", "3c", "4h", "5s"}, Wheel::Second));
+  CHECK(eval({"As", "2d", "3c", "4h", "5s"}, Wheel::Second) < eval({"Ah", "Kd", "Qc", "Js", "Th"}, Wheel::Second));
+  CHECK(eval({"Kh", "Kd", "5c", "4s", "2h"}) < eval({"Kc", "Ks", "Ah", "3d", "2c"}));
+  CHECK(eval({"Ks", "Kd", "9h", "9c", "2s"}) < eval({"Kh", "Kc", "9s", "9d", "3h"}));
+  CHECK(eval({"5h", "4h", "3h", "2h", "Ah"}) == make_strength(kStraightFlush, 5, 4, 3, 2, 1));
+  CHECK(eval({"5h", "4h", "3h", "2h", "Ah"}, Wheel::Second) == make_strength(kStraightFlush, 14, 5, 4, 3, 2));
+  CHECK(eval({"Kh", "Ah", "3h", "2h", "4h"}) == make_strength(kFlush, 14, 13, 4, 3, 2));  // K-A-2-3-4 no straight
+  // RULES.md 2.5: front against middle on one scale (front < middle means legal).
+  CHECK(eval({"Qs", "Qh", "7s"}) > eval({"Qd", "Qc", "6h", "5d", "4c"}));
+  CHECK(eval({"Qs", "Qh", "7s"}) < eval({"Qd", "Qc", "9h", "8d", "2c"}));
+  CHECK(eval({"Qs", "Qh", "7s"}) < eval({"Qd", "Qc", "7h", "5d", "3c"}));
+  CHECK(eval({"As", "Kh", "Qs"}) < eval({"Ad", "Kc", "Qh", "3d", "2c"}));
+  CHECK(eval({"As", "Kh", "Qs"}) > eval({"Ad", "Kc", "Jh", "3d", "2c"}));
+  CHECK(eval({"7s", "7h", "7d"}) > eval({"5s", "5h", "5d", "Kc", "2c"}));
+  CHECK(eval({"6s", "6h", "6d"}) < eval({"4s", "4h", "4d", "9c", "9d"}));
+  CHECK(eval({"2s", "3s", "4s"}) == make_strength(kHighCard, 4, 3, 2));  // no 3-card straight or flush
+}
+
+static void test_batch_errors() {
+  std::vector<std::uint8_t> rows = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 10};
+  std::vector<std::int32_t> out(3);
+  RowIssue issue = evaluate_batch(rows.data(), 3, 5, Wheel::Low, out.data());
+  CHECK(issue.row == 2);
+  CHECK(issue.kind == RowIssue::kDuplicate);
+  CHECK(issue.position == 4);
+  CHECK(issue.card == 10);
+  rows[7] = 200;
+  issue = evaluate_batch(rows.data(), 3, 5, Wheel::Low, out.data());
+  CHECK(issue.row == 1);
+  CHECK(issue.kind == RowIssue::kOutOfRange);
+  CHECK(issue.position == 2);
+  // Five of one rank (impossible in a real row) must not read outside the tables.
+  std::vector<std::uint8_t> bad3 = {255, 254, 52};
+  issue = evaluate_batch(bad3.data(), 1, 3, Wheel::Low, out.data());
+  CHECK(issue.row == 0 && issue.kind == RowIssue::kOutOfRange);
+  std::vector<std::uint8_t> same = {51, 51, 51, 51, 51};
+  issue = evaluate_batch(same.data(), 1, 5, Wheel::Second, out.data());
+  CHECK(issue.row == 0 && issue.kind == RowIssue::kDuplicate && issue.position == 1);
+}
+
+int main() {
+  test_cards();
+  test_exhaustive_three();
+  test_exhaustive_five(Wheel::Low);
+  test_exhaustive_five(Wheel::Second);
+  test_rules_examples();
+  test_batch_errors();
+  std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
+  return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
