@@ -1,0 +1,31 @@
+"""chinese_poker: evaluation and settlement for 13-card Chinese Poker (Capsa Susun, Pusoy, Shisanzhang).
+
+The compiled core (``chinese_poker._core``) does every computation; this package gives it a typed,
+documented Python face.
+"""
+
+from chinese_poker.cards import format_card, format_cards, parse_card, parse_cards
+from chinese_poker.evaluation import (
+    HandCategory,
+    category,
+    describe,
+    evaluate,
+    evaluate_batch,
+    tiebreak_vector,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "HandCategory",
+    "__version__",
+    "category",
+    "describe",
+    "evaluate",
+    "evaluate_batch",
+    "format_card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+    "tiebreak_vector",
+]

@@ -1,0 +1,110 @@
+"""Hand strength: categories and readable descriptions of the integers that ``evaluate`` returns.
+
+A strength is ``category << 20 | v1 << 16 | v2 << 12 | v3 << 8 | v4 << 4 | v5``: the category (0 high card ..
+8 straight flush) then the tie-break vector of RULES.md section 2, ranks valued 2 (deuce) .. 14 (ace),
+padded with zeros. Straights carry their five ranks descending; the wheel is ``[5,4,3,2,1]`` under
+``wheel="low"`` and ``[14,5,4,3,2]`` under ``wheel="second"``. A three-card front is thus worth less than
+every five-card hand that starts with the same cards, as the foul rule requires, and every hand other than a
+wheel has the same strength under both wheel rules.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from chinese_poker._core import evaluate, evaluate_batch
+
+__all__ = ["HandCategory", "category", "describe", "evaluate", "evaluate_batch", "tiebreak_vector"]
+
+CATEGORY_SHIFT = 20
+
+
+class HandCategory(IntEnum):
+    """Poker hand categories, weakest first; ``category(strength)`` gives one."""
+
+    HIGH_CARD = 0
+    ONE_PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+
+
+_NAMES = {
+    2: ("deuce", "deuces"), 3: ("three", "threes"), 4: ("four", "fours"), 5: ("five", "fives"),
+    6: ("six", "sixes"), 7: ("seven", "sevens"), 8: ("eight", "eights"), 9: ("nine", "nines"),
+    10: ("ten", "tens"), 11: ("jack", "jacks"), 12: ("queen", "queens"), 13: ("king", "kings"),
+    14: ("ace", "aces"),
+}  # fmt: skip
+
+
+def _check_strength(strength: int) -> None:
+    if isinstance(strength, bool) or not isinstance(strength, int):
+        raise TypeError(f"a strength is an int, got {type(strength).__name__}")
+    if not 0 < strength < (9 << CATEGORY_SHIFT):
+        raise ValueError(f"{strength} is not a hand strength")
+
+
+def category(strength: int) -> HandCategory:
+    """The category of a strength returned by ``evaluate``."""
+    _check_strength(strength)
+    return HandCategory(strength >> CATEGORY_SHIFT)
+
+
+def tiebreak_vector(strength: int) -> tuple[int, ...]:
+    """The tie-break vector of a strength (ranks 2..14, padding dropped), e.g. ``(13, 8)`` for kings full."""
+    _check_strength(strength)
+    values = [(strength >> shift) & 15 for shift in (16, 12, 8, 4, 0)]
+    while values and values[-1] == 0:
+        values.pop()
+    return tuple(values)
+
+
+def _is_wheel(vector: tuple[int, ...]) -> bool:
+    return vector in ((5, 4, 3, 2, 1), (14, 5, 4, 3, 2))
+
+
+def _singular(value: int) -> str:
+    return _NAMES[value][0]
+
+
+def _plural(value: int) -> str:
+    return _NAMES[value][1]
+
+
+def _kickers(values: tuple[int, ...]) -> str:
+    if not values:
+        return ""
+    word = "kicker" if len(values) == 1 else "kickers"
+    return ", " + "-".join(_singular(v) for v in values) + " " + word
+
+
+def describe(strength: int) -> str:
+    """Readable text of a strength, e.g. ``"Full house, kings over eights"``, ``"Pair of queens, ace kicker"``."""
+    cat = category(strength)
+    v = tiebreak_vector(strength)
+    if cat in (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH):
+        name = "Straight" if cat == HandCategory.STRAIGHT else "Straight flush"
+        if _is_wheel(v):
+            return f"{name}, five high (wheel)"
+        if cat == HandCategory.STRAIGHT_FLUSH and v[0] == 14:
+            return "Royal flush"
+        return f"{name}, {_singular(v[0])} high"
+    if cat == HandCategory.FOUR_OF_A_KIND:
+        return f"Four of a kind, {_plural(v[0])}{_kickers(v[1:])}"
+    if cat == HandCategory.FULL_HOUSE:
+        return f"Full house, {_plural(v[0])} over {_plural(v[1])}"
+    if cat == HandCategory.FLUSH:
+        return "Flush, " + "-".join(_singular(x) for x in v)
+    if cat == HandCategory.THREE_OF_A_KIND:
+        return f"Three of a kind, {_plural(v[0])}{_kickers(v[1:])}"
+    if cat == HandCategory.TWO_PAIR:
+        return f"Two pair, {_plural(v[0])} and {_plural(v[1])}{_kickers(v[2:])}"
+    if cat == HandCategory.ONE_PAIR:
+        return f"Pair of {_plural(v[0])}{_kickers(v[1:])}"
+    return f"{_singular(v[0]).capitalize()} high" + (
+        ", " + "-".join(_singular(x) for x in v[1:]) if len(v) > 1 else ""
+    )
