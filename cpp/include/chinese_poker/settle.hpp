@@ -1,0 +1,97 @@
+// Settlement of a round between 2 to 4 players (RULES.md section 3, docs/SETTLEMENT.md section 4).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "chinese_poker/rules.hpp"
+
+namespace chinese_poker {
+
+constexpr int kMaxPlayers = 4;
+constexpr int kMaxPairs = 6;
+
+struct PlayerInput {
+  const std::uint8_t* cards = nullptr;  // 13 codes: front 3, middle 5, back 5 (declared: any order)
+  bool declared = false;                // declared a natural: no setting, not foul-checked
+  bool surrendered = false;
+};
+
+// What is known of one player before any pair is settled.
+struct PlayerFacts {
+  bool has_setting = false;
+  bool foul = false;
+  int natural = -1;                     // index into rules.natural_kind, or -1
+  Strength strength[3] = {0, 0, 0};     // front, middle, back
+  std::int64_t royalty[3] = {0, 0, 0};
+};
+
+enum class DecidedBy : std::uint8_t { kNatural = 0, kSurrender = 1, kFoul = 2, kRows = 3 };
+
+// One pair (i, j), i < j, every amount from i's view (j gets the negative of `units`).
+struct PairResult {
+  int i = 0, j = 0;
+  DecidedBy decided_by = DecidedBy::kRows;
+  bool rows_known = false;              // both players have a setting
+  std::int8_t rows[3] = {0, 0, 0};      // +1 i wins, -1 j wins, 0 tie: as laid, whatever decided the pair
+  std::int64_t natural_units = 0;
+  std::int64_t surrender_units = 0;
+  std::int64_t row_units = 0;
+  std::int64_t royalty_units = 0;
+  std::int64_t overall_units = 0;
+  int scoop = 0;
+  std::int64_t scoop_bonus_units = 0;
+  std::int64_t multiplier = 1;
+  std::int64_t subtotal = 0;
+  std::int64_t stake = 1;
+  std::int64_t home_run = 1;
+  std::int64_t units = 0;
+};
+
+struct RoundResult {
+  int players = 0;
+  int num_pairs = 0;
+  PlayerFacts facts[kMaxPlayers];
+  PairResult pairs[kMaxPairs];          // (0,1), (0,2), ..., (P-2, P-1)
+  bool home_run[kMaxPlayers] = {false, false, false, false};
+  std::int64_t net[kMaxPlayers] = {0, 0, 0, 0};
+};
+
+enum class SettleStatus : int {
+  kOk = 0,
+  kDeclaredWithoutNatural = 1,  // `player` declared but holds no listed natural
+  kSurrenderOff = 2,            // `player` surrendered while surrender_units == 0
+};
+
+struct SettleError {
+  SettleStatus status = SettleStatus::kOk;
+  int player = -1;
+};
+
+// Foul, natural, row strengths and royalties of one player (`index` only names it in an error).
+SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept;
+
+// Settles one round. Inputs must already be valid (2..4 players, 13 distinct codes < 52 each, no card
+// twice at the table); `stakes` is a players x players row-major matrix, or null for all ones.
+// Allocates nothing.
+SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
+                         const std::int64_t* stakes, RoundResult* out) noexcept;
+
+// First problem in a round laid out as players x 13 codes, or row == -1: codes >= 52 and any card twice at
+// the table. `row` of the result is set to `round`, `position` to player * 13 + index.
+struct RoundIssue {
+  std::int64_t round = -1;
+  int kind = 0;      // 1 out of range, 2 card twice
+  int player = -1;
+  int index = -1;
+  int card = -1;
+};
+RoundIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept;
+
+// Settles `rounds` rounds of `num_players` settings each (rounds x players x 13 codes, contiguous) and
+// writes rounds x players net units. Validates every round; returns the first invalid one (out is then
+// unspecified). No player is declared; under natural_declaration "auto" naturals are detected.
+RoundIssue settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
+                        std::int64_t* net_out) noexcept;
+
+}  // namespace chinese_poker

@@ -1,0 +1,284 @@
+#include "chinese_poker/naturals.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "chinese_poker/cards.hpp"
+
+namespace chinese_poker {
+
+namespace {
+
+struct Counts {
+  std::array<int, kNumRanks> rank{};
+  std::array<int, kNumSuits> suit{};
+  unsigned rank_mask = 0;
+  explicit Counts(const std::uint8_t* c) {
+    for (int k = 0; k < 13; ++k) {
+      ++rank[card_rank(c[k])];
+      ++suit[card_suit(c[k])];
+      rank_mask |= 1u << card_rank(c[k]);
+    }
+  }
+  int ranks_with(int n) const {
+    int total = 0;
+    for (int r : rank) total += r == n;
+    return total;
+  }
+  int ranks_with_at_least(int n) const {
+    int total = 0;
+    for (int r : rank) total += r >= n;
+    return total;
+  }
+};
+
+// Whether the ranks split into one 3-card and two 5-card straights. Slot 0 is an ace played low, slots
+// 1..13 are deuce..ace: the lowest remaining slot must start one of the straights still needed, so the
+// search branches at most twice a level.
+bool straights_from(std::array<int, 14>& slot, int need3, int need5, bool front_ace) {
+  int low = 0;
+  while (low < 14 && slot[low] == 0) ++low;
+  if (low == 14) return need3 == 0 && need5 == 0;
+  for (int length : {5, 3}) {
+    if ((length == 5 ? need5 : need3) == 0 || low + length - 1 > 13) continue;
+    if (length == 3 && !front_ace && (low == 0 || low + 2 == 13)) continue;
+    bool fits = true;
+    for (int s = low; s < low + length; ++s) fits = fits && slot[s] > 0;
+    if (!fits) continue;
+    for (int s = low; s < low + length; ++s) --slot[s];
+    const bool ok = straights_from(slot, need3 - (length == 3), need5 - (length == 5), front_ace);
+    for (int s = low; s < low + length; ++s) ++slot[s];
+    if (ok) return true;
+  }
+  return false;
+}
+
+bool has_three_straights(const Counts& counts, bool front_ace) {
+  std::array<int, 14> slot{};
+  for (int r = 0; r < kNumRanks; ++r) slot[r + 1] = counts.rank[r];
+  const int aces = slot[13];
+  for (int low_aces = 0; low_aces <= aces; ++low_aces) {
+    slot[0] = low_aces;
+    slot[13] = aces - low_aces;
+    if (straights_from(slot, 1, 2, front_ace)) return true;
+  }
+  return false;
+}
+
+// Suit counts that split into rows of 3, 5 and 5 cards of one suit each: {3,5,5}, {8,5}, {10,3}, {13}.
+bool has_three_flushes(const Counts& counts) {
+  int n3 = 0, n5 = 0, n8 = 0, n10 = 0, n13 = 0;
+  for (int s : counts.suit) {
+    n3 += s == 3;
+    n5 += s == 5;
+    n8 += s == 8;
+    n10 += s == 10;
+    n13 += s == 13;
+  }
+  return (n3 == 1 && n5 == 2) || (n8 == 1 && n5 == 1) || (n10 == 1 && n3 == 1) || n13 == 1;
+}
+
+bool is_front_straight(const std::uint8_t* f, bool front_ace) {
+  int r[3] = {card_rank(f[0]), card_rank(f[1]), card_rank(f[2])};
+  // Sort three ranks.
+  if (r[0] > r[1]) std::swap(r[0], r[1]);
+  if (r[1] > r[2]) std::swap(r[1], r[2]);
+  if (r[0] > r[1]) std::swap(r[0], r[1]);
+  if (r[0] == 0 && r[1] == 1 && r[2] == 12) return front_ace;  // A-2-3
+  if (r[0] + 1 != r[1] || r[1] + 1 != r[2]) return false;
+  return front_ace || r[2] != 12;                               // Q-K-A
+}
+
+int front_straight_top(const std::uint8_t* f) {
+  const int a = card_rank(f[0]), b = card_rank(f[1]), c = card_rank(f[2]);
+  const int high = std::max(a, std::max(b, c));
+  const int low = std::min(a, std::min(b, c));
+  if (high == 12 && low == 0) return 3;  // A-2-3: the three is the top card
+  return high + 2;
+}
+
+bool one_suit(const std::uint8_t* c, int n) {
+  for (int k = 1; k < n; ++k) {
+    if (card_suit(c[k]) != card_suit(c[0])) return false;
+  }
+  return true;
+}
+
+bool is_straight5(Strength s) { return category_of(s) == kStraight || category_of(s) == kStraightFlush; }
+
+// Calls f(front, middle, back) for every split of 13 cards into 3 + 5 + 5. Used only on rare paths (the
+// tie-break of two equal kinds, and straight-flush naturals), so plain enumeration is fine.
+template <class F>
+void for_each_split(const std::uint8_t* c, F&& f) {
+  std::uint8_t front[3], middle[5], back[5];
+  for (int a = 0; a < 13; ++a)
+    for (int b = a + 1; b < 13; ++b)
+      for (int d = b + 1; d < 13; ++d) {
+        front[0] = c[a];
+        front[1] = c[b];
+        front[2] = c[d];
+        std::uint8_t rest[10];
+        int n = 0;
+        for (int k = 0; k < 13; ++k) {
+          if (k != a && k != b && k != d) rest[n++] = c[k];
+        }
+        for (unsigned mask = 0; mask < 1024; ++mask) {
+          if (__builtin_popcount(mask) != 5) continue;
+          int m = 0, bk = 0;
+          for (int k = 0; k < 10; ++k) {
+            if (mask >> k & 1u) {
+              middle[m++] = rest[k];
+            } else {
+              back[bk++] = rest[k];
+            }
+          }
+          f(front, middle, back);
+        }
+      }
+}
+
+std::uint64_t pack_rows(Strength back, Strength middle, std::uint64_t front12) {
+  return static_cast<std::uint64_t>(back) << 36 | static_cast<std::uint64_t>(middle) << 12 | front12;
+}
+
+bool six_pairs(const Counts& counts, const RulesSpec& rules) {
+  int pairs = 0;
+  for (int n : counts.rank) {
+    if (n == 2) ++pairs;
+    if (n == 3) {
+      if (!rules.trips_as_pair_plus_single) return false;
+      ++pairs;
+    }
+    if (n == 4) {
+      if (!rules.quads_as_two_pairs) return false;
+      pairs += 2;
+    }
+  }
+  return pairs == 6;
+}
+
+bool five_pairs_and_trips(const Counts& counts, const RulesSpec& rules) {
+  int trips = 0, pairs = 0;
+  for (int n : counts.rank) {
+    if (n == 1) return false;
+    if (n == 3) ++trips;
+    if (n == 2) ++pairs;
+    if (n == 4) {
+      if (!rules.quads_as_two_pairs) return false;
+      pairs += 2;
+    }
+  }
+  return trips == 1 && pairs == 5;
+}
+
+std::uint64_t three_straights_key(const std::uint8_t* c, const RulesSpec& rules, bool flushes_too) {
+  std::uint64_t best = 0;
+  for_each_split(c, [&](const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b) {
+    if (!is_front_straight(f, rules.front_straight_ace)) return;
+    const Strength sm = evaluate5(m, rules.wheel);
+    const Strength sb = evaluate5(b, rules.wheel);
+    if (!is_straight5(sm) || !is_straight5(sb)) return;
+    if (flushes_too && (!one_suit(f, 3) || category_of(sm) != kStraightFlush || category_of(sb) != kStraightFlush))
+      return;
+    const std::uint64_t key = pack_rows(sb, sm, static_cast<std::uint64_t>(front_straight_top(f)));
+    if (key > best) best = key;
+  });
+  return best;
+}
+
+std::uint64_t three_flushes_key(const std::uint8_t* c, const RulesSpec& rules) {
+  std::uint64_t best = 0;
+  for_each_split(c, [&](const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b) {
+    if (!one_suit(f, 3) || !one_suit(m, 5) || !one_suit(b, 5)) return;
+    const Strength front = evaluate3(f);
+    const std::uint64_t key = pack_rows(evaluate5(b, rules.wheel), evaluate5(m, rules.wheel), (front >> 8) & 0xFFFu);
+    if (key > best) best = key;
+  });
+  return best;
+}
+
+std::uint64_t six_pairs_key(const Counts& counts, const RulesSpec& rules) {
+  std::uint64_t key = 0;
+  int single = 0, pairs_packed = 0;
+  for (int r = kNumRanks - 1; r >= 0; --r) {
+    const int n = counts.rank[r];
+    for (int p = 0; p < n / 2; ++p) {
+      if (rules.natural_top_pair_only) {
+        if (pairs_packed == 0) key = static_cast<std::uint64_t>(r + 2);
+      } else {
+        key = key << 4 | static_cast<std::uint64_t>(r + 2);
+      }
+      ++pairs_packed;
+    }
+    if (n % 2 == 1) single = r + 2;
+  }
+  return rules.natural_top_pair_only ? key : key << 4 | static_cast<std::uint64_t>(single);
+}
+
+}  // namespace
+
+bool holds_natural(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept {
+  const Counts counts(c);
+  switch (kind) {
+    case NaturalKind::kSixPairs:
+      return six_pairs(counts, rules);
+    case NaturalKind::kThreeStraights:
+      return has_three_straights(counts, rules.front_straight_ace);
+    case NaturalKind::kThreeFlushes:
+      return has_three_flushes(counts);
+    case NaturalKind::kDragon:
+      return counts.rank_mask == 0x1FFFu;
+    case NaturalKind::kCleanDragon:
+      return counts.rank_mask == 0x1FFFu && one_suit(c, 13);
+    case NaturalKind::kFivePairsAndTrips:
+      return five_pairs_and_trips(counts, rules);
+    case NaturalKind::kFourTrips:
+      return counts.ranks_with_at_least(3) >= 4;
+    case NaturalKind::kAllOneColour:
+      return counts.suit[0] + counts.suit[3] == 13 || counts.suit[1] + counts.suit[2] == 13;
+    case NaturalKind::kAllSmall:
+      return (counts.rank_mask & ~0x7Fu) == 0;  // deuce..eight
+    case NaturalKind::kAllBig:
+      return (counts.rank_mask & 0x3Fu) == 0;   // eight..ace
+    case NaturalKind::kThreeQuads:
+      return counts.ranks_with(4) >= 3;
+    case NaturalKind::kThreeStraightFlushes:
+      return has_three_straights(counts, rules.front_straight_ace) && has_three_flushes(counts) &&
+             three_straights_key(c, rules, true) != 0;
+    case NaturalKind::kTwelveRoyals:
+      return (counts.rank_mask & 0x1FFu) == 0;  // jack..ace only
+  }
+  return false;
+}
+
+int detect_natural(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
+  for (int level = rules.num_naturals - 1; level >= 0; --level) {
+    if (holds_natural(rules.natural_kind[level], cards13, rules)) return level;
+  }
+  return -1;
+}
+
+std::uint64_t natural_key(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept {
+  switch (kind) {
+    case NaturalKind::kSixPairs:
+      return six_pairs_key(Counts(c), rules);
+    case NaturalKind::kThreeStraights:
+      return three_straights_key(c, rules, false);
+    case NaturalKind::kThreeFlushes:
+      return three_flushes_key(c, rules);
+    default:
+      return 0;  // dragons and the extras: two of one kind tie
+  }
+}
+
+const char* natural_name(NaturalKind kind) noexcept {
+  static const char* const kNames[kNumNaturalKinds] = {
+      "six_pairs", "three_straights", "three_flushes", "dragon", "clean_dragon",
+      "five_pairs_and_trips", "four_trips", "all_one_colour", "all_small", "all_big",
+      "three_quads", "three_straight_flushes", "twelve_royals"};
+  const int k = static_cast<int>(kind);
+  return k >= 0 && k < kNumNaturalKinds ? kNames[k] : "?";
+}
+
+}  // namespace chinese_poker
