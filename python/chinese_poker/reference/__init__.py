@@ -1,0 +1,34 @@
+"""The independent pure-Python reference implementation of chinese-poker's rules.
+
+Written from RULES.md and docs/SETTLEMENT.md alone, sharing no logic with the C++ core, so that the two can
+be checked against each other. Plain and slow on purpose; no numpy.
+
+Public names:
+
+- ``evaluate(cards, wheel="low")``: strength of a 3- or 5-card row (SETTLEMENT.md 1).
+- ``compare_rows(a, b, rules)``: +1 / 0 / -1, with the optional suit tie-break (SETTLEMENT.md 5).
+- ``is_foul(front, middle, back, rules)`` and ``royalties(front, middle, back, rules)`` (SETTLEMENT.md 2).
+- ``detect_natural(cards13, rules)`` and ``natural_key(kind, cards13, rules)`` (SETTLEMENT.md 3).
+- ``settle(players, rules, stakes=None, surrender=None)``: a round's breakdown (SETTLEMENT.md 4).
+- ``resolve_rules(preset_or_dict, **overrides)``: the resolved rules dict of a preset (RULES.md 6).
+"""
+
+from chinese_poker.reference.evaluate import CATEGORY_NAMES, DEFAULT_RULES, compare_rows, evaluate
+from chinese_poker.reference.naturals import NATURAL_KINDS, detect_natural, natural_key
+from chinese_poker.reference.settle import PRESETS, ROYALTY_TABLES, is_foul, resolve_rules, royalties, settle
+
+__all__ = [
+    "CATEGORY_NAMES",
+    "DEFAULT_RULES",
+    "NATURAL_KINDS",
+    "PRESETS",
+    "ROYALTY_TABLES",
+    "compare_rows",
+    "detect_natural",
+    "evaluate",
+    "is_foul",
+    "natural_key",
+    "resolve_rules",
+    "royalties",
+    "settle",
+]

@@ -1,0 +1,282 @@
+"""Pure-Python reference: strength of a 3- or 5-card row, and comparison of two rows.
+
+Written from RULES.md section 2 and SETTLEMENT.md sections 1 and 5 only. Slow and plain on purpose.
+
+A card code is ``4 * rank + suit`` with rank 0 = deuce .. 12 = ace and suit 0..3 = c, d, h, s. In this module
+a card's *rank value* is ``rank + 2`` (2 = deuce .. 14 = ace), the numbers the strength encoding uses.
+
+Strength encoding (SETTLEMENT.md 1)::
+
+    strength = category << 20 | v1 << 16 | v2 << 12 | v3 << 8 | v4 << 4 | v5
+
+where ``v1..v5`` is the tie-break vector, padded with zeros to five entries.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Union
+
+from chinese_poker.cards import parse_cards
+
+CardsInput = Union[str, Iterable[Union[str, int]]]
+
+HIGH_CARD = 0
+ONE_PAIR = 1
+TWO_PAIR = 2
+THREE_OF_A_KIND = 3
+STRAIGHT = 4
+FLUSH = 5
+FULL_HOUSE = 6
+FOUR_OF_A_KIND = 7
+STRAIGHT_FLUSH = 8
+
+CATEGORY_NAMES: tuple[str, ...] = (
+    "high_card",
+    "one_pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+)
+
+WHEELS = ("low", "second")
+
+#: The knob defaults of RULES.md section 6 (used when a rules mapping leaves a knob out).
+DEFAULT_RULES: dict[str, Any] = {
+    "wheel": "low",
+    "suit_tiebreak": "off",
+    "suit_order": "shdc",
+    "middle_vs_back": "non_strict",
+    "overall_unit": 0,
+    "overall_basis": "two_rows",
+    "scoop_bonus": 0,
+    "scoop_multiplier": 1,
+    "royalties_in_multiplier": False,
+    "home_run_multiplier": 1,
+    "home_run_min_opponents": 3,
+    "royalties": {},
+    "royalty_mode": "replace",
+    "royalty_condition": "win_row",
+    "royalty_cancel": False,
+    "foul_policy": "lose_all_rows",
+    "foul_pays_royalties": True,
+    "naturals": [],
+    "natural_declaration": "must_declare",
+    "natural_tiebreak": "full",
+    "quads_as_two_pairs": True,
+    "trips_as_pair_plus_single": True,
+    "front_straight_ace": True,
+    "surrender_units": 0,
+}
+
+SUIT_LETTERS = "cdhs"
+
+
+def knob(rules: Mapping[str, Any] | None, name: str) -> Any:
+    """Value of knob ``name`` in ``rules``, or its RULES.md default when ``rules`` leaves it out."""
+    if rules is not None and name in rules:
+        return rules[name]
+    return DEFAULT_RULES[name]
+
+
+def rank_value(card: int) -> int:
+    """Rank of a card code as 2 (deuce) .. 14 (ace)."""
+    return card // 4 + 2
+
+
+def suit_of(card: int) -> int:
+    """Suit of a card code: 0 = clubs, 1 = diamonds, 2 = hearts, 3 = spades."""
+    return card % 4
+
+
+def card_codes(cards: CardsInput, counts: Sequence[int] | None = None) -> tuple[int, ...]:
+    """Card codes of ``cards`` (ints 0..51 or card text), checked for range and duplicates.
+
+    ``counts`` optionally lists the allowed numbers of cards; another number raises ValueError.
+    """
+    codes = parse_cards(cards)
+    if counts is not None and len(codes) not in counts:
+        allowed = " or ".join(str(n) for n in counts)
+        raise ValueError(f"expected {allowed} cards, got {len(codes)}")
+    return codes
+
+
+def encode(category: int, vector: Sequence[int]) -> int:
+    """Pack a category and a tie-break vector (at most five values 0..15) into a strength."""
+    if len(vector) > 5:
+        raise ValueError("a tie-break vector has at most five entries")
+    padded = list(vector) + [0] * (5 - len(vector))
+    strength = category
+    for value in padded:
+        strength = (strength << 4) | value
+    return strength
+
+
+def category_of(strength: int) -> int:
+    """Category number (0 = high card .. 8 = straight flush) of a strength."""
+    return strength >> 20
+
+
+def category_name(strength: int) -> str:
+    """Lower-case category name of a strength, e.g. ``"full_house"``."""
+    return CATEGORY_NAMES[category_of(strength)]
+
+
+def tiebreak_vector(strength: int) -> tuple[int, int, int, int, int]:
+    """The five tie-break values ``v1..v5`` of a strength (zero padded)."""
+    return (
+        (strength >> 16) & 15,
+        (strength >> 12) & 15,
+        (strength >> 8) & 15,
+        (strength >> 4) & 15,
+        strength & 15,
+    )
+
+
+def _groups(ranks: Iterable[int]) -> list[tuple[int, int]]:
+    """(count, rank) pairs, largest group first and, within a size, highest rank first."""
+    return sorted(((count, rank) for rank, count in Counter(ranks).items()), reverse=True)
+
+
+def straight_ranks(ranks: Sequence[int], wheel: str) -> list[int] | None:
+    """The tie-break vector of five ranks if they form a straight, else None.
+
+    A straight is five distinct consecutive ranks (ace high), or A-2-3-4-5 (the wheel). The wheel's vector
+    is ``[5, 4, 3, 2, 1]`` under ``wheel="low"`` and ``[14, 5, 4, 3, 2]`` under ``wheel="second"``.
+    K-A-2-3-4 is not a straight.
+    """
+    if wheel not in WHEELS:
+        raise ValueError(f"wheel must be one of {WHEELS}, got {wheel!r}")
+    distinct = sorted(set(ranks), reverse=True)
+    if len(distinct) != 5 or len(ranks) != 5:
+        return None
+    if distinct[0] - distinct[4] == 4:
+        return distinct
+    if distinct == [14, 5, 4, 3, 2]:
+        return [5, 4, 3, 2, 1] if wheel == "low" else [14, 5, 4, 3, 2]
+    return None
+
+
+def _evaluate_five(cards: Sequence[int], wheel: str) -> int:
+    ranks = [rank_value(card) for card in cards]
+    is_flush = len({suit_of(card) for card in cards}) == 1
+    straight = straight_ranks(ranks, wheel)
+    if straight is not None:
+        return encode(STRAIGHT_FLUSH if is_flush else STRAIGHT, straight)
+    groups = _groups(ranks)
+    sizes = [count for count, _ in groups]
+    group_ranks = [rank for _, rank in groups]
+    if sizes == [4, 1]:
+        return encode(FOUR_OF_A_KIND, group_ranks)
+    if sizes == [3, 2]:
+        return encode(FULL_HOUSE, group_ranks)
+    if is_flush:
+        return encode(FLUSH, sorted(ranks, reverse=True))
+    if sizes == [3, 1, 1]:
+        return encode(THREE_OF_A_KIND, group_ranks)
+    if sizes == [2, 2, 1]:
+        return encode(TWO_PAIR, group_ranks)
+    if sizes == [2, 1, 1, 1]:
+        return encode(ONE_PAIR, group_ranks)
+    return encode(HIGH_CARD, group_ranks)
+
+
+def _evaluate_three(cards: Sequence[int]) -> int:
+    groups = _groups(rank_value(card) for card in cards)
+    sizes = [count for count, _ in groups]
+    group_ranks = [rank for _, rank in groups]
+    if sizes == [3]:
+        return encode(THREE_OF_A_KIND, group_ranks)
+    if sizes == [2, 1]:
+        return encode(ONE_PAIR, group_ranks)
+    return encode(HIGH_CARD, group_ranks)
+
+
+def evaluate(cards: CardsInput, wheel: str = "low") -> int:
+    """Strength of a 3-card front or a 5-card middle/back, in the encoding of SETTLEMENT.md section 1.
+
+    Args:
+        cards: three or five distinct card codes (ints 0..51) or card text such as ``"As Kd Qh"``.
+        wheel: ``"low"`` (A-2-3-4-5 is the lowest straight) or ``"second"`` (it ranks just below
+            T-J-Q-K-A).
+
+    Returns:
+        The strength; a larger strength is a better row, equal strengths tie. Fronts and five-card rows
+        share one scale (three-card fronts count no straights or flushes).
+
+    Raises:
+        ValueError: on a card count other than 3 or 5, a repeated card, a bad card code, or a bad wheel.
+    """
+    if wheel not in WHEELS:
+        raise ValueError(f"wheel must be one of {WHEELS}, got {wheel!r}")
+    codes = card_codes(cards, counts=(3, 5))
+    if len(codes) == 3:
+        return _evaluate_three(codes)
+    return _evaluate_five(codes, wheel)
+
+
+def _suit_strength(suit: int, suit_order: str) -> int:
+    """How high a suit is under ``suit_order`` (written highest first): larger is higher."""
+    if sorted(suit_order) != sorted(SUIT_LETTERS):
+        raise ValueError(f"suit_order must name each of c, d, h, s once, got {suit_order!r}")
+    return len(suit_order) - 1 - suit_order.index(SUIT_LETTERS[suit])
+
+
+def suit_sequence(cards: Sequence[int], wheel: str, suit_order: str) -> list[int]:
+    """Suit strengths of a row's cards in tie-break order (SETTLEMENT.md 5).
+
+    Cards are ordered by the size of their rank group (largest first), then rank (highest first, the ace low
+    in a wheel), then suit (highest first by ``suit_order``); the result lists each card's suit strength.
+    """
+    ranks = [rank_value(card) for card in cards]
+    is_wheel = len(cards) == 5 and straight_ranks(ranks, wheel) is not None and set(ranks) == {14, 2, 3, 4, 5}
+    counts = Counter(ranks)
+
+    def order_key(card: int) -> tuple[int, int, int]:
+        rank = rank_value(card)
+        if is_wheel and rank == 14:
+            rank = 1
+        return (counts[rank_value(card)], rank, _suit_strength(suit_of(card), suit_order))
+
+    ordered = sorted(cards, key=order_key, reverse=True)
+    return [_suit_strength(suit_of(card), suit_order) for card in ordered]
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def compare_rows(a: CardsInput, b: CardsInput, rules: Mapping[str, Any] | None = None) -> int:
+    """Compare two rows of the same length: +1 if ``a`` wins, -1 if ``b`` wins, 0 for a tie.
+
+    Rows are compared by strength under ``rules["wheel"]``. When the strengths are equal and
+    ``rules["suit_tiebreak"] == "highest_card"``, the suits decide (SETTLEMENT.md 5, ``rules["suit_order"]``).
+
+    Raises:
+        ValueError: on bad cards or rows of different lengths.
+    """
+    row_a = card_codes(a, counts=(3, 5))
+    row_b = card_codes(b, counts=(3, 5))
+    if len(row_a) != len(row_b):
+        raise ValueError(f"rows of different lengths: {len(row_a)} and {len(row_b)} cards")
+    wheel = knob(rules, "wheel")
+    result = _sign(evaluate(row_a, wheel) - evaluate(row_b, wheel))
+    if result != 0:
+        return result
+    tiebreak = knob(rules, "suit_tiebreak")
+    if tiebreak == "off":
+        return 0
+    if tiebreak != "highest_card":
+        raise ValueError(f"suit_tiebreak must be 'off' or 'highest_card', got {tiebreak!r}")
+    suit_order = knob(rules, "suit_order")
+    seq_a = suit_sequence(row_a, wheel, suit_order)
+    seq_b = suit_sequence(row_b, wheel, suit_order)
+    for suit_a, suit_b in zip(seq_a, seq_b):
+        if suit_a != suit_b:
+            return _sign(suit_a - suit_b)
+    return 0

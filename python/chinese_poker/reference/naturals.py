@@ -1,0 +1,294 @@
+"""Pure-Python reference: 13-card natural hands (RULES.md section 5, SETTLEMENT.md section 3).
+
+Every kind is a plain predicate on the 13 cards; the three split-based kinds (three_straights,
+three_flushes, three_straight_flushes) search every split into back (5), middle (5) and front (3).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations
+from typing import Any, Callable
+
+from chinese_poker.reference.evaluate import (
+    CardsInput,
+    card_codes,
+    evaluate,
+    knob,
+    rank_value,
+    straight_ranks,
+    suit_of,
+)
+
+NaturalKey = tuple[int, ...]
+
+
+def _rank_counts(cards: Sequence[int]) -> Counter[int]:
+    return Counter(rank_value(card) for card in cards)
+
+
+def _front_straight_top(front: Sequence[int], front_straight_ace: bool) -> int | None:
+    """Top card of a 3-card straight (A-2-3 = 3, Q-K-A = 14), or None when the front is not one.
+
+    A-2-3 and Q-K-A count only when ``front_straight_ace`` is true (RULES.md 5).
+    """
+    ranks = sorted({rank_value(card) for card in front})
+    if len(ranks) != 3:
+        return None
+    if ranks == [2, 3, 14]:
+        return 3 if front_straight_ace else None
+    if ranks[2] - ranks[0] != 2:
+        return None
+    if ranks[2] == 14 and not front_straight_ace:
+        return None
+    return ranks[2]
+
+
+def _one_suit(cards: Sequence[int]) -> bool:
+    return len({suit_of(card) for card in cards}) == 1
+
+
+def _splits(cards: Sequence[int], five_card_row_ok: Callable[[tuple[int, ...]], bool]) -> Iterator[
+    tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+]:
+    """Every (back, middle, front) split whose back and middle both pass ``five_card_row_ok``.
+
+    Back and middle are ordered (both orders are produced), the front is the three cards left.
+    """
+    for back in combinations(cards, 5):
+        if not five_card_row_ok(back):
+            continue
+        rest = [card for card in cards if card not in back]
+        for middle in combinations(rest, 5):
+            if not five_card_row_ok(middle):
+                continue
+            front = tuple(card for card in rest if card not in middle)
+            yield back, middle, front
+
+
+def _is_five_straight(five: tuple[int, ...]) -> bool:
+    # Whether a straight exists does not depend on the wheel knob.
+    return straight_ranks([rank_value(card) for card in five], "low") is not None
+
+
+def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_suit: bool) -> NaturalKey | None:
+    """Largest (back, middle, front-top) over three-straight splits, or None if there is none."""
+    wheel = knob(rules, "wheel")
+    ace = bool(knob(rules, "front_straight_ace"))
+
+    def row_ok(five: tuple[int, ...]) -> bool:
+        return _is_five_straight(five) and (not one_suit or _one_suit(five))
+
+    best: NaturalKey | None = None
+    for back, middle, front in _splits(cards, row_ok):
+        top = _front_straight_top(front, ace)
+        if top is None or (one_suit and not _one_suit(front)):
+            continue
+        key = (evaluate(back, wheel), evaluate(middle, wheel), top)
+        if best is None or key > best:
+            best = key
+    return best
+
+
+def _three_flushes_key(cards: Sequence[int], rules: Mapping[str, Any]) -> NaturalKey | None:
+    """Largest (back, middle, front) strengths over three-flush splits, or None if there is none."""
+    wheel = knob(rules, "wheel")
+    best: NaturalKey | None = None
+    for back, middle, front in _splits(cards, _one_suit):
+        if not _one_suit(front):
+            continue
+        key = (evaluate(back, wheel), evaluate(middle, wheel), evaluate(front, wheel))
+        if best is None or key > best:
+            best = key
+    return best
+
+
+def _six_pairs_parts(cards: Sequence[int], rules: Mapping[str, Any]) -> tuple[list[int], list[int]] | None:
+    """(pair ranks, leftover ranks) counting trips and quads per the knobs, or None if disqualified."""
+    pairs: list[int] = []
+    leftover: list[int] = []
+    for rank, count in _rank_counts(cards).items():
+        if count == 1:
+            leftover.append(rank)
+        elif count == 2:
+            pairs.append(rank)
+        elif count == 3:
+            if not knob(rules, "trips_as_pair_plus_single"):
+                return None
+            pairs.append(rank)
+            leftover.append(rank)
+        else:
+            if not knob(rules, "quads_as_two_pairs"):
+                return None
+            pairs.extend([rank, rank])
+    return sorted(pairs, reverse=True), leftover
+
+
+def _holds_six_pairs(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    parts = _six_pairs_parts(cards, rules)
+    return parts is not None and len(parts[0]) == 6
+
+
+def _holds_dragon(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return len(_rank_counts(cards)) == 13
+
+
+def _holds_clean_dragon(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return _holds_dragon(cards, rules) and _one_suit(cards)
+
+
+def _holds_five_pairs_and_trips(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    counts = _rank_counts(cards)
+    for trips_rank, count in counts.items():
+        if count != 3:
+            continue
+        pairs = 0
+        ok = True
+        for rank, other in counts.items():
+            if rank == trips_rank:
+                continue
+            if other == 2:
+                pairs += 1
+            elif other == 4 and knob(rules, "quads_as_two_pairs"):
+                pairs += 2
+            else:
+                ok = False
+        if ok and pairs == 5:
+            return True
+    return False
+
+
+def _holds_four_trips(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return sum(1 for count in _rank_counts(cards).values() if count >= 3) == 4
+
+
+def _holds_all_one_colour(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    red = {1, 2}  # diamonds, hearts
+    colours = {suit_of(card) in red for card in cards}
+    return len(colours) == 1
+
+
+def _holds_all_small(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return all(2 <= rank_value(card) <= 8 for card in cards)
+
+
+def _holds_all_big(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return all(8 <= rank_value(card) <= 14 for card in cards)
+
+
+def _holds_three_quads(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return sum(1 for count in _rank_counts(cards).values() if count == 4) == 3
+
+
+def _holds_twelve_royals(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return all(rank_value(card) >= 11 for card in cards)
+
+
+def _holds_three_straights(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return _three_straights_key(cards, rules, one_suit=False) is not None
+
+
+def _holds_three_flushes(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return _three_flushes_key(cards, rules) is not None
+
+
+def _holds_three_straight_flushes(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return _three_straights_key(cards, rules, one_suit=True) is not None
+
+
+_HOLDS: dict[str, Callable[[Sequence[int], Mapping[str, Any]], bool]] = {
+    "six_pairs": _holds_six_pairs,
+    "three_straights": _holds_three_straights,
+    "three_flushes": _holds_three_flushes,
+    "dragon": _holds_dragon,
+    "clean_dragon": _holds_clean_dragon,
+    "five_pairs_and_trips": _holds_five_pairs_and_trips,
+    "four_trips": _holds_four_trips,
+    "all_one_colour": _holds_all_one_colour,
+    "all_small": _holds_all_small,
+    "all_big": _holds_all_big,
+    "three_quads": _holds_three_quads,
+    "three_straight_flushes": _holds_three_straight_flushes,
+    "twelve_royals": _holds_twelve_royals,
+}
+
+#: Every natural kind this module knows.
+NATURAL_KINDS: tuple[str, ...] = tuple(_HOLDS)
+
+
+def _thirteen(cards13: CardsInput) -> tuple[int, ...]:
+    return card_codes(cards13, counts=(13,))
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in _HOLDS:
+        raise ValueError(f"unknown natural kind {kind!r}; known: {', '.join(NATURAL_KINDS)}")
+
+
+def natural_list(rules: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """The rules' ``naturals`` as (name, units) pairs, lowest kind first, names checked."""
+    result: list[tuple[str, int]] = []
+    for entry in knob(rules, "naturals"):
+        name, units = entry
+        _check_kind(name)
+        result.append((str(name), int(units)))
+    return result
+
+
+def holds(kind: str, cards13: CardsInput, rules: Mapping[str, Any] | None = None) -> bool:
+    """Whether the 13 cards hold the natural ``kind`` (whether or not the rules list it)."""
+    _check_kind(kind)
+    return _HOLDS[kind](_thirteen(cards13), rules or {})
+
+
+def detect_natural(cards13: CardsInput, rules: Mapping[str, Any]) -> str | None:
+    """The highest kind in ``rules["naturals"]`` (listed lowest first) that the 13 cards hold, or None.
+
+    Args:
+        cards13: 13 distinct card codes (or card text).
+        rules: a rules mapping; uses ``naturals`` and the knobs ``quads_as_two_pairs``,
+            ``trips_as_pair_plus_single``, ``front_straight_ace``.
+
+    Raises:
+        ValueError: on anything but 13 distinct valid cards, or an unknown kind in ``naturals``.
+    """
+    cards = _thirteen(cards13)
+    for name, _units in reversed(natural_list(rules)):
+        if _HOLDS[name](cards, rules):
+            return name
+    return None
+
+
+def natural_key(kind: str, cards13: CardsInput, rules: Mapping[str, Any]) -> NaturalKey:
+    """Tie-break key of a natural ``kind`` held by ``cards13``: the larger key wins, equal keys tie.
+
+    - six_pairs: the six pair ranks high to low (a quad rank twice), then the leftover card's rank; with
+      ``natural_tiebreak="top_pair_only"`` only the highest pair rank.
+    - three_straights: the largest (back strength, middle strength, front top card) over all splits.
+    - three_flushes: the largest (back, middle, front) strengths over all splits.
+    - every other kind: ``()`` (two of the same kind tie).
+
+    Raises:
+        ValueError: if the cards do not hold ``kind``, or on bad cards or an unknown kind.
+    """
+    _check_kind(kind)
+    cards = _thirteen(cards13)
+    if not _HOLDS[kind](cards, rules):
+        raise ValueError(f"the cards do not hold {kind}")
+    if kind == "six_pairs":
+        parts = _six_pairs_parts(cards, rules)
+        assert parts is not None
+        pairs, leftover = parts
+        if knob(rules, "natural_tiebreak") == "top_pair_only":
+            return (pairs[0],)
+        return tuple(pairs) + tuple(leftover)
+    if kind == "three_straights":
+        key = _three_straights_key(cards, rules, one_suit=False)
+        assert key is not None
+        return key
+    if kind == "three_flushes":
+        key = _three_flushes_key(cards, rules)
+        assert key is not None
+        return key
+    return ()

@@ -1,0 +1,538 @@
+"""Pure-Python reference: presets, fouls, royalties and the settlement of a round.
+
+Written from RULES.md sections 2.5, 3, 4 and 6 and SETTLEMENT.md sections 2, 4 and 6 only. Each step of
+SETTLEMENT.md section 4 is one block of ``_settle_pair``, in the same order.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chinese_poker.reference.evaluate import (
+    DEFAULT_RULES,
+    CardsInput,
+    card_codes,
+    category_name,
+    compare_rows,
+    evaluate,
+    knob,
+    tiebreak_vector,
+)
+from chinese_poker.reference.naturals import detect_natural, natural_key, natural_list
+
+ROWS = ("front", "middle", "back")
+
+#: The built-in royalty tables of RULES.md section 4 (units a won row is worth in ``replace`` mode).
+ROYALTY_TABLES: dict[str, dict[str, dict[str, int]]] = {
+    "pagat": {
+        "front": {"three_of_a_kind": 3},
+        "middle": {"full_house": 2, "four_of_a_kind": 4, "straight_flush": 5},
+        "back": {"four_of_a_kind": 4, "straight_flush": 5},
+    },
+    "eastern": {
+        "front": {"three_of_a_kind": 3},
+        "middle": {"full_house": 2, "four_of_a_kind": 8, "straight_flush": 10},
+        "back": {"four_of_a_kind": 4, "straight_flush": 5},
+    },
+}
+
+_PAGAT_NATURALS = [["six_pairs", 3], ["three_straights", 3], ["three_flushes", 3], ["dragon", 13]]
+_HK_NATURALS = [
+    ["three_straights", 3],
+    ["three_flushes", 3],
+    ["six_pairs", 3],
+    ["all_small", 3],
+    ["all_big", 3],
+    ["dragon", 13],
+]
+_HK_KNOBS: dict[str, Any] = {
+    "royalties": "eastern",
+    "scoop_multiplier": 2,
+    "royalties_in_multiplier": True,
+    "home_run_multiplier": 2,
+    "foul_policy": "as_scooped",
+    "naturals": _HK_NATURALS,
+}
+
+#: The presets of RULES.md section 6: the knobs each sets (all others keep their defaults).
+PRESETS: dict[str, dict[str, Any]] = {
+    "pagat": {},
+    "pagat-bonus": {"royalties": "pagat", "naturals": _PAGAT_NATURALS},
+    "wikipedia-2-4": {"overall_unit": 1, "overall_basis": "two_rows", "foul_policy": "as_scooped"},
+    "wikipedia-1-6": {"scoop_bonus": 3, "foul_policy": "as_scooped"},
+    "shisanzhang-hk": dict(_HK_KNOBS),
+    "shisanshui-app": {**_HK_KNOBS, "wheel": "second", "natural_declaration": "auto"},
+    "capsa-susun": {
+        "suit_tiebreak": "highest_card",
+        "suit_order": "shcd",
+        "royalties": "eastern",
+        "scoop_multiplier": 2,
+        "royalties_in_multiplier": True,
+        "foul_policy": "as_scooped",
+        "naturals": _PAGAT_NATURALS,
+    },
+    "pusoy": {},
+}
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "wheel": ("low", "second"),
+    "suit_tiebreak": ("off", "highest_card"),
+    "suit_order": ("shdc", "shcd"),
+    "middle_vs_back": ("non_strict", "strict"),
+    "overall_basis": ("two_rows", "total"),
+    "royalty_mode": ("replace", "add"),
+    "royalty_condition": ("win_row", "always"),
+    "foul_policy": ("lose_all_rows", "as_scooped"),
+    "natural_declaration": ("must_declare", "auto"),
+    "natural_tiebreak": ("full", "top_pair_only"),
+}
+_BOOLS = (
+    "royalties_in_multiplier",
+    "royalty_cancel",
+    "foul_pays_royalties",
+    "quads_as_two_pairs",
+    "trips_as_pair_plus_single",
+    "front_straight_ace",
+)
+_INTS = (
+    "overall_unit",
+    "scoop_bonus",
+    "scoop_multiplier",
+    "home_run_multiplier",
+    "home_run_min_opponents",
+    "surrender_units",
+)
+
+
+def _royalty_table(value: Any) -> dict[str, dict[str, int]]:
+    """A royalty table with all three rows, from a table name or a (possibly partial) mapping."""
+    if isinstance(value, str):
+        if value not in ROYALTY_TABLES:
+            raise ValueError(f"unknown royalty table {value!r}; known: {', '.join(ROYALTY_TABLES)}")
+        return copy.deepcopy(ROYALTY_TABLES[value])
+    if not isinstance(value, Mapping):
+        raise ValueError(f"royalties must be a table name or a mapping, got {value!r}")
+    table: dict[str, dict[str, int]] = {row: {} for row in ROWS}
+    for row, entries in value.items():
+        if row not in table:
+            raise ValueError(f"royalty table row must be front, middle or back, got {row!r}")
+        table[row] = {str(key): int(units) for key, units in entries.items()}
+    return table
+
+
+def _natural_pairs(value: Any) -> list[list[Any]]:
+    """``naturals`` as a list of [name, units], accepting [name, units] pairs or {name: units} entries."""
+    if isinstance(value, Mapping):
+        value = list(value.items())
+    pairs: list[list[Any]] = []
+    for entry in value:
+        if isinstance(entry, Mapping):
+            if len(entry) != 1:
+                raise ValueError(f"a naturals entry maps one name to its units, got {entry!r}")
+            ((name, units),) = entry.items()
+        else:
+            name, units = entry
+        pairs.append([str(name), int(units)])
+    return pairs
+
+
+def resolve_rules(preset_or_dict: str | Mapping[str, Any] = "pagat", **overrides: Any) -> dict[str, Any]:
+    """The resolved rules dict (SETTLEMENT.md 6) of a preset or a knob mapping, with overrides.
+
+    Args:
+        preset_or_dict: a preset name of RULES.md section 6 (``"pagat"``, ``"pagat-bonus"``,
+            ``"wikipedia-2-4"``, ``"wikipedia-1-6"``, ``"shisanzhang-hk"``, ``"shisanshui-app"``,
+            ``"capsa-susun"``, ``"pusoy"``), or a mapping of knobs. A mapping may name a base preset under
+            the key ``"preset"``; knobs it leaves out take their defaults (or the base preset's).
+        **overrides: knob values applied last, e.g. ``resolve_rules("pagat", scoop_bonus=3)``.
+
+    Returns:
+        A dict with every knob by name; ``royalties`` expanded to a full ``{front, middle, back}`` table and
+        ``naturals`` a list of ``[name, units]`` pairs, lowest first.
+
+    Raises:
+        ValueError: on an unknown preset, knob, or knob value.
+    """
+    if isinstance(preset_or_dict, str):
+        base_name, knobs = preset_or_dict, {}
+    else:
+        knobs = dict(preset_or_dict)
+        base_name = knobs.pop("preset", None)
+    rules: dict[str, Any] = copy.deepcopy(DEFAULT_RULES)
+    if base_name is not None:
+        if base_name not in PRESETS:
+            raise ValueError(f"unknown preset {base_name!r}; known: {', '.join(PRESETS)}")
+        rules.update(copy.deepcopy(PRESETS[base_name]))
+    for name, value in {**knobs, **overrides}.items():
+        if name not in DEFAULT_RULES:
+            raise ValueError(f"unknown rules knob {name!r}")
+        rules[name] = copy.deepcopy(value)
+    rules["royalties"] = _royalty_table(rules["royalties"])
+    rules["naturals"] = _natural_pairs(rules["naturals"])
+    natural_list(rules)  # checks the kind names
+    for name, choices in _CHOICES.items():
+        if rules[name] not in choices:
+            raise ValueError(f"{name} must be one of {choices}, got {rules[name]!r}")
+    for name in _BOOLS:
+        if not isinstance(rules[name], bool):
+            raise ValueError(f"{name} must be true or false, got {rules[name]!r}")
+    for name in _INTS:
+        value = rules[name]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return rules
+
+
+def is_foul(front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapping[str, Any]) -> bool:
+    """Whether a setting is foul (SETTLEMENT.md 2): legal only when back >= middle >= front by strength.
+
+    Under ``middle_vs_back="strict"`` an equal middle and back is a foul. Suits never matter here, even with
+    ``suit_tiebreak`` on. A front never equals a middle (the encoding puts a front below every five-card row
+    that starts with the same tie-break values).
+    """
+    wheel = knob(rules, "wheel")
+    f = evaluate(card_codes(front, counts=(3,)), wheel)
+    m = evaluate(card_codes(middle, counts=(5,)), wheel)
+    b = evaluate(card_codes(back, counts=(5,)), wheel)
+    if f > m:
+        return True
+    if m > b:
+        return True
+    return m == b and knob(rules, "middle_vs_back") == "strict"
+
+
+def _royalty_of_row(row: str, strength: int, table: Mapping[str, Mapping[str, int]]) -> int:
+    entries = table.get(row, {})
+    name = category_name(strength)
+    if name == "straight_flush":
+        top, second = tiebreak_vector(strength)[:2]
+        if top == 14 and second == 13 and "royal_flush" in entries:
+            return int(entries["royal_flush"])
+    return int(entries.get(name, 0))
+
+
+def royalties(
+    front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapping[str, Any]
+) -> tuple[int, int, int]:
+    """The royalty table values (front, middle, back) of a setting's three rows (SETTLEMENT.md 2).
+
+    Each row looks up ``rules["royalties"][row][category name]`` (0 when not listed); an A-high straight
+    flush (never the wheel) looks up ``royal_flush`` first and falls back to ``straight_flush``. The value
+    is reported whether or not the setting is foul.
+    """
+    wheel = knob(rules, "wheel")
+    table = knob(rules, "royalties")
+    if isinstance(table, str):
+        table = _royalty_table(table)
+    rows = (card_codes(front, counts=(3,)), card_codes(middle, counts=(5,)), card_codes(back, counts=(5,)))
+    values = [_royalty_of_row(name, evaluate(cards, wheel), table) for name, cards in zip(ROWS, rows)]
+    return values[0], values[1], values[2]
+
+
+class _Player:
+    """One seat at the table, with everything SETTLEMENT.md section 2 computes before any pair."""
+
+    def __init__(self, index: int, spec: Mapping[str, Any], rules: Mapping[str, Any]) -> None:
+        self.index = index
+        who = f"player {index}"
+        if not isinstance(spec, Mapping):
+            raise ValueError(f"{who}: expected a dict with front/middle/back or declared")
+        has_setting = any(row in spec for row in ROWS)
+        if "declared" in spec and has_setting:
+            raise ValueError(f"{who}: give either a setting (front, middle, back) or declared, not both")
+        self.declared = "declared" in spec
+        self.rows: tuple[tuple[int, ...], ...] | None
+        try:
+            if self.declared:
+                self.cards = card_codes(spec["declared"], counts=(13,))
+                self.rows = None
+            else:
+                missing = [row for row in ROWS if row not in spec]
+                if missing:
+                    raise ValueError(f"missing {', '.join(missing)}")
+                self.rows = (
+                    card_codes(spec["front"], counts=(3,)),
+                    card_codes(spec["middle"], counts=(5,)),
+                    card_codes(spec["back"], counts=(5,)),
+                )
+                self.cards = self.rows[0] + self.rows[1] + self.rows[2]
+                if len(set(self.cards)) != 13:
+                    raise ValueError("a card appears in two rows")
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"{who}: {error}") from None
+
+        if self.rows is None:
+            self.foul = False
+            self.royalties = (0, 0, 0)
+        else:
+            self.foul = is_foul(self.rows[0], self.rows[1], self.rows[2], rules)
+            self.royalties = royalties(self.rows[0], self.rows[1], self.rows[2], rules)
+
+        listed = natural_list(rules)
+        self.natural: str | None = None
+        if knob(rules, "natural_declaration") == "auto" or self.declared:
+            self.natural = detect_natural(self.cards, rules)
+        if self.declared and self.natural is None:
+            if not listed:
+                raise ValueError(f"{who} declared a natural but the rules list no naturals")
+            raise ValueError(f"{who} declared a natural but holds none of the listed kinds")
+        self.natural_rank = -1
+        self.natural_units = 0
+        for position, (name, units) in enumerate(listed):
+            if name == self.natural:
+                self.natural_rank, self.natural_units = position, units
+        self.natural_key = natural_key(self.natural, self.cards, rules) if self.natural else ()
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def _won_row_value(own_royalty: int, mode: str) -> int:
+    """Worth of a won row against an opponent with no royalty (SETTLEMENT.md 4.5)."""
+    if mode == "add":
+        return 1 + own_royalty
+    return own_royalty if own_royalty > 0 else 1
+
+
+def _row_value(result: int, r_i: int, r_j: int, rules: Mapping[str, Any]) -> int:
+    """Value of one row from i's side (SETTLEMENT.md 4.5), given the result and both royalties."""
+    mode = knob(rules, "royalty_mode")
+    if knob(rules, "royalty_cancel") and r_i > 0 and r_j > 0:
+        return result
+    if knob(rules, "royalty_condition") == "win_row":
+        if result > 0:
+            return _won_row_value(r_i, mode)
+        if result < 0:
+            return -_won_row_value(r_j, mode)
+        return 0
+    # royalty_condition == "always": every holder collects its royalty, row won or not.
+    value = r_i - r_j
+    if mode == "add":
+        return value + result
+    if result > 0 and r_i == 0:
+        value += 1
+    elif result < 0 and r_j == 0:
+        value -= 1
+    return value
+
+
+def _empty_pair(a: _Player, b: _Player, stake: int, surrendered: Sequence[bool]) -> dict[str, Any]:
+    return {
+        "i": a.index,
+        "j": b.index,
+        "decided_by": "rows",
+        "rows": None,
+        "foul": [a.foul, b.foul],
+        "natural": [a.natural, b.natural],
+        "royalties": [list(a.royalties), list(b.royalties)],
+        "surrendered": [bool(surrendered[a.index]), bool(surrendered[b.index])],
+        "natural_units": 0,
+        "surrender_units": 0,
+        "row_units": 0,
+        "royalty_units": 0,
+        "overall_units": 0,
+        "scoop": 0,
+        "scoop_bonus_units": 0,
+        "multiplier": 1,
+        "subtotal": 0,
+        "stake": stake,
+        "home_run": 1,
+        "units": 0,
+    }
+
+
+def _settle_pair(
+    a: _Player, b: _Player, rules: Mapping[str, Any], stake: int, surrendered: Sequence[bool]
+) -> dict[str, Any]:
+    """The breakdown of one pair (a = i, b = j, i < j), from i's view, before the home run."""
+    pair = _empty_pair(a, b, stake, surrendered)
+    if a.rows is not None and b.rows is not None:
+        pair["rows"] = [compare_rows(x, y, rules) for x, y in zip(a.rows, b.rows)]
+
+    # 1. Naturals.
+    if a.natural is not None or b.natural is not None:
+        pair["decided_by"] = "natural"
+        if b.natural is None:
+            units = a.natural_units
+        elif a.natural is None:
+            units = -b.natural_units
+        elif a.natural_rank != b.natural_rank:
+            units = a.natural_units if a.natural_rank > b.natural_rank else -b.natural_units
+        elif a.natural_key != b.natural_key:
+            units = a.natural_units if a.natural_key > b.natural_key else -b.natural_units
+        else:
+            units = 0
+        pair["natural_units"] = units
+        pair["subtotal"] = units
+        return pair
+
+    # 2. Surrender.
+    s_a, s_b = pair["surrendered"]
+    if s_a or s_b:
+        pair["decided_by"] = "surrender"
+        units = 0
+        price = int(knob(rules, "surrender_units"))
+        if s_a and not s_b and not b.foul:
+            units = -price
+        elif s_b and not s_a and not a.foul:
+            units = price
+        pair["surrender_units"] = units
+        pair["subtotal"] = units
+        return pair
+
+    # 3. Fouls, and 4. rows.
+    mode = knob(rules, "royalty_mode")
+    as_scooped = knob(rules, "foul_policy") == "as_scooped"
+    if a.foul and b.foul:
+        pair["decided_by"] = "foul"
+        return pair
+    if a.foul or b.foul:
+        pair["decided_by"] = "foul"
+        legal, sign = (b, -1) if a.foul else (a, 1)
+        results = [sign] * 3
+        if knob(rules, "foul_pays_royalties"):
+            values = [sign * _won_row_value(r, mode) for r in legal.royalties]
+        else:
+            values = [sign] * 3
+        counts_as_scoop = as_scooped
+    else:
+        assert pair["rows"] is not None
+        results = list(pair["rows"])
+        values = [
+            _row_value(result, r_a, r_b, rules)
+            for result, r_a, r_b in zip(results, a.royalties, b.royalties)
+        ]
+        counts_as_scoop = True
+
+    # 5. Row value.
+    row_units = sum(results)
+    royalty_units = sum(values) - row_units
+    pair["row_units"] = row_units
+    pair["royalty_units"] = royalty_units
+
+    # 6. Overall unit.
+    overall = int(knob(rules, "overall_unit"))
+    overall_units = 0
+    if overall > 0 and counts_as_scoop:
+        if knob(rules, "overall_basis") == "two_rows":
+            if results.count(1) >= 2:
+                overall_units = overall
+            elif results.count(-1) >= 2:
+                overall_units = -overall
+        else:
+            overall_units = overall * _sign(row_units + royalty_units)
+    pair["overall_units"] = overall_units
+
+    # 7. Scoop.
+    scoop = 0
+    if counts_as_scoop:
+        if results == [1, 1, 1]:
+            scoop = 1
+        elif results == [-1, -1, -1]:
+            scoop = -1
+    multiplier = int(knob(rules, "scoop_multiplier")) if scoop != 0 else 1
+    pair["scoop"] = scoop
+    pair["scoop_bonus_units"] = scoop * int(knob(rules, "scoop_bonus"))
+    pair["multiplier"] = multiplier
+
+    # 8. Subtotal.
+    royalty_factor = multiplier if knob(rules, "royalties_in_multiplier") else 1
+    pair["subtotal"] = (
+        multiplier * (row_units + overall_units + pair["scoop_bonus_units"]) + royalty_factor * royalty_units
+    )
+    return pair
+
+
+def _check_stakes(stakes: Any, count: int) -> list[list[int]]:
+    if stakes is None:
+        return [[1] * count for _ in range(count)]
+    matrix = [list(row) for row in stakes]
+    if len(matrix) != count or any(len(row) != count for row in matrix):
+        raise ValueError(f"stakes must be a {count} x {count} matrix")
+    for i in range(count):
+        for j in range(count):
+            value = matrix[i][j]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"stakes[{i}][{j}] (players {i} and {j}) must be a non-negative int")
+            if value != matrix[j][i]:
+                raise ValueError(f"stakes must be symmetric: stakes[{i}][{j}] != stakes[{j}][{i}]")
+    return matrix
+
+
+def _check_surrender(surrender: Any, count: int, rules: Mapping[str, Any]) -> list[bool]:
+    if surrender is None:
+        return [False] * count
+    flags = [bool(flag) for flag in surrender]
+    if len(flags) != count:
+        raise ValueError(f"surrender must give one flag per player ({count}), got {len(flags)}")
+    for index, flag in enumerate(flags):
+        if flag and int(knob(rules, "surrender_units")) == 0:
+            raise ValueError(f"player {index} surrendered but surrender_units is 0 (surrender is off)")
+    return flags
+
+
+def settle(
+    players: Sequence[Mapping[str, Any]],
+    rules: Mapping[str, Any] | str,
+    stakes: Sequence[Sequence[int]] | None = None,
+    surrender: Sequence[bool] | None = None,
+) -> dict[str, Any]:
+    """Settle one round (SETTLEMENT.md section 4): every pair of players, then the home run.
+
+    Args:
+        players: 2 to 4 dicts, each ``{"front": [3 cards], "middle": [5], "back": [5]}`` or
+            ``{"declared": [13 cards]}`` (a declared natural). Cards are codes 0..51 or card text.
+        rules: the resolved rules dict of SETTLEMENT.md 6 (see ``resolve_rules``), or a preset name.
+        stakes: optional P x P symmetric matrix of non-negative ints; pair (i, j) is multiplied by
+            ``stakes[i][j]`` (default 1).
+        surrender: optional list of P flags; a flag needs ``surrender_units > 0``.
+
+    Returns:
+        ``{"net": [units per player], "pairs": [breakdown per pair (0,1), (0,2), ..., (P-2,P-1)],
+        "home_run": [bool per player]}``. Each pair's ``units`` are from player i's view; ``net`` sums to 0.
+
+    Raises:
+        ValueError: on a bad player count, bad or repeated cards (naming the player), a declared player
+            without a natural, bad stakes, or a surrender flag while surrender is off.
+    """
+    if isinstance(rules, str):
+        rules = resolve_rules(rules)
+    count = len(players)
+    if not 2 <= count <= 4:
+        raise ValueError(f"a table has 2 to 4 players, got {count}")
+    seats = [_Player(index, spec, rules) for index, spec in enumerate(players)]
+    owner: dict[int, int] = {}
+    for seat in seats:
+        for card in seat.cards:
+            if card in owner:
+                raise ValueError(f"card {card} is held by both player {owner[card]} and player {seat.index}")
+            owner[card] = seat.index
+    matrix = _check_stakes(stakes, count)
+    flags = _check_surrender(surrender, count, rules)
+
+    pairs = [
+        _settle_pair(seats[i], seats[j], rules, matrix[i][j], flags)
+        for i in range(count)
+        for j in range(i + 1, count)
+    ]
+
+    # Home run: a player who scoops every opponent, with at least home_run_min_opponents of them.
+    home_run = [False] * count
+    multiplier = int(knob(rules, "home_run_multiplier"))
+    if multiplier != 1 and count - 1 >= int(knob(rules, "home_run_min_opponents")):
+        for p in range(count):
+            mine = [pair for pair in pairs if p in (pair["i"], pair["j"])]
+            if all(pair["scoop"] == (1 if pair["i"] == p else -1) for pair in mine):
+                home_run[p] = True
+                for pair in mine:
+                    pair["home_run"] = multiplier
+
+    net = [0] * count
+    for pair in pairs:
+        pair["units"] = pair["subtotal"] * pair["stake"] * pair["home_run"]
+        net[pair["i"]] += pair["units"]
+        net[pair["j"]] -= pair["units"]
+    return {"net": net, "pairs": pairs, "home_run": home_run}
