@@ -6,6 +6,8 @@
 #include "chinese_poker/settle.hpp"
 #include "register.hpp"
 
+#include <pybind11/stl.h>
+
 namespace py = pybind11;
 
 namespace chinese_poker::bindings {

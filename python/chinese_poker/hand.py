@@ -1,0 +1,165 @@
+"""A player's hand: a setting of 13 cards into front (3), middle (5) and back (5), or a declared natural."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, Optional
+
+import numpy as np
+
+from chinese_poker import _core
+from chinese_poker.cards import CardsLike, format_card, parse_cards
+from chinese_poker.rules import Rules
+
+__all__ = ["ROW_NAMES", "ROW_SIZES", "Hand", "detect_natural", "rules_spec"]
+
+ROW_NAMES = ("front", "middle", "back")
+ROW_SIZES = (3, 5, 5)
+
+
+@lru_cache(maxsize=128)
+def rules_spec(rules: Rules) -> _core.RulesSpec:
+    """The core's form of ``rules``, converted once per distinct ``Rules`` value."""
+    return _core.RulesSpec(rules.resolved())
+
+
+def _rules_or_default(rules: Optional[Rules]) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a chinese_poker.Rules, got {type(rules).__name__}")
+    return rules
+
+
+class Hand:
+    """One player's 13 cards: a setting (``Hand(front, middle, back)``) or a declared natural.
+
+    Each row may be a string (``"As Kd Qh"``), a sequence of card strings or codes, or a numpy array.
+    ``front``, ``middle`` and ``back`` are tuples of card codes (``None`` for a declared natural);
+    ``cards`` is all 13 codes, front then middle then back.
+    """
+
+    __slots__ = ("_cards", "_declared")
+
+    def __init__(self, front: CardsLike, middle: CardsLike, back: CardsLike) -> None:
+        rows = []
+        for name, size, given in zip(ROW_NAMES, ROW_SIZES, (front, middle, back)):
+            try:
+                codes = parse_cards(given)
+            except (ValueError, TypeError) as error:
+                raise type(error)(f"{name}: {error}") from None
+            if len(codes) != size:
+                raise ValueError(f"the {name} takes {size} cards, got {len(codes)}")
+            rows.append(codes)
+        self._cards: tuple[int, ...] = _distinct(rows[0] + rows[1] + rows[2])
+        self._declared = False
+
+    @classmethod
+    def declared(cls, cards13: CardsLike) -> Hand:
+        """The hand of a player who declares a natural: 13 cards, no setting, never foul-checked."""
+        codes = parse_cards(cards13)
+        if len(codes) != 13:
+            raise ValueError(f"a declared natural takes 13 cards, got {len(codes)}")
+        hand = cls.__new__(cls)
+        hand._cards = codes
+        hand._declared = True
+        return hand
+
+    @classmethod
+    def from_cards(cls, cards13: CardsLike) -> Hand:
+        """A setting from 13 cards in order: the first 3 are the front, the next 5 the middle, the last 5 the back."""
+        codes = parse_cards(cards13)
+        if len(codes) != 13:
+            raise ValueError(f"a hand takes 13 cards (front 3, middle 5, back 5), got {len(codes)}")
+        return cls(codes[:3], codes[3:8], codes[8:])
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """All 13 card codes (a setting: front, middle, back in that order)."""
+        return self._cards
+
+    @property
+    def is_declared(self) -> bool:
+        """Whether this is a declared natural (13 cards, no setting)."""
+        return self._declared
+
+    @property
+    def front(self) -> Optional[tuple[int, ...]]:
+        """The front's 3 card codes (``None`` for a declared natural)."""
+        return None if self._declared else self._cards[:3]
+
+    @property
+    def middle(self) -> Optional[tuple[int, ...]]:
+        """The middle's 5 card codes (``None`` for a declared natural)."""
+        return None if self._declared else self._cards[3:8]
+
+    @property
+    def back(self) -> Optional[tuple[int, ...]]:
+        """The back's 5 card codes (``None`` for a declared natural)."""
+        return None if self._declared else self._cards[8:]
+
+    def codes(self) -> np.ndarray:
+        """The 13 card codes as a uint8 array of shape (13,)."""
+        return np.asarray(self._cards, dtype=np.uint8)
+
+    def facts(self, rules: Optional[Rules] = None) -> dict[str, Any]:
+        """Foul, natural, row strengths and royalties of this hand under ``rules`` (default ``pagat``)."""
+        rules = _rules_or_default(rules)
+        return _core.player_facts(self.codes(), self._declared, rules_spec(rules))
+
+    def is_foul(self, rules: Optional[Rules] = None) -> bool:
+        """Whether the setting breaks back >= middle >= front (RULES.md 2.5); a declared natural never does."""
+        return bool(self.facts(rules)["foul"])
+
+    def __str__(self) -> str:
+        def text(codes: Sequence[int]) -> str:
+            return " ".join(format_card(c) for c in codes)
+
+        if self._declared:
+            return f"declared {text(self._cards)}"
+        return f"{text(self._cards[:3])} / {text(self._cards[3:8])} / {text(self._cards[8:])}"
+
+    def __repr__(self) -> str:
+        if self._declared:
+            return f"Hand.declared({' '.join(format_card(c) for c in self._cards)!r})"
+        rows = [" ".join(format_card(c) for c in row) for row in (self.front, self.middle, self.back) if row]
+        return f"Hand({rows[0]!r}, {rows[1]!r}, {rows[2]!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return self._declared == other._declared and self._cards == other._cards
+
+    def __hash__(self) -> int:
+        return hash((self._declared, self._cards))
+
+
+def _distinct(codes: tuple[int, ...]) -> tuple[int, ...]:
+    seen: dict[int, int] = {}
+    for position, code in enumerate(codes):
+        if code in seen:
+            rows = [ROW_NAMES[0]] * 3 + [ROW_NAMES[1]] * 5 + [ROW_NAMES[2]] * 5
+            raise ValueError(
+                f"card {format_card(code)} appears twice (in the {rows[seen[code]]} and the {rows[position]})"
+            )
+        seen[code] = position
+    return codes
+
+
+def detect_natural(cards13: CardsLike, rules: Optional[Rules] = None) -> Optional[str]:
+    """The best natural (13-card special hand) the cards hold under ``rules``, by name, or ``None``.
+
+    Considers every kind the rules list, whatever ``natural_declaration`` says; three straights and three
+    flushes are found by a search over the splits.
+    """
+    rules = _rules_or_default(rules)
+    codes = parse_cards(cards13)
+    if len(codes) != 13:
+        raise ValueError(f"a natural takes 13 cards, got {len(codes)}")
+    if not rules.naturals:
+        return None
+    # Under "auto" the core looks for naturals in every hand; the setting it also reads is irrelevant here.
+    auto = rules if rules.natural_declaration == "auto" else rules.replace(natural_declaration="auto")
+    facts = _core.player_facts(np.asarray(codes, dtype=np.uint8), False, rules_spec(auto))
+    return facts["natural"]
