@@ -13,19 +13,30 @@ from chinese_poker.evaluation import (
     evaluate_batch,
     tiebreak_vector,
 )
+from chinese_poker.hand import Hand, detect_natural
+from chinese_poker.rules import Rules
+from chinese_poker.settle import PairResult, PlayerResult, Settlement, settle, settle_batch
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Hand",
     "HandCategory",
+    "PairResult",
+    "PlayerResult",
+    "Rules",
+    "Settlement",
     "__version__",
     "category",
     "describe",
+    "detect_natural",
     "evaluate",
     "evaluate_batch",
     "format_card",
     "format_cards",
     "parse_card",
     "parse_cards",
+    "settle",
+    "settle_batch",
     "tiebreak_vector",
 ]

@@ -1,7 +1,7 @@
 """Type stubs of the compiled core (private: use the chinese_poker package)."""
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -12,3 +12,18 @@ def parse_card(token: str) -> int: ...
 def format_card(card: int) -> str: ...
 def evaluate(cards: str | Iterable[str | int], wheel: Wheel = "low") -> int: ...
 def evaluate_batch(cards: npt.NDArray[np.uint8], wheel: Wheel = "low") -> npt.NDArray[np.int32]: ...
+
+class RulesSpec:
+    """Every knob as plain values, converted once from ``Rules.resolved()``; opaque to Python."""
+
+    def __init__(self, resolved: dict[str, Any]) -> None: ...
+
+def player_facts(cards: npt.NDArray[np.uint8], declared: bool, rules: RulesSpec) -> dict[str, Any]: ...
+def settle_round(
+    cards: npt.NDArray[np.uint8],
+    declared: list[bool],
+    surrendered: list[bool],
+    stakes: npt.NDArray[np.int64] | None,
+    rules: RulesSpec,
+) -> dict[str, Any]: ...
+def settle_batch(rounds: npt.NDArray[np.uint8], rules: RulesSpec) -> npt.NDArray[np.int64]: ...

@@ -83,7 +83,10 @@ def _kickers(values: tuple[int, ...]) -> str:
 
 
 def describe(strength: int) -> str:
-    """Readable text of a strength, e.g. ``"Full house, kings over eights"``, ``"Pair of queens, ace kicker"``."""
+    """Readable text of a strength.
+
+    For example ``"Full house, kings over eights"`` or ``"Pair of queens, ace kicker"``.
+    """
     cat = category(strength)
     v = tiebreak_vector(strength)
     if cat in (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH):

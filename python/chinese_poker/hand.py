@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +24,7 @@ def rules_spec(rules: Rules) -> _core.RulesSpec:
     return _core.RulesSpec(rules.resolved())
 
 
-def _rules_or_default(rules: Optional[Rules]) -> Rules:
+def _rules_or_default(rules: Rules | None) -> Rules:
     if rules is None:
         return Rules()
     if not isinstance(rules, Rules):
@@ -68,7 +68,7 @@ class Hand:
 
     @classmethod
     def from_cards(cls, cards13: CardsLike) -> Hand:
-        """A setting from 13 cards in order: the first 3 are the front, the next 5 the middle, the last 5 the back."""
+        """A setting from 13 cards in order: front 3, then middle 5, then back 5."""
         codes = parse_cards(cards13)
         if len(codes) != 13:
             raise ValueError(f"a hand takes 13 cards (front 3, middle 5, back 5), got {len(codes)}")
@@ -85,17 +85,17 @@ class Hand:
         return self._declared
 
     @property
-    def front(self) -> Optional[tuple[int, ...]]:
+    def front(self) -> tuple[int, ...] | None:
         """The front's 3 card codes (``None`` for a declared natural)."""
         return None if self._declared else self._cards[:3]
 
     @property
-    def middle(self) -> Optional[tuple[int, ...]]:
+    def middle(self) -> tuple[int, ...] | None:
         """The middle's 5 card codes (``None`` for a declared natural)."""
         return None if self._declared else self._cards[3:8]
 
     @property
-    def back(self) -> Optional[tuple[int, ...]]:
+    def back(self) -> tuple[int, ...] | None:
         """The back's 5 card codes (``None`` for a declared natural)."""
         return None if self._declared else self._cards[8:]
 
@@ -103,13 +103,13 @@ class Hand:
         """The 13 card codes as a uint8 array of shape (13,)."""
         return np.asarray(self._cards, dtype=np.uint8)
 
-    def facts(self, rules: Optional[Rules] = None) -> dict[str, Any]:
+    def facts(self, rules: Rules | None = None) -> dict[str, Any]:
         """Foul, natural, row strengths and royalties of this hand under ``rules`` (default ``pagat``)."""
         rules = _rules_or_default(rules)
         return _core.player_facts(self.codes(), self._declared, rules_spec(rules))
 
-    def is_foul(self, rules: Optional[Rules] = None) -> bool:
-        """Whether the setting breaks back >= middle >= front (RULES.md 2.5); a declared natural never does."""
+    def is_foul(self, rules: Rules | None = None) -> bool:
+        """Whether the setting breaks back >= middle >= front (RULES.md 2.5); never for a declared natural."""
         return bool(self.facts(rules)["foul"])
 
     def __str__(self) -> str:
@@ -147,7 +147,7 @@ def _distinct(codes: tuple[int, ...]) -> tuple[int, ...]:
     return codes
 
 
-def detect_natural(cards13: CardsLike, rules: Optional[Rules] = None) -> Optional[str]:
+def detect_natural(cards13: CardsLike, rules: Rules | None = None) -> str | None:
     """The best natural (13-card special hand) the cards hold under ``rules``, by name, or ``None``.
 
     Considers every kind the rules list, whatever ``natural_declaration`` says; three straights and three

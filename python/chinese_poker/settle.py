@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -33,9 +33,9 @@ class PairResult:
     i: int
     j: int
     decided_by: str
-    rows: Optional[tuple[int, int, int]]
+    rows: tuple[int, int, int] | None
     foul: tuple[bool, bool]
-    natural: tuple[Optional[str], Optional[str]]
+    natural: tuple[str | None, str | None]
     royalties: tuple[tuple[int, int, int], tuple[int, int, int]]
     surrendered: tuple[bool, bool]
     natural_units: int
@@ -58,8 +58,8 @@ class PlayerResult:
 
     hand: Hand
     foul: bool
-    natural: Optional[str]
-    strengths: Optional[tuple[int, int, int]]
+    natural: str | None
+    strengths: tuple[int, int, int] | None
     royalties: tuple[int, int, int]
     surrendered: bool
     home_run: bool
@@ -162,7 +162,7 @@ def _as_hand(value: HandLike, index: int) -> Hand:
         raise type(error)(f"player {index}: {error}") from None
 
 
-def _check_stakes(stakes: Any, players: int) -> Optional[np.ndarray]:
+def _check_stakes(stakes: Any, players: int) -> np.ndarray | None:
     if stakes is None:
         return None
     matrix = np.asarray(stakes)
@@ -179,9 +179,9 @@ def _check_stakes(stakes: Any, players: int) -> Optional[np.ndarray]:
 
 def settle(
     hands: Sequence[HandLike],
-    rules: Optional[Rules] = None,
+    rules: Rules | None = None,
     stakes: Any = None,
-    surrender: Optional[Sequence[bool]] = None,
+    surrender: Sequence[bool] | None = None,
 ) -> Settlement:
     """Settle one round between 2 to 4 players under ``rules`` (default: the ``pagat`` preset).
 
@@ -198,7 +198,9 @@ def settle(
     for index, hand in enumerate(players):
         for code in hand.cards:
             if code in owner:
-                raise ValueError(f"card {format_card(code)} is held by player {owner[code]} and player {index}")
+                raise ValueError(
+                    f"card {format_card(code)} is held by player {owner[code]} and player {index}"
+                )
             owner[code] = index
     flags = [False] * len(players) if surrender is None else [bool(s) for s in surrender]
     if len(flags) != len(players):
@@ -225,7 +227,7 @@ def settle(
     return Settlement(rules=rules, players=tuple(results), pairs=tuple(pairs))
 
 
-def settle_batch(rounds: np.ndarray, rules: Optional[Rules] = None) -> np.ndarray:
+def settle_batch(rounds: np.ndarray, rules: Rules | None = None) -> np.ndarray:
     """Net units of many rounds at once, in C++ with the GIL released.
 
     ``rounds``: a C-contiguous uint8 array of shape (R, P, 13), P in 2..4, each player's front 3, middle 5 and
