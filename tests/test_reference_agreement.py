@@ -1,0 +1,169 @@
+"""The C++ core against the independent pure-Python reference, plus Hypothesis properties of evaluate."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable
+
+import chinese_poker as cp
+import numpy as np
+import pytest
+from chinese_poker import HandCategory, category, evaluate, evaluate_batch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+WHEELS = ("low", "second")
+wheels = st.sampled_from(WHEELS)
+
+
+def hands(size: int) -> st.SearchStrategy[list[int]]:
+    """``size`` distinct card codes, in random order."""
+    return st.lists(st.integers(0, 51), min_size=size, max_size=size, unique=True)
+
+
+# A-2-3-4-5 in any suits: rare among random hands, so drawn on purpose.
+wheel_hands = st.lists(st.integers(0, 3), min_size=5, max_size=5).map(
+    lambda suits: [4 * rank + suit for rank, suit in zip((12, 0, 1, 2, 3), suits)]
+)
+five_card = st.one_of(hands(5), wheel_hands)
+any_hand = st.one_of(hands(3), five_card)
+
+
+@pytest.fixture(scope="module")
+def reference_evaluate() -> Callable[..., int]:
+    reference = pytest.importorskip(
+        "chinese_poker.reference", reason="the pure-Python reference chinese_poker.reference is absent"
+    )
+    return reference.evaluate
+
+
+# --- agreement with the reference -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wheel", WHEELS)
+def test_reference_agrees_on_every_three_card_hand(
+    reference_evaluate: Callable[..., int], three_card_hands: np.ndarray, wheel: str
+) -> None:
+    core = evaluate_batch(three_card_hands, wheel).tolist()
+    ref = [reference_evaluate(hand, wheel) for hand in three_card_hands.tolist()]
+    assert len(ref) == 22_100
+    mismatches = [(cp.format_cards(h), c, r) for h, c, r in zip(three_card_hands, core, ref) if c != r]
+    assert mismatches == []
+
+
+@pytest.fixture(scope="module")
+def five_card_sample(five_card_hands: np.ndarray) -> np.ndarray:
+    """200,000 random five-card hands (fixed seed), one hand of each of the 7,462 classes and every
+    straight and straight flush."""
+    rng = np.random.default_rng(7_462)
+    rows = rng.choice(len(five_card_hands), size=200_000, replace=False)
+    strengths = evaluate_batch(five_card_hands)
+    representatives = np.unique(strengths, return_index=True)[1]
+    straights = np.flatnonzero(np.isin(strengths >> 20, (4, 8)))
+    sample = five_card_hands[np.union1d(np.union1d(rows, representatives), straights)]
+    # Shuffle the cards inside each row so the reference also sees unsorted input.
+    return np.ascontiguousarray(rng.permuted(sample, axis=1))
+
+
+@pytest.mark.parametrize("wheel", WHEELS)
+def test_reference_agrees_on_five_card_sample(
+    reference_evaluate: Callable[..., int], five_card_sample: np.ndarray, wheel: str
+) -> None:
+    core = evaluate_batch(five_card_sample, wheel).tolist()
+    ref = [reference_evaluate(hand, wheel) for hand in five_card_sample.tolist()]
+    assert len(set(ref)) == 7_462  # every class is in the sample
+    mismatches = [(cp.format_cards(h), c, r) for h, c, r in zip(five_card_sample, core, ref) if c != r]
+    assert mismatches[:10] == []
+
+
+@given(cards=any_hand, wheel=wheels)
+def test_reference_agrees_on_drawn_hands(
+    reference_evaluate: Callable[..., int], cards: list, wheel: str
+) -> None:
+    assert evaluate(cards, wheel) == reference_evaluate(cards, wheel)
+
+
+# --- properties of evaluate -----------------------------------------------------------------------------
+
+
+@given(cards=any_hand, wheel=wheels, data=st.data())
+def test_card_order_never_matters(cards: list[int], wheel: str, data: st.DataObject) -> None:
+    reordered = data.draw(st.permutations(cards))
+    assert evaluate(reordered, wheel) == evaluate(cards, wheel)
+
+
+@given(cards=any_hand, wheel=wheels, suit_map=st.permutations(range(4)))
+def test_relabelling_suits_never_matters(cards: list[int], wheel: str, suit_map: list[int]) -> None:
+    relabelled = [card - card % 4 + suit_map[card % 4] for card in cards]
+    assert sorted(c // 4 for c in relabelled) == sorted(c // 4 for c in cards)
+    assert evaluate(relabelled, wheel) == evaluate(cards, wheel)
+
+
+NO_STRAIGHT_OR_FLUSH = {HandCategory.STRAIGHT, HandCategory.FLUSH, HandCategory.STRAIGHT_FLUSH}
+
+
+@settings(max_examples=300)
+@given(cards=any_hand, wheel=wheels, data=st.data())
+def test_raising_a_kicker_raises_the_hand(cards: list[int], wheel: str, data: st.DataObject) -> None:
+    """Raise the rank of a card whose rank appears once (a kicker, or any card of a high-card hand) to a rank
+    the hand does not hold, keeping its suit. In a hand that is no straight or flush the groups stay the
+    same and one kicker rises, so the hand gets strictly stronger (or becomes a straight, stronger still);
+    suits are unchanged, so no flush appears."""
+    before = evaluate(cards, wheel)
+    if category(before) in NO_STRAIGHT_OR_FLUSH:
+        return
+    counts = Counter(card // 4 for card in cards)
+    kickers = [k for k, card in enumerate(cards) if counts[card // 4] == 1]
+    if not kickers:
+        return  # full house: no kicker
+    k = data.draw(st.sampled_from(kickers))
+    higher = [r for r in range(cards[k] // 4 + 1, 13) if r not in counts]
+    if not higher:
+        return
+    raised = list(cards)
+    raised[k] = 4 * data.draw(st.sampled_from(higher)) + cards[k] % 4
+    after = evaluate(raised, wheel)
+    assert after > before
+    assert category(after) == category(before) or category(after) == HandCategory.STRAIGHT
+
+
+@given(cards=hands(5), wheel=wheels, data=st.data())
+def test_breaking_a_flush_lowers_the_hand(cards: list[int], wheel: str, data: st.DataObject) -> None:
+    """Forcing a flush, then moving one card to another suit, strictly lowers the hand."""
+    suit = data.draw(st.integers(0, 3))
+    ranks = sorted({card // 4 for card in cards})
+    if len(ranks) < 5:
+        return
+    flush = [4 * r + suit for r in ranks]
+    k = data.draw(st.integers(0, 4))
+    broken = list(flush)
+    broken[k] = 4 * ranks[k] + data.draw(st.sampled_from([s for s in range(4) if s != suit]))
+    assert category(evaluate(flush, wheel)) in (HandCategory.FLUSH, HandCategory.STRAIGHT_FLUSH)
+    assert evaluate(broken, wheel) < evaluate(flush, wheel)
+
+
+@given(cards=five_card, wheel=wheels)
+def test_front_is_below_any_middle_containing_it(cards: list[int], wheel: str) -> None:
+    """RULES.md 2.5: a three-card front is worth less than every five-card hand made by adding two cards,
+    also when the front holds the middle's three highest cards (same leading tie-break values)."""
+    assert evaluate(cards[:3], wheel) < evaluate(cards, wheel)
+    top_three = sorted(cards, reverse=True)[:3]
+    assert evaluate(top_three, wheel) < evaluate(cards, wheel)
+
+
+@given(cards=five_card)
+def test_wheel_rules_differ_only_on_the_wheel(cards: list[int]) -> None:
+    low, second = evaluate(cards, "low"), evaluate(cards, "second")
+    if sorted(card // 4 for card in cards) == [0, 1, 2, 3, 12]:
+        assert low < second
+        assert category(low) == category(second)
+    else:
+        assert low == second
+
+
+@given(cards=any_hand, wheel=wheels)
+def test_batch_row_equals_single_call(cards: list[int], wheel: str) -> None:
+    assert (
+        evaluate_batch(np.array([cards, cards[::-1]], dtype=np.uint8), wheel).tolist()
+        == [evaluate(cards, wheel)] * 2
+    )
