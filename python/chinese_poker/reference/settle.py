@@ -10,6 +10,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chinese_poker.cards import format_card
 from chinese_poker.reference.evaluate import (
     DEFAULT_RULES,
     CardsInput,
@@ -508,7 +509,8 @@ def settle(
     for seat in seats:
         for card in seat.cards:
             if card in owner:
-                raise ValueError(f"card {card} is held by both player {owner[card]} and player {seat.index}")
+                held = f"player {owner[card]} and player {seat.index}"
+                raise ValueError(f"card {format_card(card)} is held by both {held}")
             owner[card] = seat.index
     matrix = _check_stakes(stakes, count)
     flags = _check_surrender(surrender, count, rules)
