@@ -5,18 +5,13 @@
 #include <vector>
 
 #include "chinese_poker/cards.hpp"
+#include "evaluate_tables.hpp"
 
 namespace chinese_poker {
 
-namespace {
+namespace detail {
 
-// Per-rank keys chosen (greedily, smallest first) so that every multiset of five ranks with at most four
-// of a kind has a distinct sum; the sum then indexes a table of the 6,175 rank multisets directly.
-constexpr std::array<std::uint32_t, kNumRanks> kRankKey = {0,    1,     5,     22,    94,    312,  992,
-                                                           2422, 5624, 12522, 19998, 43258, 79415};
-// Five of one rank cannot be a valid row, but a bad row may hold it before it is reported: size for it.
-constexpr std::uint32_t kMaxKeySum = 5 * 79415;
-constexpr int kNumRankMultisets = 6175;
+namespace {
 
 // Strength of a multiset of ranks (count[r] cards of rank r), by the definitions of RULES.md section 2.
 Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush, Wheel wheel) {
@@ -56,74 +51,64 @@ Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush,
   return make_strength(category, v[0], v[1], v[2], v[3], v[4]);
 }
 
-struct Tables {
-  std::array<std::uint32_t, 256> card_key{};    // rank key by card code; codes >= 52 give 0
-  std::array<std::uint16_t, 256> card_bit{};    // 1 << rank by card code; codes >= 52 give 0
-  std::vector<std::uint16_t> multiset_of_sum;   // key sum -> rank multiset index
-  std::array<std::array<Strength, kNumRankMultisets>, 2> plain{};  // [wheel][multiset], non-flush
-  std::array<std::array<Strength, 8192>, 2> flush{};               // [wheel][rank mask], flushes
-  std::array<Strength, 13 * 13 * 13> front{};                      // [r0*169 + r1*13 + r2]
+}  // namespace
 
-  Tables() : multiset_of_sum(kMaxKeySum + 1, 0) {
-    for (int c = 0; c < kDeckSize; ++c) {
-      card_key[c] = kRankKey[card_rank(c)];
-      card_bit[c] = static_cast<std::uint16_t>(1u << card_rank(c));
-    }
-    std::array<int, kNumRanks> count{};
-    int next_index = 0;
-    // Every multiset of five ranks with at most four of any rank.
-    for (int a = 0; a < kNumRanks; ++a)
-      for (int b = a; b < kNumRanks; ++b)
-        for (int c = b; c < kNumRanks; ++c)
-          for (int d = c; d < kNumRanks; ++d)
-            for (int e = d; e < kNumRanks; ++e) {
-              if (a == e) continue;  // five of a kind
-              count.fill(0);
-              for (int r : {a, b, c, d, e}) ++count[r];
-              const std::uint32_t sum = kRankKey[a] + kRankKey[b] + kRankKey[c] + kRankKey[d] + kRankKey[e];
-              multiset_of_sum[sum] = static_cast<std::uint16_t>(next_index);
-              for (int w = 0; w < 2; ++w) {
-                plain[w][next_index] = strength_of_counts(count, false, static_cast<Wheel>(w));
-                if (a < b && b < c && c < d && d < e) {
-                  const unsigned mask = 1u << a | 1u << b | 1u << c | 1u << d | 1u << e;
-                  flush[w][mask] = strength_of_counts(count, true, static_cast<Wheel>(w));
-                }
-              }
-              ++next_index;
-            }
-    for (int a = 0; a < kNumRanks; ++a)
-      for (int b = 0; b < kNumRanks; ++b)
-        for (int c = 0; c < kNumRanks; ++c) {
-          count.fill(0);
-          ++count[a];
-          ++count[b];
-          ++count[c];
-          front[a * 169 + b * 13 + c] = strength_of_counts(count, false, Wheel::Low);
-        }
+Tables::Tables() : multiset_of_sum(kMaxKeySum + 1, 0) {
+  for (int c = 0; c < kDeckSize; ++c) {
+    card_key[c] = kRankKey[card_rank(c)];
+    card_bit[c] = static_cast<std::uint16_t>(1u << card_rank(c));
   }
-};
+  std::array<int, kNumRanks> count{};
+  int next_index = 0;
+  // Every multiset of five ranks with at most four of any rank.
+  for (int a = 0; a < kNumRanks; ++a)
+    for (int b = a; b < kNumRanks; ++b)
+      for (int c = b; c < kNumRanks; ++c)
+        for (int d = c; d < kNumRanks; ++d)
+          for (int e = d; e < kNumRanks; ++e) {
+            if (a == e) continue;  // five of a kind
+            count.fill(0);
+            for (int r : {a, b, c, d, e}) ++count[r];
+            const std::uint32_t sum = kRankKey[a] + kRankKey[b] + kRankKey[c] + kRankKey[d] + kRankKey[e];
+            multiset_of_sum[sum] = static_cast<std::uint16_t>(next_index);
+            for (int w = 0; w < 2; ++w) {
+              plain[w][next_index] = strength_of_counts(count, false, static_cast<Wheel>(w));
+              if (a < b && b < c && c < d && d < e) {
+                const unsigned mask = 1u << a | 1u << b | 1u << c | 1u << d | 1u << e;
+                flush[w][mask] = strength_of_counts(count, true, static_cast<Wheel>(w));
+              }
+            }
+            ++next_index;
+          }
+  for (int a = 0; a < kNumRanks; ++a)
+    for (int b = 0; b < kNumRanks; ++b)
+      for (int c = 0; c < kNumRanks; ++c) {
+        count.fill(0);
+        ++count[a];
+        ++count[b];
+        ++count[c];
+        front[a * 169 + b * 13 + c] = strength_of_counts(count, false, Wheel::Low);
+      }
+}
 
 const Tables& tables() {
   static const Tables instance;
   return instance;
 }
 
+namespace {
 // Built when the library loads, so no caller ever pays for (or races on) the construction.
 [[maybe_unused]] const Tables& g_tables_at_load = tables();
+}  // namespace
 
-inline Strength eval5_with(const Tables& t, const std::uint8_t* c, unsigned wheel) noexcept {
-  const unsigned suits_differ = (c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4]);
-  if ((suits_differ & 3u) == 0) {
-    const unsigned mask = t.card_bit[c[0]] | t.card_bit[c[1]] | t.card_bit[c[2]] | t.card_bit[c[3]] | t.card_bit[c[4]];
-    return t.flush[wheel][mask];
-  }
-  const std::uint32_t sum = t.card_key[c[0]] + t.card_key[c[1]] + t.card_key[c[2]] + t.card_key[c[3]] + t.card_key[c[4]];
-  return t.plain[wheel][t.multiset_of_sum[sum]];
-}
+}  // namespace detail
 
-inline Strength eval3_with(const Tables& t, const std::uint8_t* c) noexcept {
-  return t.front[(c[0] >> 2) * 169 + (c[1] >> 2) * 13 + (c[2] >> 2)];
-}
+namespace {
+
+using detail::Tables;
+using detail::eval3_with;
+using detail::eval5_with;
+using detail::tables;
 
 // Nonzero when some card is >= 52 or appears twice; cheap enough to run on every row of a batch.
 inline std::uint64_t row_is_bad(const std::uint8_t* c, int width) noexcept {

@@ -5,6 +5,7 @@
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/naturals.hpp"
+#include "evaluate_tables.hpp"
 
 namespace chinese_poker {
 
@@ -13,8 +14,9 @@ namespace {
 constexpr int kRowStart[3] = {0, 3, 8};
 constexpr int kRowSize[3] = {3, 5, 5};
 
-Strength row_strength(const std::uint8_t* cards, int row, Wheel wheel) noexcept {
-  return row == kFront ? evaluate3(cards + kRowStart[row]) : evaluate5(cards + kRowStart[row], wheel);
+Strength row_strength(const detail::Tables& t, const std::uint8_t* cards, int row, Wheel wheel) noexcept {
+  return row == kFront ? detail::eval3_with(t, cards + kRowStart[row])
+                       : detail::eval5_with(t, cards + kRowStart[row], static_cast<unsigned>(wheel));
 }
 
 std::int64_t royalty_of(const RulesSpec& rules, int row, Strength s) noexcept {
@@ -183,8 +185,9 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
     if (in.declared && f.natural < 0) return {SettleStatus::kDeclaredWithoutNatural, index};
   }
   if (f.has_setting) {
+    const detail::Tables& t = detail::tables();
     for (int row = 0; row < 3; ++row) {
-      f.strength[row] = row_strength(in.cards, row, rules.wheel);
+      f.strength[row] = row_strength(t, in.cards, row, rules.wheel);
       f.royalty[row] = royalty_of(rules, row, f.strength[row]);
     }
     const Strength front = f.strength[kFront], middle = f.strength[kMiddle], back = f.strength[kBack];
@@ -240,9 +243,19 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
 }
 
 RoundIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept {
-  RoundIssue issue;
+  // Fast test first (every round of a batch passes through here): the codes' bits must be 13P distinct
+  // positions below 52. Only a failing round is scanned again to name the offending card.
   std::uint64_t seen = 0;
-  for (int k = 0; k < num_players * 13; ++k) {
+  unsigned high = 0;
+  const int count = num_players * 13;
+  for (int k = 0; k < count; ++k) {
+    seen |= std::uint64_t{1} << (cards[k] & 63u);
+    high |= cards[k];
+  }
+  RoundIssue issue;
+  if (__builtin_popcountll(seen) == count && (seen >> kDeckSize) == 0 && (high & 0xC0u) == 0) return issue;
+  seen = 0;
+  for (int k = 0; k < count; ++k) {
     const int c = cards[k];
     int kind = 0;
     if (c >= kDeckSize) {
