@@ -321,16 +321,11 @@ def test_category_rejects_non_ints(bad: object) -> None:
         describe(bad)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="package bug: category/describe/tiebreak_vector reject numpy integers, "
-    "which is what evaluate_batch returns",
-)
 def test_describe_accepts_batch_results() -> None:
     strengths = evaluate_batch(np.array([cp.parse_cards("Ks Kh Kd 8s 8h")], dtype=np.uint8))
     assert describe(strengths[0]) == "Full house, kings over eights"
     assert category(strengths[0]) is HandCategory.FULL_HOUSE
+    assert tiebreak_vector(strengths[0]) == (13, 8)
 
 
 # --- evaluate errors -------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ wheel has the same strength under both wheel rules.
 
 from __future__ import annotations
 
+import numbers
 from enum import IntEnum
 
 from chinese_poker._core import evaluate, evaluate_batch
@@ -41,23 +42,25 @@ _NAMES = {
 }  # fmt: skip
 
 
-def _check_strength(strength: int) -> None:
-    if isinstance(strength, bool) or not isinstance(strength, int):
+def _check_strength(strength: int) -> int:
+    # numpy integers (what evaluate_batch returns) are accepted as well as int; bool is not.
+    if isinstance(strength, bool) or not isinstance(strength, numbers.Integral):
         raise TypeError(f"a strength is an int, got {type(strength).__name__}")
-    if not 0 < strength < (9 << CATEGORY_SHIFT):
-        raise ValueError(f"{strength} is not a hand strength")
+    value = int(strength)
+    if not 0 < value < (9 << CATEGORY_SHIFT):
+        raise ValueError(f"{value} is not a hand strength")
+    return value
 
 
 def category(strength: int) -> HandCategory:
     """The category of a strength returned by ``evaluate``."""
-    _check_strength(strength)
-    return HandCategory(strength >> CATEGORY_SHIFT)
+    return HandCategory(_check_strength(strength) >> CATEGORY_SHIFT)
 
 
 def tiebreak_vector(strength: int) -> tuple[int, ...]:
     """The tie-break vector of a strength (ranks 2..14, padding dropped), e.g. ``(13, 8)`` for kings full."""
-    _check_strength(strength)
-    values = [(strength >> shift) & 15 for shift in (16, 12, 8, 4, 0)]
+    value = _check_strength(strength)
+    values = [(value >> shift) & 15 for shift in (16, 12, 8, 4, 0)]
     while values and values[-1] == 0:
         values.pop()
     return tuple(values)
