@@ -4,10 +4,13 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/evaluate.hpp"
+#include "chinese_poker/naturals.hpp"
+#include "chinese_poker/settle.hpp"
 
 using namespace chinese_poker;
 
@@ -148,6 +151,132 @@ static void test_batch_errors() {
   CHECK(issue.row == 0 && issue.kind == RowIssue::kDuplicate && issue.position == 1);
 }
 
+// 13 codes from "front / middle / back" text (tokens separated by spaces; slashes ignored).
+static std::vector<std::uint8_t> hand_of(const char* text) {
+  std::vector<std::uint8_t> out;
+  std::string token;
+  for (const char* p = text;; ++p) {
+    if (*p == ' ' || *p == '/' || *p == '\0') {
+      if (!token.empty()) {
+        const int c = parse_card(token);
+        CHECK(c >= 0);
+        out.push_back(static_cast<std::uint8_t>(c));
+        token.clear();
+      }
+      if (*p == '\0') break;
+    } else {
+      token += *p;
+    }
+  }
+  CHECK(out.size() == 13);
+  return out;
+}
+
+static RoundResult settle_texts(const std::vector<const char*>& texts, const RulesSpec& rules,
+                                const std::vector<bool>& declared = {}) {
+  std::vector<std::vector<std::uint8_t>> cards;
+  for (const char* t : texts) cards.push_back(hand_of(t));
+  PlayerInput in[kMaxPlayers];
+  for (std::size_t p = 0; p < cards.size(); ++p) {
+    in[p].cards = cards[p].data();
+    in[p].declared = p < declared.size() && declared[p];
+  }
+  RoundResult result;
+  const SettleError error = settle_round(in, static_cast<int>(cards.size()), rules, nullptr, &result);
+  CHECK(error.status == SettleStatus::kOk);
+  return result;
+}
+
+static RulesSpec pagat_bonus() {
+  RulesSpec r;
+  r.royalty[kFront][kThreeOfAKind] = 3;
+  r.royalty[kMiddle][kFullHouse] = 2;
+  r.royalty[kMiddle][kFourOfAKind] = 4;
+  r.royalty[kMiddle][kStraightFlush] = 5;
+  r.royalty[kBack][kFourOfAKind] = 4;
+  r.royalty[kBack][kStraightFlush] = 5;
+  r.num_naturals = 4;
+  r.natural_kind = {NaturalKind::kSixPairs, NaturalKind::kThreeStraights, NaturalKind::kThreeFlushes,
+                    NaturalKind::kDragon};
+  r.natural_units = {3, 3, 3, 13};
+  return r;
+}
+
+static void test_settle_examples() {
+  // RULES.md E1 under pagat (defaults) and pagat-bonus.
+  const std::vector<const char*> e1 = {"6s 6h 6d / 4s 4h 4d 9s 9h / Ks Kh Kd 8s 8h",
+                                       "Qs Qh 7s / Js Jh Jd 2s 2h / Ac 5s 5h 5d 5c"};
+  CHECK(settle_texts(e1, RulesSpec{}).net[0] == -1);
+  CHECK(settle_texts(e1, pagat_bonus()).net[0] == -3);
+  // RULES.md E2 under pagat and the 1-6 method.
+  const std::vector<const char*> e2 = {
+      "Ts Th Qs / 6s 5s 4s 3s 2h / Ks Kh Kd 3h 3d", "Ac Kc 7s / Td Tc 9s 8s 6c / Jh Jd Jc 7h 7d",
+      "Qd Qc 2c / 8h 7c 6d 5c 4c / 9h 9d 9c 8d 8c", "Qh Js 6h / 5h 5d 4h 4d 3c / As Ah Ad 2s 2d"};
+  RoundResult r = settle_texts(e2, RulesSpec{});
+  CHECK(r.net[0] == 3 && r.net[1] == -5 && r.net[2] == 3 && r.net[3] == -1);
+  RulesSpec one_six;
+  one_six.scoop_bonus = 3;
+  one_six.foul_as_scooped = true;
+  r = settle_texts(e2, one_six);
+  CHECK(r.net[0] == 6 && r.net[1] == -8 && r.net[2] == 3 && r.net[3] == -1);
+  // RULES.md E4: doubled scoops and fouls with royalties, suit tie-break.
+  RulesSpec e4;
+  e4.scoop_multiplier = 2;
+  e4.royalties_in_multiplier = true;
+  e4.foul_as_scooped = true;
+  e4.royalty[kMiddle][kFullHouse] = 2;
+  e4.royalty[kBack][kFourOfAKind] = 8;
+  e4.suit_tiebreak = true;
+  e4.suit_value = {1, 0, 2, 3};
+  r = settle_texts({"Kc Ts 2c / 9h 8d 7h 6d 5d / Qd Js Tc 9d 8c", "Qh Qc 9c / 8s 8h 3s 3d 5s / Jh Jc 2h 2d 4c",
+                    "Jd Kh Ks / 6c 9s Td Th Qs / 2s 3c 4d 5c 6s", "Kd 6h 5h / 7s 7d 7c 4s 4h / As Ah Ad Ac 3h"},
+                   e4);
+  CHECK(r.net[0] == -2 && r.net[1] == -4 && r.net[2] == -34 && r.net[3] == 40);
+  CHECK(r.facts[2].foul && !r.facts[0].foul);
+  // A declared dragon collects 13 from each opponent.
+  r = settle_texts({"2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad", "3c 4d 6h / 8c 8d Th Ts 2s / Qc Qd 3h 3s 4c"},
+                   pagat_bonus(), {true, false});
+  CHECK(r.net[0] == 13 && r.pairs[0].decided_by == DecidedBy::kNatural);
+}
+
+static void test_naturals() {
+  const RulesSpec rules = pagat_bonus();
+  CHECK(detect_natural(hand_of("2c 2d 5h 5s 7c 7d 9h 9s Jc Jd Kh Ks Ac").data(), rules) == 0);
+  CHECK(detect_natural(hand_of("Ac 2d 3h 9s Tc Jd Qh Ks 9c Td Jh Qs Kd").data(), rules) == 1);
+  CHECK(detect_natural(hand_of("2h 7h 9h 3s 6s 8s Ts Qs 4d 5d Jd Kd 9d").data(), rules) == 2);
+  CHECK(detect_natural(hand_of("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad").data(), rules) == 3);
+  CHECK(detect_natural(hand_of("2c 2d 5h 5s 7c 7d 9h 9s Jc Jd Kh Qs Ac").data(), rules) == -1);
+  // Same kind: the tie-break keys order the hands.
+  const auto low = hand_of("2c 2d 5h 5s 7c 7d 9h 9s Jc Jd Kh Ks Ac");
+  const auto high = hand_of("3c 3d 5c 5d 7h 7s 9c 9d Jh Js Ah As Kc");
+  CHECK(natural_key(NaturalKind::kSixPairs, high.data(), rules) > natural_key(NaturalKind::kSixPairs, low.data(), rules));
+  const auto straights = hand_of("Ac 2d 3h 9s Tc Jd Qh Ks 9c Td Jh Qs Kd");
+  CHECK(natural_key(NaturalKind::kThreeStraights, straights.data(), rules) != 0);
+  const auto clean = hand_of("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As");
+  RulesSpec extras;
+  extras.num_naturals = 2;
+  extras.natural_kind = {NaturalKind::kThreeStraightFlushes, NaturalKind::kCleanDragon};
+  extras.natural_units = {1, 2};
+  CHECK(detect_natural(clean.data(), extras) == 1);
+  CHECK(holds_natural(NaturalKind::kThreeStraightFlushes, clean.data(), extras));
+  CHECK(natural_key(NaturalKind::kThreeFlushes, clean.data(), rules) != 0);
+}
+
+static void test_settle_batch_validation() {
+  std::vector<std::uint8_t> rounds(2 * 2 * 13);
+  for (int k = 0; k < 52; ++k) rounds[k] = static_cast<std::uint8_t>(k % 26);
+  std::vector<std::int64_t> net(4);
+  RoundIssue issue = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
+  CHECK(issue.round == -1);
+  CHECK(net[0] + net[1] == 0 && net[2] + net[3] == 0);
+  rounds[26 + 20] = 3;  // round 1, player 1, index 7 repeats card 3
+  issue = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
+  CHECK(issue.round == 1 && issue.kind == 2 && issue.player == 1 && issue.index == 7);
+  rounds[26 + 20] = 250;
+  issue = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
+  CHECK(issue.round == 1 && issue.kind == 1 && issue.card == 250);
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -155,6 +284,9 @@ int main() {
   test_exhaustive_five(Wheel::Second);
   test_rules_examples();
   test_batch_errors();
+  test_settle_examples();
+  test_naturals();
+  test_settle_batch_validation();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
