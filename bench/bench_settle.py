@@ -1,0 +1,94 @@
+"""Settlement speed: 4-player rounds per second for settle_batch (C++, one core) against the pure-Python
+reference, on the same random deals.
+
+    python bench/bench_settle.py [--rounds N] [--reference-rounds M] [--repeat R] [--seed S]
+
+Each deal is 52 shuffled cards, 13 per player in the order front 3, middle 5, back 5 (so many hands are
+fouled, as in random play). Batch timings are the best of R calls over N rounds; the reference and the
+single-round ``settle`` are timed over the first M rounds (they are slow).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from typing import Callable
+
+import numpy as np
+from chinese_poker import Hand, Rules, settle, settle_batch
+from chinese_poker import reference as ref
+
+
+def random_rounds(count: int, players: int, seed: int) -> np.ndarray:
+    """``count`` random deals as a C-contiguous (count, players, 13) uint8 array."""
+    rng = np.random.default_rng(seed)
+    rounds = np.empty((count, players, 13), dtype=np.uint8)
+    for start in range(0, count, 20_000):
+        stop = min(count, start + 20_000)
+        deck = rng.random((stop - start, 52)).argsort(axis=1)[:, : 13 * players]
+        rounds[start:stop] = deck.reshape(stop - start, players, 13)
+    return rounds
+
+
+def best_time(run: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rounds", type=int, default=1_000_000)
+    parser.add_argument("--reference-rounds", type=int, default=2_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=20240601)
+    args = parser.parse_args()
+
+    rounds = random_rounds(args.rounds, 4, args.seed)
+    few = rounds[: args.reference_rounds]
+    bonus = Rules.preset("pagat-bonus")
+    auto = bonus.replace(natural_declaration="auto")
+    app = Rules.preset("shisanshui-app")
+
+    rows: list[tuple[str, str, float]] = []
+
+    def batch(label: str, rules: Rules) -> float:
+        seconds = best_time(lambda: settle_batch(rounds, rules), args.repeat)
+        rate = len(rounds) / seconds
+        rows.append(("settle_batch, 1 core", label, rate))
+        return rate
+
+    bonus_rate = batch("pagat-bonus (royalties, declared naturals only)", bonus)
+    auto_rate = batch("pagat-bonus, natural_declaration='auto'", auto)
+    batch("shisanshui-app (auto naturals, x2 shooting, home run)", app)
+
+    hands = [[Hand.from_cards(p) for p in r] for r in few]
+    seconds = best_time(lambda: [settle(h, bonus) for h in hands], 1)
+    rows.append(("settle (one round a call)", "pagat-bonus", len(few) / seconds))
+
+    resolved = bonus.resolved()
+    players = [[{"front": list(p[:3]), "middle": list(p[3:8]), "back": list(p[8:])} for p in r] for r in few]
+    seconds = best_time(lambda: [ref.settle(p, resolved) for p in players], 1)
+    reference_rate = len(few) / seconds
+    rows.append(("reference.settle (pure Python)", "pagat-bonus", reference_rate))
+
+    print(f"4-player rounds: {len(rounds):,} random deals for settle_batch (best of {args.repeat}), "
+          f"{len(few):,} for the single-round calls; "
+          f"Python {platform.python_version()}, {platform.machine()}")
+    print(f"{'entry point':<32}{'rules':<56}{'rounds/s':>14}{'vs reference':>14}")
+    print("-" * 116)
+    for entry, label, rate in rows:
+        print(f"{entry:<32}{label:<56}{rate:>14,.0f}{rate / reference_rate:>13,.0f}x")
+    print()
+    print(f"targets: pagat-bonus >= 5,000,000 rounds/s: {'met' if bonus_rate >= 5e6 else 'NOT met'}; "
+          f"auto naturals >= 1,000,000 rounds/s: {'met' if auto_rate >= 1e6 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
