@@ -6,4 +6,5 @@ PYBIND11_MODULE(_core, m) {
   chinese_poker::bindings::register_evaluate(m);
   chinese_poker::bindings::register_rules(m);
   chinese_poker::bindings::register_settle(m);
+  chinese_poker::bindings::register_arrange(m);
 }

@@ -13,6 +13,7 @@ void register_cards(pybind11::module_& m);
 void register_evaluate(pybind11::module_& m);
 void register_rules(pybind11::module_& m);
 void register_settle(pybind11::module_& m);
+void register_arrange(pybind11::module_& m);
 
 // Checks a batch argument up front, numpy-ufunc style: a C-contiguous uint8 numpy array with `ndim`
 // dimensions whose last dimension is one of `last_dims`; TypeError or ValueError naming `name` otherwise.

@@ -4,6 +4,7 @@ The compiled core (``chinese_poker._core``) does every computation; this package
 documented Python face.
 """
 
+from chinese_poker.arrange import Arrangement, arrange, arrangements
 from chinese_poker.cards import format_card, format_cards, parse_card, parse_cards
 from chinese_poker.evaluation import (
     HandCategory,
@@ -20,6 +21,7 @@ from chinese_poker.settle import PairResult, PlayerResult, Settlement, settle, s
 __version__ = "0.1.0"
 
 __all__ = [
+    "Arrangement",
     "Hand",
     "HandCategory",
     "PairResult",
@@ -27,6 +29,8 @@ __all__ = [
     "Rules",
     "Settlement",
     "__version__",
+    "arrange",
+    "arrangements",
     "category",
     "describe",
     "detect_natural",
