@@ -1,3 +1,6 @@
+#include <pybind11/stl.h>
+
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -58,11 +61,80 @@ void register_arrange(py::module_& m) {
           strongest_arrangement(c, rules, &best);
         }
         py::array_t<std::uint8_t> out(13);
-        for (int j = 0; j < 13; ++j) out.mutable_at(j) = best.cards[j];
+        std::copy(best.cards, best.cards + 13, out.mutable_data());
         return out;
       },
       py::arg("cards"), py::arg("rules"),
       "The legal setting with the strongest back, then middle, then front, as a (13,) uint8 array.");
+
+  py::class_<ExpectedModel>(m, "ExpectedModel",
+                            "Per-row value tables and pair terms of the expected-units strategy (opaque).")
+      .def(py::init([](const py::sequence& rows, double overall_unit, double scoop_bonus, double scoop_multiplier,
+                       bool royalties_in_multiplier) {
+             if (rows.size() != 3) throw py::value_error("ExpectedModel needs three rows (front, middle, back)");
+             ExpectedModel model;
+             for (int r = 0; r < 3; ++r) {
+               const auto row = py::cast<py::sequence>(rows[static_cast<std::size_t>(r)]);
+               if (row.size() != 6) throw py::value_error("each row is (classes, win, loss, extra_win, extra_loss, always)");
+               RowModel& rm = model.row[r];
+               rm.classes = py::cast<std::vector<Strength>>(row[0]);
+               rm.win = py::cast<std::vector<double>>(row[1]);
+               rm.loss = py::cast<std::vector<double>>(row[2]);
+               rm.extra_win = py::cast<std::vector<double>>(row[3]);
+               rm.extra_loss = py::cast<std::vector<double>>(row[4]);
+               rm.always = py::cast<std::vector<double>>(row[5]);
+               const std::size_t n = rm.classes.size();
+               if (rm.win.size() != n || rm.loss.size() != n || rm.extra_win.size() != n || rm.extra_loss.size() != n ||
+                   rm.always.size() != n) {
+                 throw py::value_error("ExpectedModel row " + std::to_string(r) + ": arrays of different lengths");
+               }
+               if (!std::is_sorted(rm.classes.begin(), rm.classes.end())) {
+                 throw py::value_error("ExpectedModel row " + std::to_string(r) + ": classes must be sorted");
+               }
+             }
+             model.overall_unit = overall_unit;
+             model.scoop_bonus = scoop_bonus;
+             model.scoop_multiplier = scoop_multiplier;
+             model.royalties_in_multiplier = royalties_in_multiplier;
+             return model;
+           }),
+           py::arg("rows"), py::arg("overall_unit"), py::arg("scoop_bonus"), py::arg("scoop_multiplier"),
+           py::arg("royalties_in_multiplier"));
+
+  m.def(
+      "expected_units",
+      [](const std::vector<Strength>& strengths, const ExpectedModel& model) {
+        if (strengths.size() != 3) throw py::value_error("expected_units takes three row strengths");
+        return expected_units(strengths.data(), model);
+      },
+      py::arg("strengths"), py::arg("model"), "Expected units per opponent of a setting's row strengths.");
+
+  m.def(
+      "arrange_batch",
+      [](const py::object& cards, const RulesSpec& rules, const ExpectedModel* model) {
+        auto arr = require_card_array(cards, "hands", 2, {13});
+        const auto count = static_cast<std::size_t>(arr.shape(0));
+        py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(count), py::ssize_t{13}});
+        py::array_t<double> ev(static_cast<py::ssize_t>(count));
+        const std::uint8_t* in = arr.data();
+        std::uint8_t* dst = out.mutable_data();
+        double* ev_dst = ev.mutable_data();
+        std::int64_t bad;
+        {
+          py::gil_scoped_release release;
+          bad = arrange_batch(in, count, rules, model, dst, ev_dst);
+        }
+        if (bad >= 0) {
+          const RowIssue issue = check_cards(in + 13 * bad, 13, bad);
+          throw py::value_error("hand " + std::to_string(bad) + ", index " + std::to_string(issue.position) +
+                                ": card code " + std::to_string(issue.card) +
+                                (issue.kind == RowIssue::kOutOfRange ? " is not in 0..51" : " appears twice"));
+        }
+        return py::make_tuple(out, ev);
+      },
+      py::arg("hands"), py::arg("rules"), py::arg("model").none(true),
+      "Arranges N hands ((N, 13) uint8) by the expected model, or by strength when model is None; returns\n"
+      "((N, 13) uint8 settings, (N,) float64 expected units per opponent). Releases the GIL.");
 }
 
 }  // namespace chinese_poker::bindings
