@@ -1,0 +1,8 @@
+"""``python -m chinese_poker``: the ``chinese-poker`` command line (see ``chinese_poker.cli``)."""
+
+import sys
+
+from chinese_poker.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,487 @@
+"""The JSON round format (docs/JSON_FORMAT.md): reading rounds, settling them, writing the results.
+
+A *round* is a JSON object::
+
+    {"id": "r1", "rules": "pagat-bonus",
+     "players": [
+       {"name": "North", "front": "Ts Th Qs", "middle": "6s 5s 4s 3s 2h", "back": "Ks Kh Kd 3h 3d"},
+       {"name": "East", "cards": "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 9s", "declare_natural": true}],
+     "stakes": [[1, 2], [2, 1]]}
+
+A file holds one round, a JSON list of rounds, or JSON Lines (one round per line). ``read_rounds`` splits a
+text into raw rounds, ``parse_round`` checks one and builds a ``Round`` (its hands, names, stakes, id and
+rules), ``settle_round`` settles it and ``round_output`` gives the output object: ``Settlement.to_dict()``
+with the round's ``id`` and each player's ``name`` added. Every problem is a ``RoundError``: one line that
+names the round and the player. The checks here mirror ``schema/round.schema.json`` (no ``jsonschema``
+needed at run time).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Union
+
+from chinese_poker.cards import format_card, parse_cards
+from chinese_poker.hand import ROW_NAMES, ROW_SIZES, Hand, detect_natural
+from chinese_poker.rules import PRESET_NAMES, Rules
+from chinese_poker.settle import Settlement, settle
+
+__all__ = [
+    "METADATA_KEYS",
+    "PLAYER_KEYS",
+    "ROUND_KEYS",
+    "RawRound",
+    "Round",
+    "RoundError",
+    "default_names",
+    "iter_settled",
+    "load_schema",
+    "parse_round",
+    "read_json_records",
+    "read_rounds",
+    "round_input",
+    "round_output",
+    "rules_from_value",
+    "rules_reference",
+    "settle_round",
+]
+
+RoundId = Union[str, int]
+
+#: Keys a player object may hold.
+PLAYER_KEYS: tuple[str, ...] = ("name", "front", "middle", "back", "cards", "declare_natural", "surrender")
+#: Keys a round object may hold that this package reads.
+ROUND_KEYS: tuple[str, ...] = ("id", "rules", "players", "stakes")
+#: Keys a round object may hold that are carried along and never read (conformance vectors use them).
+METADATA_KEYS: tuple[str, ...] = ("expected", "tags", "note")
+
+_DEFAULT_NAMES = ("P1", "P2", "P3", "P4")
+
+
+class RoundError(ValueError):
+    """A round that cannot be read or settled; ``str()`` is one line naming the round (and the player)."""
+
+    def __init__(self, message: str, where: str = "", player: str = "") -> None:
+        self.message = message
+        self.where = where
+        self.player = player
+        parts = [part for part in (where, player) if part]
+        super().__init__(": ".join([", ".join(parts), message]) if parts else message)
+
+    def located(self, where: str) -> RoundError:
+        """The same error, naming the round as ``where``."""
+        return RoundError(self.message, where, self.player)
+
+
+@dataclass(frozen=True)
+class RawRound:
+    """One round as read from a file, before checking: its 1-based ``position`` among the file's rounds (0
+    for a file that is not JSON at all), its ``line`` (JSON Lines only, else ``None``), and either the
+    decoded ``data`` or the ``error`` met."""
+
+    position: int
+    line: int | None
+    data: Any = None
+    error: str | None = None
+
+    @property
+    def where(self) -> str:
+        """How error messages name this round: ``"round 3"``, ``"line 7"``, plus its id when it has one
+        (empty for position 0: the whole file, which is not JSON)."""
+        if self.position == 0:
+            return ""
+        label = f"line {self.line}" if self.line is not None else f"round {self.position}"
+        if isinstance(self.data, Mapping):
+            rid = self.data.get("id")
+            if isinstance(rid, (str, int)) and not isinstance(rid, bool):
+                label += f" (id {json.dumps(rid, ensure_ascii=False)})"
+        return label
+
+
+@dataclass(frozen=True)
+class Round:
+    """A checked round: ``id`` (echoed back; the 1-based position when the input has none), player
+    ``names``, ``hands``, optional ``stakes`` matrix and ``surrender`` flags, and the ``rules`` to settle
+    by."""
+
+    id: RoundId
+    names: tuple[str, ...]
+    hands: tuple[Hand, ...]
+    stakes: tuple[tuple[int, ...], ...] | None
+    surrender: tuple[bool, ...] | None
+    rules: Rules
+
+
+def default_names(count: int) -> tuple[str, ...]:
+    """The names given to players that have none: ``P1``, ``P2``, ..."""
+    return _DEFAULT_NAMES[:count]
+
+
+def load_schema(name: str = "round") -> dict[str, Any]:
+    """The JSON Schema shipped in ``chinese_poker/schema``: ``"round"`` (input) or ``"output"``."""
+    text = resources.files("chinese_poker.schema").joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+# ----- reading files -----------------------------------------------------------------------------------
+
+
+def _json_error(error: json.JSONDecodeError, line_offset: int = 0) -> str:
+    return f"malformed JSON at line {error.lineno + line_offset} column {error.colno}: {error.msg}"
+
+
+def _looks_like_json_lines(text: str) -> bool:
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return False
+    try:
+        json.loads(lines[0])
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
+def read_json_records(text: str, *, json_lines: bool | None = None) -> tuple[bool, list[RawRound]]:
+    """Split a file's text into JSON records: ``(is_json_lines, records)``.
+
+    The text is one JSON value (a round object, or a list of them) or JSON Lines (one object per non-blank
+    line). ``json_lines=None`` decides by content: JSON Lines when the text is not one JSON value and its
+    first non-blank line is a complete JSON value on its own. Malformed JSON becomes a record with an
+    ``error`` (one per bad line in JSON Lines; the whole file otherwise).
+    """
+    if json_lines is None:
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            if not _looks_like_json_lines(text):
+                return False, [RawRound(0, None, error=_json_error(error))]
+            json_lines = True
+        else:
+            items = document if isinstance(document, list) else [document]
+            return False, [RawRound(k + 1, None, data=item) for k, item in enumerate(items)]
+    if not json_lines:
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            return False, [RawRound(0, None, error=_json_error(error))]
+        items = document if isinstance(document, list) else [document]
+        return False, [RawRound(k + 1, None, data=item) for k, item in enumerate(items)]
+    records = []
+    position = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        position += 1
+        try:
+            records.append(RawRound(position, number, data=json.loads(line)))
+        except json.JSONDecodeError as error:
+            records.append(
+                RawRound(position, number, error=f"malformed JSON at column {error.colno}: {error.msg}")
+            )
+    return True, records
+
+
+def read_rounds(text: str, *, json_lines: bool | None = None) -> tuple[bool, list[RawRound]]:
+    """The raw rounds of a round file's text (see ``read_json_records``); an empty file holds no round."""
+    if not text.strip():
+        return bool(json_lines), []
+    return read_json_records(text, json_lines=json_lines)
+
+
+# ----- checking one round ------------------------------------------------------------------------------
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _unknown_key(key: str, known: Sequence[str], what: str) -> str:
+    close = difflib.get_close_matches(key, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown key {key!r} in {what}{hint}; allowed: {', '.join(known)}"
+
+
+def rules_from_value(value: object) -> Rules:
+    """Rules from a round's ``"rules"`` value: a preset name or a rules object (``Rules.from_dict``)."""
+    if isinstance(value, str):
+        if value not in PRESET_NAMES:
+            close = difflib.get_close_matches(value, PRESET_NAMES, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"unknown preset {value!r}{hint}; presets: {', '.join(PRESET_NAMES)}")
+        return Rules.preset(value)
+    if isinstance(value, Mapping):
+        return Rules.from_dict(value)
+    raise ValueError(f"rules must be a preset name or an object of knobs, got {_type_name(value)}")
+
+
+def rules_reference(rules: Rules) -> str | dict[str, Any]:
+    """How a round names its rules: the preset name when the rules are a preset, else every knob."""
+    return rules.name if rules.name is not None else rules.to_dict()
+
+
+def _cards_value(value: object, what: str) -> Any:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        for position, item in enumerate(value):
+            if isinstance(item, bool) or not isinstance(item, (str, int)):
+                got = _type_name(item)
+                raise ValueError(
+                    f"{what}: card {position} must be a card such as 'As' or a code 0..51, got {got}"
+                )
+        return value
+    raise ValueError(f"{what} must be a string of cards or a list of cards, got {_type_name(value)}")
+
+
+def _parse_player(data: object, index: int) -> tuple[str | None, Hand, bool]:
+    if not isinstance(data, Mapping):
+        raise ValueError(f"a player must be an object, got {_type_name(data)}")
+    for key in data:
+        if key not in PLAYER_KEYS:
+            raise ValueError(_unknown_key(str(key), PLAYER_KEYS, "a player"))
+    name = data.get("name")
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise ValueError(f"name must be a non-empty string, got {json.dumps(name)}")
+    for flag in ("declare_natural", "surrender"):
+        if flag in data and not isinstance(data[flag], bool):
+            raise ValueError(f"{flag} must be true or false, got {json.dumps(data[flag])}")
+    declare = bool(data.get("declare_natural", False))
+    surrender = bool(data.get("surrender", False))
+    rows_given = [row for row in ROW_NAMES if row in data]
+    if rows_given:
+        if "cards" in data:
+            raise ValueError("give either front, middle and back, or cards, not both")
+        missing = [row for row in ROW_NAMES if row not in data]
+        if missing:
+            raise ValueError(f"{' and '.join(missing)} missing (a setting needs front, middle and back)")
+        if declare:
+            raise ValueError("a player who declares a natural gives cards (13), not front, middle and back")
+        rows = []
+        for row, size in zip(ROW_NAMES, ROW_SIZES):
+            given = _cards_value(data[row], row)
+            try:
+                codes = parse_cards(given)
+            except (ValueError, TypeError) as error:
+                raise ValueError(f"{row}: {error}") from None
+            if len(codes) != size:
+                raise ValueError(f"the {row} takes {size} cards, got {len(codes)}")
+            rows.append(codes)
+        try:
+            hand = Hand(*rows)
+        except (ValueError, TypeError) as error:
+            raise ValueError(str(error)) from None
+        return name, hand, surrender
+    if "cards" not in data:
+        raise ValueError("a player needs front, middle and back, or cards (13) with declare_natural")
+    given = _cards_value(data["cards"], "cards")
+    try:
+        codes = parse_cards(given)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"cards: {error}") from None
+    if len(codes) != 13:
+        raise ValueError(f"cards takes 13 cards, got {len(codes)}")
+    hand = Hand.declared(codes) if declare else Hand.from_cards(codes)
+    return name, hand, surrender
+
+
+def _parse_stakes(value: object, players: int) -> tuple[tuple[int, ...], ...]:
+    shape = f"stakes must be a {players} x {players} matrix of non-negative integers"
+    if not isinstance(value, list) or len(value) != players:
+        raise ValueError(
+            f"{shape}, got {_type_name(value)}"
+            + (f" of {len(value)} rows" if isinstance(value, list) else "")
+        )
+    matrix = []
+    for i, row in enumerate(value):
+        if not isinstance(row, list) or len(row) != players:
+            count = f" of {len(row)} entries" if isinstance(row, list) else ""
+            raise ValueError(f"{shape}; row {i} is {_type_name(row)}{count}")
+        for j, entry in enumerate(row):
+            if isinstance(entry, bool) or not isinstance(entry, int) or entry < 0:
+                raise ValueError(f"{shape}; stakes[{i}][{j}] is {json.dumps(entry)}")
+        matrix.append(tuple(row))
+    for i in range(players):
+        for j in range(i + 1, players):
+            if matrix[i][j] != matrix[j][i]:
+                raise ValueError(
+                    f"stakes must be symmetric: stakes[{i}][{j}] = {matrix[i][j]} "
+                    f"but stakes[{j}][{i}] = {matrix[j][i]}"
+                )
+    return tuple(matrix)
+
+
+def parse_round(
+    data: object,
+    *,
+    position: int = 1,
+    where: str | None = None,
+    rules: Rules | None = None,
+    override_rules: bool = False,
+) -> Round:
+    """Check one round object and build its ``Round``; any problem is a ``RoundError`` naming the round as
+    ``where`` (default ``"round <position>"``) and the player.
+
+    The rules are the round's own ``"rules"`` when it has them and ``override_rules`` is false, else
+    ``rules`` (default ``pagat``). A round without an ``id`` gets its ``position``.
+    """
+    where = where or f"round {position}"
+    if not isinstance(data, Mapping):
+        raise RoundError(f'a round must be an object with "players", got {_type_name(data)}', where)
+    for key in data:
+        if key not in ROUND_KEYS and key not in METADATA_KEYS:
+            raise RoundError(_unknown_key(str(key), ROUND_KEYS + METADATA_KEYS, "a round"), where)
+    rid = data.get("id", position)
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)):
+        raise RoundError(f"id must be a string or an integer, got {_type_name(rid)}", where)
+    if "rules" in data and not override_rules:
+        try:
+            round_rules = rules_from_value(data["rules"])
+        except ValueError as error:
+            raise RoundError(f"rules: {error}", where) from None
+    else:
+        round_rules = rules if rules is not None else Rules.preset()
+    players = data.get("players")
+    if not isinstance(players, list):
+        missing = "missing" if "players" not in data else f"must be a list, got {_type_name(players)}"
+        raise RoundError(f"players {missing}", where)
+    if not 2 <= len(players) <= 4:
+        raise RoundError(f"a round has 2 to 4 players, got {len(players)}", where)
+    names: list[str] = []
+    hands: list[Hand] = []
+    flags: list[bool] = []
+    for index, player in enumerate(players):
+        label = f"player {index + 1} ({_DEFAULT_NAMES[index]})"
+        if isinstance(player, Mapping) and isinstance(player.get("name"), str) and player["name"].strip():
+            label = f"player {index + 1} ({player['name']})"
+        try:
+            name, hand, surrender = _parse_player(player, index)
+        except ValueError as error:
+            raise RoundError(str(error), where, label) from None
+        names.append(name if name is not None else _DEFAULT_NAMES[index])
+        hands.append(hand)
+        flags.append(surrender)
+    seen_names: dict[str, int] = {}
+    for index, name in enumerate(names):
+        if name in seen_names:
+            raise RoundError(f"players {seen_names[name] + 1} and {index + 1} are both named {name!r}", where)
+        seen_names[name] = index
+    owner: dict[int, int] = {}
+    for index, hand in enumerate(hands):
+        for code in hand.cards:
+            if code in owner:
+                raise RoundError(
+                    f"card {format_card(code)} is held by both {names[owner[code]]} and {names[index]}", where
+                )
+            owner[code] = index
+    for index, hand in enumerate(hands):
+        if hand.is_declared and round_rules.natural_declaration == "must_declare":
+            rules_name = round_rules.name or "these rules"
+            if not round_rules.naturals:
+                raise RoundError(
+                    f"declares a natural, but {rules_name} count no naturals",
+                    where,
+                    f"player {index + 1} ({names[index]})",
+                )
+            if detect_natural(hand.cards, round_rules) is None:
+                listed = ", ".join(name for name, _ in round_rules.naturals)
+                raise RoundError(
+                    f"declares a natural but holds none of those {rules_name} list ({listed})",
+                    where,
+                    f"player {index + 1} ({names[index]})",
+                )
+    if any(flags) and round_rules.surrender_units == 0:
+        who = next(names[k] for k, flag in enumerate(flags) if flag)
+        raise RoundError(f"{who} surrenders, but the rules have surrender_units = 0 (surrender off)", where)
+    stakes = None
+    if data.get("stakes") is not None:
+        try:
+            stakes = _parse_stakes(data["stakes"], len(hands))
+        except ValueError as error:
+            raise RoundError(str(error), where) from None
+    return Round(
+        id=rid,
+        names=tuple(names),
+        hands=tuple(hands),
+        stakes=stakes,
+        surrender=tuple(flags) if any(flags) else None,
+        rules=round_rules,
+    )
+
+
+def settle_round(rnd: Round, where: str = "") -> Settlement:
+    """Settle a checked round; an error the core still finds is a ``RoundError`` naming ``where``."""
+    try:
+        return settle(list(rnd.hands), rnd.rules, stakes=rnd.stakes, surrender=rnd.surrender)
+    except (ValueError, TypeError) as error:
+        raise RoundError(str(error), where or f"round {json.dumps(rnd.id)}") from None
+
+
+def round_output(rnd: Round, settlement: Settlement, *, explain: bool = False) -> dict[str, Any]:
+    """The output object of a settled round: ``Settlement.to_dict()`` with the round's ``id`` first and each
+    player's ``name``; with ``explain``, also ``"explain"``: the text of ``Settlement.explain()``."""
+    data = settlement.to_dict()
+    players = [{"name": name, **player} for name, player in zip(rnd.names, data["players"])]
+    out: dict[str, Any] = {
+        "id": rnd.id,
+        "rules": data["rules"],
+        "net": data["net"],
+        "players": players,
+        "pairs": data["pairs"],
+    }
+    if explain:
+        out["explain"] = settlement.explain()
+    return out
+
+
+def round_input(rnd: Round) -> dict[str, Any]:
+    """The round as an input object again (cards as canonical text, rules by preset name or in full)."""
+    players = []
+    for name, hand, index in zip(rnd.names, rnd.hands, range(len(rnd.hands))):
+        entry: dict[str, Any] = {"name": name}
+        if hand.is_declared:
+            entry["cards"] = " ".join(format_card(c) for c in hand.cards)
+            entry["declare_natural"] = True
+        else:
+            for row, codes in zip(ROW_NAMES, (hand.front, hand.middle, hand.back)):
+                entry[row] = " ".join(format_card(c) for c in codes or ())
+        if rnd.surrender is not None and rnd.surrender[index]:
+            entry["surrender"] = True
+        players.append(entry)
+    data: dict[str, Any] = {"id": rnd.id, "rules": rules_reference(rnd.rules), "players": players}
+    if rnd.stakes is not None:
+        data["stakes"] = [list(row) for row in rnd.stakes]
+    return data
+
+
+def iter_settled(
+    raws: Sequence[RawRound], rules: Rules | None = None, *, override_rules: bool = False
+) -> Iterator[tuple[RawRound, Round | None, Settlement | None, RoundError | None]]:
+    """Check and settle raw rounds one by one: ``(raw, round, settlement, None)`` or ``(raw, None, None,
+    error)``."""
+    for raw in raws:
+        if raw.error is not None:
+            yield raw, None, None, RoundError(raw.error, raw.where)
+            continue
+        try:
+            rnd = parse_round(
+                raw.data, position=raw.position, where=raw.where, rules=rules, override_rules=override_rules
+            )
+            yield raw, rnd, settle_round(rnd, raw.where), None
+        except RoundError as error:
+            yield raw, None, None, error
