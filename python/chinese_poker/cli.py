@@ -261,18 +261,23 @@ def format_round_table(out: dict[str, Any]) -> str:
         units = pair["units"]
         result = f"{names[i]} {units:+d}" if units > 0 else f"{names[j]} {-units:+d}" if units < 0 else "0"
         notes = []
+
+        def to(value: int, i: int = i, j: int = j) -> str:
+            return f"{names[i]} +{value}" if value > 0 else f"{names[j]} +{-value}"
+
         if pair["decided_by"] == "natural":
-            notes.append(f"naturals {_signed(pair['natural_units'])}")
-        if pair["decided_by"] == "surrender":
-            notes.append(f"surrender {_signed(pair['surrender_units'])}")
+            kinds = [kind.replace("_", " ") if kind else "no natural" for kind in pair["natural"]]
+            notes.append(f"{kinds[0]} v {kinds[1]}")
+        if pair["surrender_units"]:
+            notes.append(f"surrender {to(pair['surrender_units'])}")
         if pair["royalty_units"]:
-            notes.append(f"royalties {_signed(pair['royalty_units'])}")
+            notes.append(f"royalties {to(pair['royalty_units'])}")
         if pair["overall_units"]:
-            notes.append(f"overall {_signed(pair['overall_units'])}")
+            notes.append(f"overall {to(pair['overall_units'])}")
         if pair["scoop"]:
             notes.append(f"scoop by {names[i] if pair['scoop'] > 0 else names[j]}")
         if pair["scoop_bonus_units"]:
-            notes.append(f"scoop bonus {_signed(pair['scoop_bonus_units'])}")
+            notes.append(f"scoop bonus {to(pair['scoop_bonus_units'])}")
         if pair["multiplier"] != 1:
             notes.append(f"x{pair['multiplier']}")
         if pair["stake"] != 1:
@@ -289,6 +294,14 @@ def format_round_table(out: dict[str, Any]) -> str:
         lines.append("")
         lines.append(out["explain"])
     return "\n".join(lines)
+
+
+def _progress(mode: str, total: int, label: str) -> Progress:
+    """The progress bar for ``--progress mode``: ``auto`` on a terminal after half a second, ``always`` from
+    the start (even in a pipe), ``never``."""
+    if mode == "auto":
+        return Progress(total, label)
+    return Progress(total, label, enabled=mode == "always", delay=0.0)
 
 
 class _Writer:
@@ -315,9 +328,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     jsonl, raws = read_rounds(text)
     if not raws:
         raise CliError(f"{source}: no rounds")
-    progress = Progress(
-        len(raws), "settling", enabled=None if args.progress == "auto" else args.progress == "always"
-    )
+    progress = _progress(args.progress, len(raws), "settling")
     writer = _Writer(progress)
     outputs: list[dict[str, Any]] = []
     bad = 0
@@ -570,9 +581,7 @@ def cmd_vectors(args: argparse.Namespace) -> int:
     if args.count < 0:
         raise CliError(f"--count must be 0 or more, got {args.count}")
     total = args.count + (0 if args.no_edge_cases else len(edge_cases(rules)))
-    progress = Progress(
-        total, "vectors", enabled=None if args.progress == "auto" else args.progress == "always"
-    )
+    progress = _progress(args.progress, total, "vectors")
     stream: IO[str]
     close: Callable[[], None] = lambda: None  # noqa: E731
     if args.output in (None, "-"):

@@ -391,17 +391,17 @@ def parse_round(
             owner[code] = index
     for index, hand in enumerate(hands):
         if hand.is_declared and round_rules.natural_declaration == "must_declare":
-            rules_name = round_rules.name or "these rules"
+            rules_name = round_rules.name or "custom"
             if not round_rules.naturals:
                 raise RoundError(
-                    f"declares a natural, but {rules_name} count no naturals",
+                    f"declares a natural, but the rules ({rules_name}) list no naturals",
                     where,
                     f"player {index + 1} ({names[index]})",
                 )
             if detect_natural(hand.cards, round_rules) is None:
                 listed = ", ".join(name for name, _ in round_rules.naturals)
                 raise RoundError(
-                    f"declares a natural but holds none of those {rules_name} list ({listed})",
+                    f"declares a natural but holds none of those the rules ({rules_name}) list: {listed}",
                     where,
                     f"player {index + 1} ({names[index]})",
                 )
