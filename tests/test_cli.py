@@ -153,6 +153,10 @@ def test_score_jsonl_keep_going(tmp_path: Path) -> None:
     assert len(errors) == 3 and "Traceback" not in going.stderr
     assert 'line 2 (id "bad")' in errors[0] and "line 3: malformed JSON" in errors[1]
     assert "2 of 4 rounds could not be settled" in errors[2]
+    path.write_text("\n".join(["{bad first line", *lines]) + "\n", encoding="utf-8")  # .jsonl: by name
+    going = run("score", str(path), "--format", "jsonl", "--keep-going")
+    assert [json.loads(line)["id"] for line in going.stdout.splitlines()] == ["a", "d"]
+    assert "rounds.jsonl: line 1: malformed JSON" in going.stderr
 
 
 # ----- deal ----------------------------------------------------------------------------------------------

@@ -183,6 +183,11 @@ def _read_text(path: str | None) -> tuple[str, str]:
         raise CliError(f"cannot read {path!r}: {_one_line(error)}") from None
 
 
+def _json_lines_by_name(source: str) -> bool | None:
+    """JSON Lines for a ``.jsonl`` / ``.ndjson`` file; otherwise decided by the content."""
+    return True if source.lower().endswith((".jsonl", ".ndjson")) else None
+
+
 def _dumps(data: Any, indent: int | None = None) -> str:
     separators = None if indent is not None else (",", ":")
     return json.dumps(data, indent=indent, ensure_ascii=False, separators=separators)
@@ -325,7 +330,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     """``score``: settle every round of a round file and print the results."""
     rules = resolve_rules(args.rules) if args.rules is not None else None
     text, source = _read_text(args.file)
-    jsonl, raws = read_rounds(text)
+    _, raws = read_rounds(text, json_lines=_json_lines_by_name(source))
     if not raws:
         raise CliError(f"{source}: no rounds")
     progress = _progress(args.progress, len(raws), "settling")
@@ -531,7 +536,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _check_file(path: str, rules: Rules) -> int:
     text, source = _read_text(path)
-    _, raws = read_rounds(text)
+    _, raws = read_rounds(text, json_lines=_json_lines_by_name(source))
     if not raws:
         raise CliError(f"{source}: no rounds")
     any_foul = False
