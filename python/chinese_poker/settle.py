@@ -10,7 +10,7 @@ import numpy as np
 
 from chinese_poker import _core
 from chinese_poker.cards import format_card
-from chinese_poker.evaluation import describe
+from chinese_poker.evaluation import category, describe
 from chinese_poker.hand import ROW_NAMES, Hand, _rules_or_default, rules_spec
 from chinese_poker.rules import Rules
 
@@ -105,7 +105,7 @@ class Settlement:
                 rows = (p.hand.front, p.hand.middle, p.hand.back)
                 entry["rows"] = {
                     name: {"cards": " ".join(format_card(c) for c in codes), "strength": strength,
-                           "category": describe(strength).split(",")[0], "text": describe(strength),
+                           "category": category(strength).name.lower(), "text": describe(strength),
                            "royalty": royalty}
                     for name, codes, strength, royalty in zip(ROW_NAMES, rows, p.strengths or (), p.royalties)
                 }

@@ -11,8 +11,11 @@ Public names:
 - ``detect_natural(cards13, rules)`` and ``natural_key(kind, cards13, rules)`` (SETTLEMENT.md 3).
 - ``settle(players, rules, stakes=None, surrender=None)``: a round's breakdown (SETTLEMENT.md 4).
 - ``resolve_rules(preset_or_dict, **overrides)``: the resolved rules dict of a preset (RULES.md 6).
+- ``legal_settings(cards13, rules)``, ``pareto_front(triples)``, ``strongest(cards13, rules)``: arranging
+  by brute force over every split.
 """
 
+from chinese_poker.reference.arrange import legal_settings, pareto_front, strongest
 from chinese_poker.reference.evaluate import CATEGORY_NAMES, DEFAULT_RULES, compare_rows, evaluate
 from chinese_poker.reference.naturals import NATURAL_KINDS, detect_natural, natural_key
 from chinese_poker.reference.settle import PRESETS, ROYALTY_TABLES, is_foul, resolve_rules, royalties, settle
@@ -27,8 +30,11 @@ __all__ = [
     "detect_natural",
     "evaluate",
     "is_foul",
+    "legal_settings",
     "natural_key",
+    "pareto_front",
     "resolve_rules",
     "royalties",
     "settle",
+    "strongest",
 ]

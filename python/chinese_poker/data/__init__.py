@@ -1,0 +1,1 @@
+"""Data files shipped with chinese_poker (read with importlib.resources)."""

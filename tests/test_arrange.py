@@ -1,0 +1,175 @@
+"""Arranging 13 cards: legality, the strongest setting by hand, the expected strategy's properties, agreement
+of the C++ enumeration with the brute-force reference, batch entry point and errors."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import random
+
+import numpy as np
+import pytest
+from chinese_poker import Hand, Rules, arrange, arrangements, describe, parse_cards, settle
+from chinese_poker import reference as ref
+from chinese_poker.arrange import STRATEGIES, arrange_batch, field_tables
+from chinese_poker.rules import PRESET_NAMES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+hands13 = st.permutations(range(52)).map(lambda deck: tuple(deck[:13]))
+presets = st.sampled_from(PRESET_NAMES).map(Rules.preset)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cards=hands13, rules=presets, strategy=st.sampled_from(STRATEGIES))
+def test_arrangement_is_legal_and_uses_exactly_the_cards(cards, rules, strategy) -> None:
+    chosen = arrange(cards, rules, strategy)
+    assert sorted(chosen.hand.cards) == sorted(cards)
+    assert not chosen.hand.is_foul(rules)
+    assert chosen.strengths == tuple(chosen.hand.facts(rules)["strengths"])
+    assert chosen.strategy == strategy
+
+
+@pytest.mark.parametrize(
+    ("cards", "front", "middle", "back"),
+    [
+        # A royal flush goes to the back, then the best middle left: nines full of deuces.
+        ("As Ks Qs Js Ts 9h 9d 9c 2c 2d 7h 5s 3d", "Seven high, five-three", "Full house, nines over deuces",
+         "Royal flush"),
+        # Quads take the ace as kicker; the best middle left is kings and fours; the rest in front.
+        ("8c 8d 8h 8s Kc Kd 4h 4s Ah 7c 6d 3s 2c", "Six high, three-deuce",
+         "Two pair, kings and fours, seven kicker", "Four of a kind, eights, ace kicker"),
+        # The five clubs beat every straight; without the 6c and 2c no straight is left for the middle.
+        ("Ah Kd Qc 9s 8h 7d 6c 5s 4h 3d 2c Jc Tc", "Five high, four-three",
+         "Ace high, king-nine-eight-seven", "Flush, queen-jack-ten-six-deuce"),
+    ],
+)
+def test_strongest_by_hand(cards, front, middle, back) -> None:
+    chosen = arrange(cards, strategy="strongest")
+    assert [describe(s) for s in chosen.strengths] == [front, middle, back]
+
+
+def test_strongest_prefers_back_then_middle_then_front() -> None:
+    cards = "Ah Ad Ac As Kh Kd Kc Ks Qh Qd Qc Qs 2c"
+    chosen = arrange(cards, strategy="strongest")
+    # The back takes aces with a king kicker, which breaks the kings: the middle is queens, king kicker.
+    assert [describe(s) for s in chosen.strengths] == [
+        "Pair of kings, deuce kicker", "Four of a kind, queens, king kicker", "Four of a kind, aces, king kicker"]
+
+
+@settings(max_examples=8, deadline=None)
+@given(cards=hands13, preset=st.sampled_from(["pagat", "shisanshui-app"]))
+def test_enumeration_agrees_with_brute_force_reference(cards, preset) -> None:
+    rules = Rules.preset(preset)
+    settings_, strengths = arrangements(cards, rules)
+    expected = ref.legal_settings(cards, rules.resolved())
+    assert {tuple(map(int, s)) for s in strengths} == set(expected)
+    assert len(strengths) == len(expected)  # identical triples collapsed to one
+    for setting, triple in zip(settings_, strengths):
+        hand = Hand.from_cards(setting)
+        assert sorted(hand.cards) == sorted(cards)
+        assert tuple(hand.facts(rules)["strengths"]) == tuple(map(int, triple))
+    _, front = arrangements(cards, rules, drop_dominated=True)
+    assert {tuple(map(int, s)) for s in front} == ref.pareto_front(set(expected))
+    assert arrange(cards, rules, "strongest").strengths == ref.strongest(cards, rules.resolved())
+
+
+def test_strict_middle_never_returns_an_equal_middle() -> None:
+    rules = Rules().replace(middle_vs_back="strict")
+    cards = "As Ks Qs Js 9s Ah Kh Qh Jh 9h 2c 3d 4c"  # two equal flushes: they cannot both be set
+    _, strengths = arrangements(cards, rules)
+    assert all(m < b for _, m, b in strengths)
+    non_strict = arrangements(cards, Rules())[1]
+    assert any(m == b for _, m, b in non_strict)
+
+
+@settings(max_examples=40, deadline=None)
+@given(cards=hands13, preset=st.sampled_from(PRESET_NAMES))
+def test_expected_is_never_dominated(cards, preset) -> None:
+    rules = Rules.preset(preset)
+    chosen = arrange(cards, rules, "expected")
+    _, front = arrangements(cards, rules, drop_dominated=True)
+    assert chosen.strengths in {tuple(map(int, s)) for s in front}
+
+
+@settings(max_examples=40, deadline=None)
+@given(cards=hands13, preset=st.sampled_from(["pagat", "wikipedia-1-6", "shisanzhang-hk"]))
+def test_expected_maximises_its_own_estimate(cards, preset) -> None:
+    rules = Rules.preset(preset)
+    best = arrange(cards, rules, "expected")
+    baseline = arrange(cards, rules, "strongest")
+    assert best.expected_units >= baseline.expected_units - 1e-9
+    one = arrange(cards, rules, "expected", opponents=1)
+    assert one.expected_units == pytest.approx(best.expected_units / 3)
+
+
+def test_declare_a_natural_worth_more_than_playing() -> None:
+    dragon = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad"
+    assert arrange(dragon, Rules.preset("pagat-bonus")).declare == "dragon"
+    assert arrange(dragon, Rules.preset("pagat")).declare is None  # no naturals in these rules
+    # Six pairs pay 3 a player; a hand this strong expects more than that from playing.
+    strong_pairs = "Ac Ad Kc Kd Qc Qd Jc Jd Tc Td 9c 9d 2s"
+    chosen = arrange(strong_pairs, Rules.preset("pagat-bonus"))
+    assert (chosen.declare == "six_pairs") == (chosen.expected_units / 3 < 3)
+    # Under natural_declaration="auto" the natural counts whatever is set: it is reported.
+    assert arrange(dragon, Rules.preset("shisanshui-app")).declare == "dragon"
+
+
+def test_field_tables_are_distributions() -> None:
+    tables = field_tables()
+    for row, classes in (("front", 455), ("middle", 7462), ("back", 7462)):
+        assert tables[f"{row}_strengths"].shape == (classes,)
+        assert np.all(np.diff(tables[f"{row}_strengths"].astype(np.int64)) > 0)
+        assert tables[f"{row}_prob"].sum() == pytest.approx(1.0)
+        assert (tables[f"{row}_prob"] >= 0).all()
+    assert tables["meta"]["hands_per_field"] >= 100_000
+
+
+def test_arrange_batch_matches_arrange_and_is_thread_safe() -> None:
+    rng = np.random.default_rng(5)
+    hands = np.argsort(rng.random((40, 52)), axis=1)[:, :13].astype(np.uint8)
+    for strategy in STRATEGIES:
+        batch = arrange_batch(hands, Rules.preset("wikipedia-2-4"), strategy)
+        assert batch.shape == (40, 13) and batch.dtype == np.uint8
+        for hand, setting in zip(hands[:10], batch[:10]):
+            assert tuple(setting) == arrange(hand, Rules.preset("wikipedia-2-4"), strategy).hand.cards
+    single = arrange_batch(hands)
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: arrange_batch(hands), range(8)))
+    assert all(np.array_equal(r, single) for r in results)
+
+
+def test_expected_beats_strongest_on_a_small_sample() -> None:
+    """A smoke test of quality (the benchmark measures it on 100,000 deals): over 600 deals, one player
+    arranging by "expected" against three by "strongest" comes out ahead under pagat."""
+    rng = random.Random(11)
+    rules = Rules.preset("pagat")
+    total = 0
+    for _ in range(600):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [deck[13 * p:13 * p + 13] for p in range(4)]
+        seats = [arrange(hands[0], rules, "expected").hand]
+        seats += [arrange(h, rules, "strongest").hand for h in hands[1:]]
+        total += settle(seats, rules).net[0]
+    assert total > 0
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: arrange("As Ks Qs"), ValueError, "13 cards, got 3"),
+        (lambda: arrange(parse_cards("As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s") + (51,)), ValueError, "twice"),
+        (lambda: arrange(range(13), strategy="best"), ValueError, "strategy"),
+        (lambda: arrange(range(13), opponents=0), ValueError, "opponents"),
+        (lambda: arrange_batch(np.zeros((2, 13), dtype=np.int64)), TypeError, "uint8"),
+        (lambda: arrange_batch(np.zeros((2, 12), dtype=np.uint8)), ValueError, "13 cards"),
+        (lambda: arrange_batch(np.tile(np.arange(13, dtype=np.uint8), (3, 1))[:, ::-1]), ValueError,
+         "contiguous"),
+        (lambda: arrange_batch(np.array([list(range(13)), [0] * 13], dtype=np.uint8)), ValueError,
+         "hand 1, index 1"),
+        (lambda: arrange_batch(np.array([list(range(12)) + [60]], dtype=np.uint8)), ValueError, "60"),
+    ],
+)
+def test_bad_input(call, error, message) -> None:
+    with pytest.raises(error, match=message):
+        call()
