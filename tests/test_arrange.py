@@ -53,7 +53,10 @@ def test_strongest_prefers_back_then_middle_then_front() -> None:
     chosen = arrange(cards, strategy="strongest")
     # The back takes aces with a king kicker, which breaks the kings: the middle is queens, king kicker.
     assert [describe(s) for s in chosen.strengths] == [
-        "Pair of kings, deuce kicker", "Four of a kind, queens, king kicker", "Four of a kind, aces, king kicker"]
+        "Pair of kings, deuce kicker",
+        "Four of a kind, queens, king kicker",
+        "Four of a kind, aces, king kicker",
+    ]
 
 
 @settings(max_examples=8, deadline=None)
