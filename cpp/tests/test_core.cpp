@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "chinese_poker/arrange.hpp"
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/naturals.hpp"
@@ -277,6 +278,63 @@ static void test_settle_batch_validation() {
   CHECK(issue.round == 1 && issue.kind == 1 && issue.card == 250);
 }
 
+static bool is_legal(const Arrangement& a, const RulesSpec& rules) {
+  const Strength f = evaluate3(a.cards), m = evaluate5(a.cards + 3, rules.wheel), b = evaluate5(a.cards + 8, rules.wheel);
+  return f == a.strength[0] && m == a.strength[1] && b == a.strength[2] && f < m && m <= b;
+}
+
+static bool same_cards(const std::uint8_t* x, const std::uint8_t* y) {
+  std::vector<std::uint8_t> a(x, x + 13), b(y, y + 13);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
+}
+
+static void test_arrange() {
+  const RulesSpec rules;
+  const auto hand = hand_of("As Ks Qs Js Ts 9h 9d 9c 2c 2d 7h 5s 3d");
+  Arrangement best;
+  strongest_arrangement(hand.data(), rules, &best);
+  CHECK(best.strength[2] == make_strength(kStraightFlush, 14, 13, 12, 11, 10));
+  CHECK(best.strength[1] == make_strength(kFullHouse, 9, 2));
+  CHECK(best.strength[0] == make_strength(kHighCard, 7, 5, 3));
+  std::vector<Arrangement> all(kNumSplits);
+  const std::size_t n = legal_arrangements(hand.data(), rules, false, false, all.data());
+  const std::size_t distinct = legal_arrangements(hand.data(), rules, true, false, all.data());
+  const std::size_t front = legal_arrangements(hand.data(), rules, true, true, all.data());
+  CHECK(n > distinct && distinct > front && front > 0);
+  bool ok = true;
+  for (std::size_t k = 0; k < front; ++k) ok = ok && is_legal(all[k], rules) && same_cards(all[k].cards, hand.data());
+  CHECK(ok);
+  // A model where only a front of three deuces is worth anything: the one legal setting with it wins.
+  const auto royals = hand_of("2c 2d 2h As Ks Qs Js Ts Ad Kd Qd Jd Td");
+  ExpectedModel model;
+  for (int r = 0; r < 3; ++r) {
+    RowModel& row = model.row[r];
+    row.classes = {make_strength(kHighCard, 7, 5, 3), make_strength(kOnePair, 9, 7), make_strength(kThreeOfAKind, 2)};
+    const double win = r == 0 ? 1.0 : 0.0;
+    row.win = {win * 0.2, win * 0.6, win * 0.9};
+    row.loss = {0, 0, 0};
+    row.extra_win = row.extra_loss = row.always = {0, 0, 0};
+  }
+  Arrangement chosen;
+  const double ev = expected_arrangement(royals.data(), rules, model, &chosen);
+  CHECK(is_legal(chosen, rules));
+  CHECK(chosen.strength[0] == make_strength(kThreeOfAKind, 2));
+  CHECK(ev > 0.89 && ev < 0.91);
+  // The batch entry point: legal settings of the same cards, and a bad hand reported by index.
+  std::vector<std::uint8_t> hands;
+  for (int h = 0; h < 4; ++h)
+    for (int k = 0; k < 13; ++k) hands.push_back(static_cast<std::uint8_t>((h * 13 + k * 7) % 52));
+  std::vector<std::uint8_t> out(hands.size());
+  std::vector<double> evs(4);
+  CHECK(arrange_batch(hands.data(), 4, rules, &model, out.data(), evs.data()) == -1);
+  CHECK(arrange_batch(hands.data(), 4, rules, nullptr, out.data(), nullptr) == -1);
+  for (int h = 0; h < 4; ++h) CHECK(same_cards(out.data() + 13 * h, hands.data() + 13 * h));
+  hands[13 * 2 + 5] = hands[13 * 2];
+  CHECK(arrange_batch(hands.data(), 4, rules, nullptr, out.data(), nullptr) == 2);
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -287,6 +345,7 @@ int main() {
   test_settle_examples();
   test_naturals();
   test_settle_batch_validation();
+  test_arrange();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

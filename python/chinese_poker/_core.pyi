@@ -1,6 +1,6 @@
 """Type stubs of the compiled core (private: use the chinese_poker package)."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -31,3 +31,20 @@ def legal_arrangements(
     cards: npt.NDArray[np.uint8], rules: RulesSpec, distinct_strengths: bool, drop_dominated: bool
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]: ...
 def strongest_arrangement(cards: npt.NDArray[np.uint8], rules: RulesSpec) -> npt.NDArray[np.uint8]: ...
+
+class ExpectedModel:
+    """Per-row value tables and pair terms of the expected-units strategy (opaque)."""
+
+    def __init__(
+        self,
+        rows: Sequence[Sequence[Sequence[float]]],
+        overall_unit: float,
+        scoop_bonus: float,
+        scoop_multiplier: float,
+        royalties_in_multiplier: bool,
+    ) -> None: ...
+
+def expected_units(strengths: Sequence[int], model: ExpectedModel) -> float: ...
+def arrange_batch(
+    hands: npt.NDArray[np.uint8], rules: RulesSpec, model: ExpectedModel | None
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]: ...
