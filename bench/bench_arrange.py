@@ -22,15 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 import chinese_poker as cp
 import numpy as np
 from chinese_poker.arrange import arrange_batch
-
-
-def deal(count: int, rng: np.random.Generator) -> np.ndarray:
-    """`count` random 4-player deals as a (count, 4, 13) uint8 array."""
-    out = np.empty((count, 4, 13), dtype=np.uint8)
-    for start in range(0, count, 20_000):
-        stop = min(count, start + 20_000)
-        out[start:stop] = rng.random((stop - start, 52)).argsort(axis=1).reshape(stop - start, 4, 13)
-    return out
+from common import random_deals
 
 
 def arrange_threads(hands: np.ndarray, rules: cp.Rules, strategy: str, threads: int) -> np.ndarray:
@@ -56,7 +48,7 @@ def main() -> None:
           f"(arranged on {args.threads} threads); Python {platform.python_version()}, {platform.machine()}")
     print(f"{'rules':<16}{'mean units/deal':>17}{'95% CI':>22}{'seat 0 wins deals':>20}{'seconds':>9}")
     print("-" * 84)
-    deals = deal(args.deals, rng)
+    deals = random_deals(args.deals, 4, rng)
     others = None
     for preset in ("pagat", "wikipedia-1-6"):
         started = time.perf_counter()

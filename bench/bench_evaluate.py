@@ -12,11 +12,11 @@ import argparse
 import importlib
 import platform
 import sys
-import time
 from typing import Any, Callable
 
 import chinese_poker as cp
 import numpy as np
+from common import best_time
 
 
 def random_hands(count: int, seed: int) -> np.ndarray:
@@ -27,15 +27,6 @@ def random_hands(count: int, seed: int) -> np.ndarray:
         stop = min(count, start + 20_000)
         hands[start:stop] = rng.random((stop - start, 52)).argpartition(5, axis=1)[:, :5]
     return hands
-
-
-def best_time(run: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def optional(name: str) -> Any:

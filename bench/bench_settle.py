@@ -12,32 +12,11 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
-from typing import Callable
 
 import numpy as np
 from chinese_poker import Hand, Rules, settle, settle_batch
 from chinese_poker import reference as ref
-
-
-def random_rounds(count: int, players: int, seed: int) -> np.ndarray:
-    """``count`` random deals as a C-contiguous (count, players, 13) uint8 array."""
-    rng = np.random.default_rng(seed)
-    rounds = np.empty((count, players, 13), dtype=np.uint8)
-    for start in range(0, count, 20_000):
-        stop = min(count, start + 20_000)
-        deck = rng.random((stop - start, 52)).argsort(axis=1)[:, : 13 * players]
-        rounds[start:stop] = deck.reshape(stop - start, players, 13)
-    return rounds
-
-
-def best_time(run: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
+from common import best_time, random_deals
 
 
 def main() -> None:
@@ -50,7 +29,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20240601)
     args = parser.parse_args()
 
-    rounds = random_rounds(args.rounds, 4, args.seed)
+    rounds = random_deals(args.rounds, 4, np.random.default_rng(args.seed))
     few = rounds[: args.reference_rounds]
     bonus = Rules.preset("pagat-bonus")
     auto = bonus.replace(natural_declaration="auto")
