@@ -176,3 +176,19 @@ def test_expected_beats_strongest_on_a_small_sample() -> None:
 def test_bad_input(call, error, message) -> None:
     with pytest.raises(error, match=message):
         call()
+
+
+@settings(max_examples=25, deadline=None)
+@given(cards=hands13, preset=st.sampled_from(["pagat", "wikipedia-1-6", "shisanzhang-hk", "capsa-susun"]))
+def test_expected_finds_the_true_maximum(cards, preset) -> None:
+    """The C++ search prunes backs by an upper bound; its choice must still be the best of every legal
+    setting under the model, as an exhaustive evaluation of all of them finds."""
+    from chinese_poker import _core
+    from chinese_poker.arrange import _expected_model
+
+    rules = Rules.preset(preset)
+    model = _expected_model(rules)
+    _, strengths = arrangements(cards, rules)
+    exhaustive = max(_core.expected_units([int(x) for x in triple], model) for triple in strengths)
+    chosen = arrange(cards, rules, "expected", opponents=1)
+    assert chosen.expected_units == pytest.approx(exhaustive, abs=1e-12)

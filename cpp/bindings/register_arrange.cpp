@@ -69,13 +69,19 @@ void register_arrange(py::module_& m) {
 
   py::class_<ExpectedModel>(m, "ExpectedModel",
                             "Per-row value tables and pair terms of the expected-units strategy (opaque).")
-      .def(py::init([](const py::sequence& rows, double overall_unit, double scoop_bonus, double scoop_multiplier,
-                       bool royalties_in_multiplier) {
+      .def(py::init([](const py::sequence& rows, const std::string& wheel_name, double overall_unit,
+                       double scoop_bonus, double scoop_multiplier, bool royalties_in_multiplier) {
              if (rows.size() != 3) throw py::value_error("ExpectedModel needs three rows (front, middle, back)");
+             if (wheel_name != "low" && wheel_name != "second") {
+               throw py::value_error("wheel must be 'low' or 'second', got '" + wheel_name + "'");
+             }
              ExpectedModel model;
+             model.wheel = wheel_name == "second" ? Wheel::Second : Wheel::Low;
              for (int r = 0; r < 3; ++r) {
                const auto row = py::cast<py::sequence>(rows[static_cast<std::size_t>(r)]);
-               if (row.size() != 6) throw py::value_error("each row is (classes, win, loss, extra_win, extra_loss, always)");
+               if (row.size() != 6) {
+                 throw py::value_error("each row is (classes, win, loss, extra_win, extra_loss, always)");
+               }
                RowModel& rm = model.row[r];
                rm.classes = py::cast<std::vector<Strength>>(row[0]);
                rm.win = py::cast<std::vector<double>>(row[1]);
@@ -83,23 +89,26 @@ void register_arrange(py::module_& m) {
                rm.extra_win = py::cast<std::vector<double>>(row[3]);
                rm.extra_loss = py::cast<std::vector<double>>(row[4]);
                rm.always = py::cast<std::vector<double>>(row[5]);
+               // The arranger indexes these vectors by class index: they must cover exactly the row's classes.
+               if (rm.classes != row_classes(r, model.wheel)) {
+                 throw py::value_error("ExpectedModel row " + std::to_string(r) +
+                                       ": classes must be every strength of the row, ascending, under the wheel");
+               }
                const std::size_t n = rm.classes.size();
                if (rm.win.size() != n || rm.loss.size() != n || rm.extra_win.size() != n || rm.extra_loss.size() != n ||
                    rm.always.size() != n) {
                  throw py::value_error("ExpectedModel row " + std::to_string(r) + ": arrays of different lengths");
-               }
-               if (!std::is_sorted(rm.classes.begin(), rm.classes.end())) {
-                 throw py::value_error("ExpectedModel row " + std::to_string(r) + ": classes must be sorted");
                }
              }
              model.overall_unit = overall_unit;
              model.scoop_bonus = scoop_bonus;
              model.scoop_multiplier = scoop_multiplier;
              model.royalties_in_multiplier = royalties_in_multiplier;
+             finish_model(model);
              return model;
            }),
-           py::arg("rows"), py::arg("overall_unit"), py::arg("scoop_bonus"), py::arg("scoop_multiplier"),
-           py::arg("royalties_in_multiplier"));
+           py::arg("rows"), py::arg("wheel"), py::arg("overall_unit"), py::arg("scoop_bonus"),
+           py::arg("scoop_multiplier"), py::arg("royalties_in_multiplier"));
 
   m.def(
       "expected_units",
@@ -113,6 +122,9 @@ void register_arrange(py::module_& m) {
       "arrange_batch",
       [](const py::object& cards, const RulesSpec& rules, const ExpectedModel* model) {
         auto arr = require_card_array(cards, "hands", 2, {13});
+        if (model != nullptr && model->wheel != rules.wheel) {
+          throw py::value_error("the expected model was built for another wheel rule than these rules");
+        }
         const auto count = static_cast<std::size_t>(arr.shape(0));
         py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(count), py::ssize_t{13}});
         py::array_t<double> ev(static_cast<py::ssize_t>(count));

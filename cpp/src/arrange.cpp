@@ -36,10 +36,12 @@ const SubsetTables& subsets() {
 
 [[maybe_unused]] const SubsetTables& g_subsets_at_load = subsets();
 
-// Strengths of every 5- and 3-card subset of one hand.
+// Strengths and class indices of every 5- and 3-card subset of one hand.
 struct HandSubsets {
   Strength five[1287];
   Strength three[286];
+  std::uint16_t five_class[1287];
+  std::uint16_t three_class[286];
 };
 
 void gather(const std::uint8_t* c, unsigned mask, std::uint8_t* out) noexcept {
@@ -56,41 +58,71 @@ void evaluate_subsets(const std::uint8_t* c, Wheel wheel, HandSubsets& h) noexce
   for (int i = 0; i < 1287; ++i) {
     gather(c, s.five[i], cards);
     h.five[i] = detail::eval5_with(t, cards, static_cast<unsigned>(wheel));
+    h.five_class[i] = detail::class5_with(t, cards, static_cast<unsigned>(wheel));
   }
   for (int i = 0; i < 286; ++i) {
     gather(c, s.three[i], cards);
     h.three[i] = detail::eval3_with(t, cards);
+    h.three_class[i] = detail::class3_with(t, cards);
   }
 }
 
-// Calls f(back index, middle index, front index) for every legal setting. The middle's five positions
+// One legal setting, by the indices of its back, middle and front subsets.
+struct Split {
+  std::uint16_t back, middle, front;
+};
+
+// Calls f(middle index, front index) for every legal setting with back `b`. The middle's five positions
 // are chosen from the eight the back leaves by nested loops that build its mask one bit at a time.
 template <class F>
-void for_each_legal(const HandSubsets& h, const RulesSpec& rules, F&& f) {
+void for_each_completion(const HandSubsets& h, int b, const RulesSpec& rules, F&& f) {
   const SubsetTables& s = subsets();
-  for (int b = 0; b < 1287; ++b) {
-    const Strength back = h.five[b];
-    const unsigned rest = 0x1FFFu & ~static_cast<unsigned>(s.five[b]);
-    unsigned bit[8];
-    int n = 0;
-    for (int k = 0; k < 13; ++k) {
-      if (rest >> k & 1u) bit[n++] = 1u << k;
-    }
-    for (int i0 = 0; i0 < 4; ++i0)
-      for (int i1 = i0 + 1; i1 < 5; ++i1)
-        for (int i2 = i1 + 1; i2 < 6; ++i2) {
-          const unsigned m3 = bit[i0] | bit[i1] | bit[i2];
-          for (int i3 = i2 + 1; i3 < 7; ++i3)
-            for (int i4 = i3 + 1; i4 < 8; ++i4) {
-              const unsigned middle_mask = m3 | bit[i3] | bit[i4];
-              const int m = s.index_of[middle_mask];
-              const Strength middle = h.five[m];
-              if (rules.strict_middle ? middle >= back : middle > back) continue;
-              const int fr = s.index_of[rest ^ middle_mask];
-              if (h.three[fr] < middle) f(b, m, fr);
-            }
-        }
+  const Strength back = h.five[b];
+  const unsigned rest = 0x1FFFu & ~static_cast<unsigned>(s.five[b]);
+  unsigned bit[8];
+  int n = 0;
+  for (int k = 0; k < 13; ++k) {
+    if (rest >> k & 1u) bit[n++] = 1u << k;
   }
+  for (int i0 = 0; i0 < 4; ++i0)
+    for (int i1 = i0 + 1; i1 < 5; ++i1)
+      for (int i2 = i1 + 1; i2 < 6; ++i2) {
+        const unsigned m3 = bit[i0] | bit[i1] | bit[i2];
+        for (int i3 = i2 + 1; i3 < 7; ++i3)
+          for (int i4 = i3 + 1; i4 < 8; ++i4) {
+            const unsigned middle_mask = m3 | bit[i3] | bit[i4];
+            const int m = s.index_of[middle_mask];
+            const Strength middle = h.five[m];
+            if (rules.strict_middle ? middle >= back : middle > back) continue;
+            const int fr = s.index_of[rest ^ middle_mask];
+            if (h.three[fr] < middle) f(m, fr);
+          }
+      }
+}
+
+// Writes every legal setting into `out` (capacity kNumSplits) and returns how many.
+std::size_t collect_legal(const HandSubsets& h, const RulesSpec& rules, Split* out) noexcept {
+  std::size_t n = 0;
+  for (int b = 0; b < 1287; ++b) {
+    for_each_completion(h, b, rules, [&](int m, int fr) {
+      out[n++] = Split{static_cast<std::uint16_t>(b), static_cast<std::uint16_t>(m), static_cast<std::uint16_t>(fr)};
+    });
+  }
+  return n;
+}
+
+// Scratch space of one arranging call: thread-local, so concurrent batch calls each have their own and
+// no call allocates on its path.
+struct Scratch {
+  HandSubsets subsets;
+  Split legal[kNumSplits];
+  std::uint16_t order[1287];  // backs, most promising first
+  double bound[1287];         // per back: an upper bound of the expectation of its settings
+};
+
+Scratch& scratch() noexcept {
+  thread_local Scratch instance;
+  return instance;
 }
 
 void fill(const std::uint8_t* c, const HandSubsets& h, int b, int m, int fr, Arrangement* out) noexcept {
@@ -125,11 +157,13 @@ struct RowValue {
   double win, loss, extra_win, extra_loss, always;
 };
 
-RowValue row_value(const RowModel& r, Strength s) noexcept {
-  const auto it = std::lower_bound(r.classes.begin(), r.classes.end(), s);
-  if (it == r.classes.end() || *it != s) return RowValue{0, 0, 0, 0, 0};  // not a strength of this row
-  const auto k = static_cast<std::size_t>(it - r.classes.begin());
+RowValue row_value(const RowModel& r, std::size_t k) noexcept {
   return RowValue{r.win[k], r.loss[k], r.extra_win[k], r.extra_loss[k], r.always[k]};
+}
+
+std::size_t class_index(int row, Strength s, Wheel wheel) noexcept {
+  const std::vector<Strength>& classes = row_classes(row, wheel);
+  return static_cast<std::size_t>(std::lower_bound(classes.begin(), classes.end(), s) - classes.begin());
 }
 
 // Expected units per opponent when the rows are worth `v` (front, middle, back), the rows' results taken
@@ -166,14 +200,39 @@ struct HandValues {
   RowValue front[286];
 };
 
+HandValues& hand_values() noexcept {
+  thread_local HandValues instance;
+  return instance;
+}
+
 }  // namespace
+
+void finish_model(ExpectedModel& model) {
+  const RowModel& m = model.row[kMiddle];
+  const std::size_t n = m.classes.size();
+  for (auto& v : model.middle_upto) v.assign(n, 0.0);
+  for (std::size_t k = 0; k < n; ++k) {
+    const bool first = k == 0;
+    model.middle_upto[0][k] = first ? m.win[k] : std::max(model.middle_upto[0][k - 1], m.win[k]);
+    model.middle_upto[1][k] = first ? m.loss[k] : std::min(model.middle_upto[1][k - 1], m.loss[k]);
+    model.middle_upto[2][k] = first ? m.extra_win[k] : std::max(model.middle_upto[2][k - 1], m.extra_win[k]);
+    model.middle_upto[3][k] = first ? m.extra_loss[k] : std::min(model.middle_upto[3][k - 1], m.extra_loss[k]);
+    model.middle_upto[4][k] = first ? m.always[k] : std::max(model.middle_upto[4][k - 1], m.always[k]);
+  }
+}
+
+const std::vector<Strength>& row_classes(int row, Wheel wheel) noexcept {
+  const detail::Tables& t = detail::tables();
+  return row == kFront ? t.three_classes : t.five_classes[static_cast<int>(wheel)];
+}
 
 std::size_t legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rules, bool distinct_strengths,
                                bool drop_dominated, Arrangement* out) noexcept {
-  HandSubsets h;
+  Scratch& sc = scratch();
+  HandSubsets& h = sc.subsets;
   evaluate_subsets(cards13, rules.wheel, h);
-  std::size_t n = 0;
-  for_each_legal(h, rules, [&](int b, int m, int fr) { fill(cards13, h, b, m, fr, &out[n++]); });
+  const std::size_t n = collect_legal(h, rules, sc.legal);
+  for (std::size_t k = 0; k < n; ++k) fill(cards13, h, sc.legal[k].back, sc.legal[k].middle, sc.legal[k].front, &out[k]);
   if (!distinct_strengths && !drop_dominated) return n;
   // Sorted by (back, middle, front) descending, equal strengths are adjacent and every setting that
   // could dominate another comes before it.
@@ -192,49 +251,91 @@ std::size_t legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rul
 }
 
 void strongest_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept {
-  HandSubsets h;
+  Scratch& sc = scratch();
+  HandSubsets& h = sc.subsets;
   evaluate_subsets(cards13, rules.wheel, h);
+  // Backs strongest first: the first back with a legal completion is the strongest back; only backs of the
+  // same strength (other suits) can still matter after it.
+  for (int b = 0; b < 1287; ++b) sc.order[b] = static_cast<std::uint16_t>(b);
+  std::sort(sc.order, sc.order + 1287, [&](std::uint16_t x, std::uint16_t y) { return h.five[x] > h.five[y]; });
   int best_b = -1, best_m = -1, best_f = -1;
-  for_each_legal(h, rules, [&](int b, int m, int fr) {
-    if (best_b < 0 || stronger(h.five[b], h.five[m], h.three[fr], h.five[best_b], h.five[best_m], h.three[best_f])) {
-      best_b = b;
-      best_m = m;
-      best_f = fr;
-    }
-  });
+  for (int k = 0; k < 1287; ++k) {
+    const int b = sc.order[k];
+    if (best_b >= 0 && h.five[b] < h.five[best_b]) break;
+    for_each_completion(h, b, rules, [&](int m, int fr) {
+      if (best_b < 0 || stronger(h.five[b], h.five[m], h.three[fr], h.five[best_b], h.five[best_m], h.three[best_f])) {
+        best_b = b;
+        best_m = m;
+        best_f = fr;
+      }
+    });
+  }
   fill(cards13, h, best_b, best_m, best_f, out);
 }
 
 double expected_units(const Strength strength[3], const ExpectedModel& model) noexcept {
-  const RowValue v[3] = {row_value(model.row[0], strength[0]), row_value(model.row[1], strength[1]),
-                         row_value(model.row[2], strength[2])};
+  const RowValue v[3] = {row_value(model.row[0], class_index(kFront, strength[0], model.wheel)),
+                         row_value(model.row[1], class_index(kMiddle, strength[1], model.wheel)),
+                         row_value(model.row[2], class_index(kBack, strength[2], model.wheel))};
   return expectation(v, model);
 }
 
 double expected_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
                             Arrangement* out) noexcept {
-  HandSubsets h;
+  Scratch& sc = scratch();
+  HandSubsets& h = sc.subsets;
   evaluate_subsets(cards13, rules.wheel, h);
-  // Thread-local so that concurrent batch calls each have their own and no call allocates on its path.
-  thread_local HandValues values;
+  HandValues& values = hand_values();
   for (int i = 0; i < 1287; ++i) {
-    values.middle[i] = row_value(model.row[1], h.five[i]);
-    values.back[i] = row_value(model.row[2], h.five[i]);
+    values.middle[i] = row_value(model.row[1], h.five_class[i]);
+    values.back[i] = row_value(model.row[2], h.five_class[i]);
   }
-  for (int i = 0; i < 286; ++i) values.front[i] = row_value(model.row[0], h.three[i]);
+  for (int i = 0; i < 286; ++i) values.front[i] = row_value(model.row[0], h.three_class[i]);
+  // Branch and bound over backs. The expectation grows with each row's win chance, royalty and "always"
+  // value and falls with its loss chance and the opponent's royalty, so valuing the front at the hand's
+  // best front values and the middle at the best values of any class up to the back's bounds every
+  // setting with that back. Backs are taken in falling bound; once a bound is below the best found, stop.
+  RowValue best_front{0, 1, 0, 0, 0};
+  bool first = true;
+  for (int i = 0; i < 286; ++i) {
+    const RowValue& v = values.front[i];
+    if (first) {
+      best_front = v;
+      first = false;
+      continue;
+    }
+    best_front.win = std::max(best_front.win, v.win);
+    best_front.loss = std::min(best_front.loss, v.loss);
+    best_front.extra_win = std::max(best_front.extra_win, v.extra_win);
+    best_front.extra_loss = std::min(best_front.extra_loss, v.extra_loss);
+    best_front.always = std::max(best_front.always, v.always);
+  }
+  for (int b = 0; b < 1287; ++b) {
+    const std::size_t c = h.five_class[b];
+    const RowValue middle_bound{model.middle_upto[0][c], model.middle_upto[1][c], model.middle_upto[2][c],
+                                model.middle_upto[3][c], model.middle_upto[4][c]};
+    const RowValue v[3] = {best_front, middle_bound, values.back[b]};
+    sc.bound[b] = expectation(v, model);
+    sc.order[b] = static_cast<std::uint16_t>(b);
+  }
+  std::sort(sc.order, sc.order + 1287, [&](std::uint16_t x, std::uint16_t y) { return sc.bound[x] > sc.bound[y]; });
   double best = 0;
   int best_b = -1, best_m = -1, best_f = -1;
-  for_each_legal(h, rules, [&](int b, int m, int fr) {
-    const RowValue v[3] = {values.front[fr], values.middle[m], values.back[b]};
-    const double ev = expectation(v, model);
-    if (best_b < 0 || ev > best ||
-        (ev == best && stronger(h.five[b], h.five[m], h.three[fr], h.five[best_b], h.five[best_m], h.three[best_f]))) {
-      best = ev;
-      best_b = b;
-      best_m = m;
-      best_f = fr;
-    }
-  });
+  for (int k = 0; k < 1287; ++k) {
+    const int b = sc.order[k];
+    if (best_b >= 0 && sc.bound[b] < best) break;
+    for_each_completion(h, b, rules, [&](int m, int fr) {
+      const RowValue v[3] = {values.front[fr], values.middle[m], values.back[b]};
+      const double ev = expectation(v, model);
+      if (best_b < 0 || ev > best ||
+          (ev == best && stronger(h.five[b], h.five[m], h.three[fr], h.five[best_b], h.five[best_m], h.three[best_f]))) {
+        best = ev;
+        best_b = b;
+        best_m = m;
+        best_f = fr;
+      }
+    });
+  }
   fill(cards13, h, best_b, best_m, best_f, out);
   return best;
 }

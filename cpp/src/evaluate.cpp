@@ -89,6 +89,27 @@ Tables::Tables() : multiset_of_sum(kMaxKeySum + 1, 0) {
         ++count[c];
         front[a * 169 + b * 13 + c] = strength_of_counts(count, false, Wheel::Low);
       }
+  // Dense class indices.
+  auto index_in = [](const std::vector<Strength>& sorted, Strength s) {
+    return static_cast<std::uint16_t>(std::lower_bound(sorted.begin(), sorted.end(), s) - sorted.begin());
+  };
+  for (int w = 0; w < 2; ++w) {
+    std::vector<Strength>& all = five_classes[w];
+    all.assign(plain[w].begin(), plain[w].end());
+    for (unsigned mask = 0; mask < 8192; ++mask) {
+      if (__builtin_popcount(mask) == 5) all.push_back(flush[w][mask]);
+    }
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    for (int k = 0; k < kNumRankMultisets; ++k) plain_class[w][k] = index_in(all, plain[w][k]);
+    for (unsigned mask = 0; mask < 8192; ++mask) {
+      if (__builtin_popcount(mask) == 5) flush_class[w][mask] = index_in(all, flush[w][mask]);
+    }
+  }
+  three_classes.assign(front.begin(), front.end());
+  std::sort(three_classes.begin(), three_classes.end());
+  three_classes.erase(std::unique(three_classes.begin(), three_classes.end()), three_classes.end());
+  for (std::size_t k = 0; k < front.size(); ++k) front_class[k] = index_in(three_classes, front[k]);
 }
 
 const Tables& tables() {

@@ -27,6 +27,13 @@ struct Tables {
   std::array<std::array<Strength, kNumRankMultisets>, 2> plain{};  // [wheel][multiset], non-flush
   std::array<std::array<Strength, 8192>, 2> flush{};               // [wheel][rank mask], flushes
   std::array<Strength, 13 * 13 * 13> front{};                      // [r0*169 + r1*13 + r2]
+  // Dense class indices, ascending with strength: 0..7461 for five cards (per wheel), 0..454 for three.
+  // The arranger indexes its per-class value tables with them instead of searching for a strength.
+  std::array<std::array<std::uint16_t, kNumRankMultisets>, 2> plain_class{};
+  std::array<std::array<std::uint16_t, 8192>, 2> flush_class{};
+  std::array<std::uint16_t, 13 * 13 * 13> front_class{};
+  std::array<std::vector<Strength>, 2> five_classes;  // [wheel]: the 7,462 strengths, ascending
+  std::vector<Strength> three_classes;                // the 455 front strengths, ascending
 
   Tables();
 };
@@ -43,6 +50,21 @@ inline Strength eval5_with(const Tables& t, const std::uint8_t* c, unsigned whee
 
 inline Strength eval3_with(const Tables& t, const std::uint8_t* c) noexcept {
   return t.front[(c[0] >> 2) * 169 + (c[1] >> 2) * 13 + (c[2] >> 2)];
+}
+
+// Class index (see Tables) of valid cards, by the same lookups as the strength.
+inline std::uint16_t class5_with(const Tables& t, const std::uint8_t* c, unsigned wheel) noexcept {
+  const unsigned suits_differ = (c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4]);
+  if ((suits_differ & 3u) == 0) {
+    const unsigned mask = t.card_bit[c[0]] | t.card_bit[c[1]] | t.card_bit[c[2]] | t.card_bit[c[3]] | t.card_bit[c[4]];
+    return t.flush_class[wheel][mask];
+  }
+  const std::uint32_t sum = t.card_key[c[0]] + t.card_key[c[1]] + t.card_key[c[2]] + t.card_key[c[3]] + t.card_key[c[4]];
+  return t.plain_class[wheel][t.multiset_of_sum[sum]];
+}
+
+inline std::uint16_t class3_with(const Tables& t, const std::uint8_t* c) noexcept {
+  return t.front_class[(c[0] >> 2) * 169 + (c[1] >> 2) * 13 + (c[2] >> 2)];
 }
 
 // The tables, built once when the library loads (a function-local static: thread-safe).

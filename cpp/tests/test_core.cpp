@@ -311,12 +311,20 @@ static void test_arrange() {
   ExpectedModel model;
   for (int r = 0; r < 3; ++r) {
     RowModel& row = model.row[r];
-    row.classes = {make_strength(kHighCard, 7, 5, 3), make_strength(kOnePair, 9, 7), make_strength(kThreeOfAKind, 2)};
-    const double win = r == 0 ? 1.0 : 0.0;
-    row.win = {win * 0.2, win * 0.6, win * 0.9};
-    row.loss = {0, 0, 0};
-    row.extra_win = row.extra_loss = row.always = {0, 0, 0};
+    row.classes = row_classes(r, Wheel::Low);
+    const std::size_t n = row.classes.size();
+    row.win.assign(n, 0.0);
+    row.loss.assign(n, 0.0);
+    row.extra_win.assign(n, 0.0);
+    row.extra_loss.assign(n, 0.0);
+    row.always.assign(n, 0.0);
   }
+  CHECK(model.row[0].classes.size() == 455 && model.row[2].classes.size() == 7462);
+  const auto& fronts = model.row[0].classes;
+  const auto trips = std::lower_bound(fronts.begin(), fronts.end(), make_strength(kThreeOfAKind, 2));
+  CHECK(trips != fronts.end() && *trips == make_strength(kThreeOfAKind, 2));
+  model.row[0].win[static_cast<std::size_t>(trips - fronts.begin())] = 0.9;
+  finish_model(model);
   Arrangement chosen;
   const double ev = expected_arrangement(royals.data(), rules, model, &chosen);
   CHECK(is_legal(chosen, rules));

@@ -38,6 +38,7 @@ class ExpectedModel:
     def __init__(
         self,
         rows: Sequence[Sequence[Sequence[float]]],
+        wheel: Wheel,
         overall_unit: float,
         scoop_bonus: float,
         scoop_multiplier: float,

@@ -150,7 +150,7 @@ def build_expected_model(tables: dict[str, Any], rules: Rules) -> _core.Expected
             extra_loss = weighted[::-1].cumsum()[::-1] - weighted + (weighted / 2 if split_ties else 0)
         rows.append((strengths.astype(np.uint32).tolist(), win.tolist(), loss.tolist(), extra_win.tolist(),
                      extra_loss.tolist(), always.tolist()))
-    return _core.ExpectedModel(rows, float(rules.overall_unit), float(rules.scoop_bonus),
+    return _core.ExpectedModel(rows, rules.wheel, float(rules.overall_unit), float(rules.scoop_bonus),
                                float(rules.scoop_multiplier), bool(rules.royalties_in_multiplier))
 
 

@@ -18,8 +18,11 @@ struct Arrangement {
   Strength strength[3];     // front, middle, back
 };
 
-// What one row of ours is worth against one opponent's row, by our row's strength. `classes` is sorted
-// ascending and holds every strength the row can have; the other vectors are parallel to it.
+// The strengths a row can hold, ascending: 455 for the front, 7,462 for middle and back under `wheel`.
+const std::vector<Strength>& row_classes(int row, Wheel wheel) noexcept;
+
+// What one row of ours is worth against one opponent's row, by our row's strength. `classes` must equal
+// row_classes(row, model wheel); the other vectors are parallel to it.
 struct RowModel {
   std::vector<Strength> classes;
   std::vector<double> win;         // P(our row beats the opponent's)
@@ -31,12 +34,20 @@ struct RowModel {
 
 // The expected-units model: per-row tables plus the pair-level terms of the rules. Built once per rules.
 struct ExpectedModel {
+  Wheel wheel = Wheel::Low;  // the wheel rule the classes follow; must be the rules' wheel
   RowModel row[3];
   double overall_unit = 0;
   double scoop_bonus = 0;
   double scoop_multiplier = 1;
   bool royalties_in_multiplier = false;
+  // Derived by finish_model(): for each middle class k, the greatest win chance, royalty and "always"
+  // value and the least loss chance and opponent royalty over the classes 0..k. They bound what any middle
+  // no stronger than a given back can be worth, which lets the arranger skip whole backs.
+  std::vector<double> middle_upto[5];
 };
+
+// Fills the derived part of a model whose rows are set; call it once before arranging with the model.
+void finish_model(ExpectedModel& model);
 
 // Writes every legal (non-fouled) setting of the 13 cards into `out` (capacity kNumSplits) and returns
 // how many. With `distinct_strengths`, settings whose three row strengths equal an earlier one's are left
@@ -49,7 +60,7 @@ std::size_t legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rul
 void strongest_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept;
 
 // The legal setting with the greatest expected units per opponent under `model` (ties: the strongest);
-// returns that expectation. Allocates nothing.
+// returns that expectation. Allocates nothing (its scratch space is thread-local).
 double expected_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
                             Arrangement* out) noexcept;
 
