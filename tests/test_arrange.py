@@ -63,7 +63,7 @@ def test_strongest_prefers_back_then_middle_then_front() -> None:
 @given(cards=hands13, preset=st.sampled_from(["pagat", "shisanshui-app"]))
 def test_enumeration_agrees_with_brute_force_reference(cards, preset) -> None:
     rules = Rules.preset(preset)
-    settings_, strengths = arrangements(cards, rules)
+    settings_, strengths = arrangements(cards, rules, with_strengths=True)
     expected = ref.legal_settings(cards, rules.resolved())
     assert {tuple(map(int, s)) for s in strengths} == set(expected)
     assert len(strengths) == len(expected)  # identical triples collapsed to one
@@ -71,17 +71,19 @@ def test_enumeration_agrees_with_brute_force_reference(cards, preset) -> None:
         hand = Hand.from_cards(setting)
         assert sorted(hand.cards) == sorted(cards)
         assert tuple(hand.facts(rules)["strengths"]) == tuple(map(int, triple))
-    _, front = arrangements(cards, rules, drop_dominated=True)
+    _, front = arrangements(cards, rules, drop_dominated=True, with_strengths=True)
     assert {tuple(map(int, s)) for s in front} == ref.pareto_front(set(expected))
+    only_settings = arrangements(cards, rules)
+    assert only_settings.shape == (len(expected), 13) and only_settings.dtype == np.uint8
     assert arrange(cards, rules, "strongest").strengths == ref.strongest(cards, rules.resolved())
 
 
 def test_strict_middle_never_returns_an_equal_middle() -> None:
     rules = Rules().replace(middle_vs_back="strict")
     cards = "As Ks Qs Js 9s Ah Kh Qh Jh 9h 2c 3d 4c"  # two equal flushes: they cannot both be set
-    _, strengths = arrangements(cards, rules)
+    _, strengths = arrangements(cards, rules, with_strengths=True)
     assert all(m < b for _, m, b in strengths)
-    non_strict = arrangements(cards, Rules())[1]
+    non_strict = arrangements(cards, Rules(), with_strengths=True)[1]
     assert any(m == b for _, m, b in non_strict)
 
 
@@ -90,7 +92,7 @@ def test_strict_middle_never_returns_an_equal_middle() -> None:
 def test_expected_is_never_dominated(cards, preset) -> None:
     rules = Rules.preset(preset)
     chosen = arrange(cards, rules, "expected")
-    _, front = arrangements(cards, rules, drop_dominated=True)
+    _, front = arrangements(cards, rules, drop_dominated=True, with_strengths=True)
     assert chosen.strengths in {tuple(map(int, s)) for s in front}
 
 
@@ -188,7 +190,7 @@ def test_expected_finds_the_true_maximum(cards, preset) -> None:
 
     rules = Rules.preset(preset)
     model = _expected_model(rules)
-    _, strengths = arrangements(cards, rules)
+    _, strengths = arrangements(cards, rules, with_strengths=True)
     exhaustive = max(_core.expected_units([int(x) for x in triple], model) for triple in strengths)
     chosen = arrange(cards, rules, "expected", opponents=1)
     assert chosen.expected_units == pytest.approx(exhaustive, abs=1e-12)

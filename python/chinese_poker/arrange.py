@@ -155,16 +155,22 @@ def build_expected_model(tables: dict[str, Any], rules: Rules) -> _core.Expected
 
 
 def arrangements(
-    cards13: CardsLike, rules: Rules | None = None, *, drop_dominated: bool = False
-) -> tuple[np.ndarray, np.ndarray]:
+    cards13: CardsLike,
+    rules: Rules | None = None,
+    *,
+    drop_dominated: bool = False,
+    with_strengths: bool = False,
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Every legal setting of 13 cards under ``rules``, those with identical row strengths collapsed to one.
 
-    Returns ``(settings, strengths)``: a ``(K, 13)`` uint8 array (front 3, middle 5, back 5 card codes) and a
-    ``(K, 3)`` int32 array of the rows' strengths, strongest back first. With ``drop_dominated``, a setting
-    that another legal one matches or beats in all three rows is left out (the Pareto front remains).
+    Returns a ``(K, 13)`` uint8 array of settings (front 3, middle 5, back 5 card codes), strongest back
+    first; with ``with_strengths``, also the ``(K, 3)`` int32 array of the rows' strengths. With
+    ``drop_dominated``, a setting that another legal one matches or beats in all three rows is left out (the
+    Pareto front remains).
     """
     spec = rules_spec(_rules_or_default(rules))
-    return _core.legal_arrangements(_thirteen(cards13), spec, True, drop_dominated)
+    settings, strengths = _core.legal_arrangements(_thirteen(cards13), spec, True, drop_dominated)
+    return (settings, strengths) if with_strengths else settings
 
 
 def _declare(cards: np.ndarray, rules: Rules, expected_per_opponent: float) -> str | None:

@@ -258,7 +258,7 @@ def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
         if how < 0.65:
             front, middle, back = _strongest(cards, rules)
         elif how < 0.8:
-            settings, _ = arrangements(cards, rules, drop_dominated=True)
+            settings = arrangements(cards, rules, drop_dominated=True)
             row = settings[rng.randrange(len(settings))]
             front, middle, back = (
                 " ".join(format_card(int(c)) for c in part) for part in (row[:3], row[3:8], row[8:])
