@@ -2,15 +2,16 @@
 
     python scripts/make_field_tables.py [--hands N] [--duel-deals M] [--max-iterations K] [--seed S]
 
-Method (docs/ARRANGING.md):
+Method (docs/ARRANGING.md), fictitious play:
 1. Field 0 arranges every hand by "strongest". Deal N random hands, arrange them as the field does and
    count each row's strengths: the distribution of the field's front, middle and back rows.
-2. Iteration k builds the expected-units model on the distribution of field k-1 (pagat rules), and
-   field k is a field of players arranging by that model; its rows are counted on N fresh hands.
-3. Iteration k (k >= 2) is kept only if it improves: over M deals (the same deals every iteration), one
-   player arranging by model k against three arranging by model k-1 must win on average (by more than
-   twice the standard error), under pagat. Iterating stops at the first that does not (or after K); the
-   tables of the last kept iteration are written.
+2. Model k is the expected-units model (pagat rules) on the field tables of iteration k: the average of
+   the row distributions of fields 0..k-1, so the field is the mixture of every strategy played so far.
+   Field k arranges by model k; its rows are counted on N fresh hands.
+3. Iteration k (k >= 2) is kept only if it still improves: over M deals (the same deals every iteration),
+   one player arranging by model k against three arranging by model k-1 must win on average by more than
+   twice the standard error (pagat). Iterating stops at the first that does not (or after K); the tables
+   of the last kept iteration are written.
 4. For the record, every iteration is also scored by the strategy's acceptance test: one player by model
    k against three playing "strongest", under pagat and under wikipedia-1-6 (mean units per deal). All
    figures go into the file's metadata.
@@ -85,6 +86,14 @@ def duel(rounds: np.ndarray, rules: cp.Rules, model, field_model, threads: int) 
     return float(net.mean()), float(net.std(ddof=1) / np.sqrt(len(net)))
 
 
+def average(fields: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The row distributions of the mixture of the given fields, in equal parts."""
+    tables = dict(fields[0])
+    for row in ROWS:
+        tables[f"{row}_prob"] = np.mean([field[f"{row}_prob"] for field in fields], axis=0)
+    return tables
+
+
 def mean_beats(score: dict) -> bool:
     return score["mean"] > 2 * score["stderr"]
 
@@ -95,7 +104,7 @@ def main() -> None:
     )
     parser.add_argument("--hands", type=int, default=200_000, help="hands counted per field (N)")
     parser.add_argument("--duel-deals", type=int, default=20_000, help="deals scoring each iteration (M)")
-    parser.add_argument("--max-iterations", type=int, default=4)
+    parser.add_argument("--max-iterations", type=int, default=20)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("-o", "--output", type=Path, default=OUTPUT)
@@ -109,13 +118,13 @@ def main() -> None:
 
     started = time.perf_counter()
     settings = arrange_parallel(deal_hands(args.hands, rng), pagat, "strongest", None, args.threads)
-    tables = distribution(settings, classes)  # field 0: "strongest"
+    fields = [distribution(settings, classes)]  # field 0: "strongest"
     history = []
     kept = None  # (iteration, tables, model under pagat)
     for iteration in range(1, args.max_iterations + 1):
+        tables = average(fields)
         model = build_expected_model(tables, pagat)
-        field = "strongest" if iteration == 1 else f"expected model {iteration - 1}"
-        record: dict = {"iteration": iteration, "tables_from_field": field}
+        record: dict = {"iteration": iteration, "tables": f"average of fields 0..{iteration - 1}"}
         if kept is not None:
             mean, stderr = duel(duel_rounds, pagat, model, kept[2], args.threads)
             record["versus_previous_model"] = {"mean": mean, "stderr": stderr}
@@ -130,14 +139,14 @@ def main() -> None:
             break
         kept = (iteration, tables, model)
         if iteration < args.max_iterations:
-            # The next field arranges by this iteration's model.
+            # Field `iteration` arranges by this iteration's model.
             settings = arrange_parallel(deal_hands(args.hands, rng), pagat, "expected", model, args.threads)
-            tables = distribution(settings, classes)
+            fields.append(distribution(settings, classes))
 
     assert kept is not None
     chosen, chosen_tables, _ = kept
     meta = {
-        "method": "scripts/make_field_tables.py; see docs/ARRANGING.md",
+        "method": "scripts/make_field_tables.py (fictitious play); see docs/ARRANGING.md",
         "hands_per_field": args.hands, "duel_deals": args.duel_deals, "seed": args.seed,
         "chosen_iteration": chosen, "history": history, "chinese_poker": cp.__version__,
     }
