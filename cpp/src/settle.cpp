@@ -63,8 +63,9 @@ int suit_tiebreak(const std::uint8_t* a, const std::uint8_t* b, int n, Strength 
 int compare_row(const PlayerInput& a, const PlayerFacts& fa, const PlayerInput& b, const PlayerFacts& fb, int row,
                 const RulesSpec& rules) noexcept {
   const Strength sa = fa.strength[row], sb = fb.strength[row];
-  if (sa != sb) return sa > sb ? 1 : -1;
-  if (!rules.suit_tiebreak) return 0;
+  // Branch-free on purpose: between random hands the result is a coin flip a branch would mispredict.
+  const int result = static_cast<int>(sa > sb) - static_cast<int>(sa < sb);
+  if (result != 0 || !rules.suit_tiebreak) return result;
   return suit_tiebreak(a.cards + kRowStart[row], b.cards + kRowStart[row], kRowSize[row], sa, rules);
 }
 
@@ -72,10 +73,10 @@ int compare_row(const PlayerInput& a, const PlayerFacts& fa, const PlayerInput& 
 std::int64_t row_value(int result, std::int64_t ri, std::int64_t rj, const RulesSpec& rules) noexcept {
   if (rules.royalty_cancel && ri > 0 && rj > 0) return result;
   if (!rules.royalty_always) {
-    if (result == 0) return 0;
-    const std::int64_t r = result > 0 ? ri : rj;
-    const std::int64_t worth = rules.royalty_add ? 1 + r : (r > 0 ? r : 1);
-    return result > 0 ? worth : -worth;
+    // What a won row is worth to each side; selected without branching on the (random) result.
+    const std::int64_t worth_i = rules.royalty_add ? 1 + ri : (ri > 0 ? ri : 1);
+    const std::int64_t worth_j = rules.royalty_add ? 1 + rj : (rj > 0 ? rj : 1);
+    return static_cast<std::int64_t>(result > 0) * worth_i - static_cast<std::int64_t>(result < 0) * worth_j;
   }
   std::int64_t unit = result;
   if (!rules.royalty_add) {
@@ -192,7 +193,7 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
     }
     const Strength front = f.strength[kFront], middle = f.strength[kMiddle], back = f.strength[kBack];
     // Suits never matter here, even with the suit tie-break on (docs/SETTLEMENT.md 2).
-    f.foul = middle > back || (rules.strict_middle && middle == back) || front > middle;
+    f.foul = (middle > back) | (rules.strict_middle & (middle == back)) | (front > middle);
   }
   return {};
 }
