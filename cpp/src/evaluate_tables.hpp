@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -38,34 +39,40 @@ struct Tables {
   Tables();
 };
 
+// Where five valid cards' strength and class sit in the tables: a flush by its 13-bit rank mask, anything
+// else by its rank multiset (one add of five per-rank keys, then one lookup).
+struct FiveCardKey {
+  bool flush;
+  unsigned index;
+};
+
+inline FiveCardKey key5_with(const Tables& t, const std::uint8_t* c) noexcept {
+  const unsigned suits_differ = (c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4]);
+  if ((suits_differ & 3u) == 0) {
+    return {true, static_cast<unsigned>(t.card_bit[c[0]] | t.card_bit[c[1]] | t.card_bit[c[2]] | t.card_bit[c[3]] |
+                                        t.card_bit[c[4]])};
+  }
+  const std::uint32_t sum = t.card_key[c[0]] + t.card_key[c[1]] + t.card_key[c[2]] + t.card_key[c[3]] + t.card_key[c[4]];
+  return {false, t.multiset_of_sum[sum]};
+}
+
 inline Strength eval5_with(const Tables& t, const std::uint8_t* c, unsigned wheel) noexcept {
-  const unsigned suits_differ = (c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4]);
-  if ((suits_differ & 3u) == 0) {
-    const unsigned mask = t.card_bit[c[0]] | t.card_bit[c[1]] | t.card_bit[c[2]] | t.card_bit[c[3]] | t.card_bit[c[4]];
-    return t.flush[wheel][mask];
-  }
-  const std::uint32_t sum = t.card_key[c[0]] + t.card_key[c[1]] + t.card_key[c[2]] + t.card_key[c[3]] + t.card_key[c[4]];
-  return t.plain[wheel][t.multiset_of_sum[sum]];
+  const FiveCardKey k = key5_with(t, c);
+  return k.flush ? t.flush[wheel][k.index] : t.plain[wheel][k.index];
 }
 
-inline Strength eval3_with(const Tables& t, const std::uint8_t* c) noexcept {
-  return t.front[(c[0] >> 2) * 169 + (c[1] >> 2) * 13 + (c[2] >> 2)];
-}
-
-// Class index (see Tables) of valid cards, by the same lookups as the strength.
 inline std::uint16_t class5_with(const Tables& t, const std::uint8_t* c, unsigned wheel) noexcept {
-  const unsigned suits_differ = (c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4]);
-  if ((suits_differ & 3u) == 0) {
-    const unsigned mask = t.card_bit[c[0]] | t.card_bit[c[1]] | t.card_bit[c[2]] | t.card_bit[c[3]] | t.card_bit[c[4]];
-    return t.flush_class[wheel][mask];
-  }
-  const std::uint32_t sum = t.card_key[c[0]] + t.card_key[c[1]] + t.card_key[c[2]] + t.card_key[c[3]] + t.card_key[c[4]];
-  return t.plain_class[wheel][t.multiset_of_sum[sum]];
+  const FiveCardKey k = key5_with(t, c);
+  return k.flush ? t.flush_class[wheel][k.index] : t.plain_class[wheel][k.index];
 }
 
-inline std::uint16_t class3_with(const Tables& t, const std::uint8_t* c) noexcept {
-  return t.front_class[(c[0] >> 2) * 169 + (c[1] >> 2) * 13 + (c[2] >> 2)];
+inline std::size_t key3_with(const std::uint8_t* c) noexcept {
+  return static_cast<std::size_t>((c[0] >> 2) * 169 + (c[1] >> 2) * 13 + (c[2] >> 2));
 }
+
+inline Strength eval3_with(const Tables& t, const std::uint8_t* c) noexcept { return t.front[key3_with(c)]; }
+
+inline std::uint16_t class3_with(const Tables& t, const std::uint8_t* c) noexcept { return t.front_class[key3_with(c)]; }
 
 // The tables, built once when the library loads (a function-local static: thread-safe).
 const Tables& tables();
