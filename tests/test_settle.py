@@ -526,3 +526,15 @@ def test_same_kind_naturals_agree_with_reference(kind: str, tiebreak: str) -> No
         assert set(decided) == {(("dragon", "dragon"), False, False)}  # dragon v dragon always ties
     else:
         assert len(decided) >= 2  # wins and losses (or ties) both occur, so the keys are exercised
+
+
+def test_settle_batch_is_thread_safe() -> None:
+    import concurrent.futures
+
+    rng = np.random.default_rng(21)
+    rounds = np.argsort(rng.random((2000, 52)), axis=1).astype(np.uint8).reshape(2000, 4, 13)
+    rules = Rules.preset("shisanshui-app")
+    single = settle_batch(rounds, rules)
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: settle_batch(rounds, rules), range(8)))
+    assert all(np.array_equal(r, single) for r in results)
