@@ -347,8 +347,8 @@ class Rules:
         object.__setattr__(self, "royalties", _normalize_royalties(self.royalties))
         object.__setattr__(self, "naturals", _normalize_naturals(self.naturals))
         if self.name is not None and self.name not in PRESET_NAMES:
-            allowed = _quoted(PRESET_NAMES)
-            raise ValueError(f"rules name {self.name!r} is not a preset; allowed: None, {allowed}")
+            presets = _quoted(PRESET_NAMES)
+            raise ValueError(f"rules name {self.name!r} is not a preset; allowed: None, {presets}")
 
     def __repr__(self) -> str:
         """``Rules(...)`` with the name and the knobs that differ from the defaults."""

@@ -102,7 +102,8 @@ class Settlement:
                 entry["declared"] = " ".join(format_card(c) for c in p.hand.cards)
                 entry["rows"] = None
             else:
-                rows = (p.hand.front, p.hand.middle, p.hand.back)
+                cards = p.hand.cards
+                rows = (cards[:3], cards[3:8], cards[8:])
                 entry["rows"] = {
                     name: {"cards": " ".join(format_card(c) for c in codes), "strength": strength,
                            "category": category(strength).name.lower(), "text": describe(strength),

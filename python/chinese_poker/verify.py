@@ -179,7 +179,8 @@ def compare_round(
 ) -> list[Disagreement]:
     """Every disagreement between one expected output round and the actual one (see the module docstring)."""
     comparer = _Comparer(expected.get("id"), frozenset(ignore), strict)
-    players_e = expected.get("players") if isinstance(expected.get("players"), list) else []
+    listed = expected.get("players")
+    players_e = listed if isinstance(listed, list) else []
     names = [p.get("name") if isinstance(p, Mapping) else None for p in players_e]
 
     def name(index: Any) -> str | None:

@@ -31,8 +31,8 @@ def legal_settings(cards13: CardsInput, rules: Mapping[str, Any]) -> dict[Streng
     cards = card_codes(cards13, counts=(13,))
     wheel = knob(rules, "wheel")
     # Each 5- and 3-card subset's strength, computed once: every split reuses them.
-    five = {subset: evaluate(subset, wheel) for subset in combinations(cards, 5)}
-    three = {subset: evaluate(subset, wheel) for subset in combinations(cards, 3)}
+    five: dict[tuple[int, ...], int] = {subset: evaluate(subset, wheel) for subset in combinations(cards, 5)}
+    three: dict[tuple[int, ...], int] = {subset: evaluate(subset, wheel) for subset in combinations(cards, 3)}
     found: dict[Strengths, Setting] = {}
     for back in combinations(cards, 5):
         rest = tuple(c for c in cards if c not in back)
