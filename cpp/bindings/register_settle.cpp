@@ -90,6 +90,18 @@ void register_settle(py::module_& m) {
           throw py::value_error("declared and surrendered need one flag per player");
         }
         const RoundIssue issue = check_round(arr.data(), players, 0);
+        if (issue.round >= 0 && issue.kind == 2) {
+          // Name both holders: the first place the card appears, then the repeat check_round found.
+          const int repeat = issue.player * 13 + issue.index;
+          int first = 0;
+          while (arr.data()[first] != issue.card) ++first;
+          const std::string card = format_card(issue.card);
+          if (first / 13 == issue.player) {
+            throw py::value_error("player " + std::to_string(issue.player) + " holds card " + card + " twice");
+          }
+          throw py::value_error("card " + card + " is held by player " + std::to_string(first / 13) + " and player " +
+                                std::to_string(repeat / 13));
+        }
         if (issue.round >= 0) throw py::value_error(describe_round_issue(issue, ""));
         std::vector<std::int64_t> stake_values;
         if (!stakes.is_none()) {

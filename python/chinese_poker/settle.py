@@ -195,14 +195,6 @@ def settle(
         count = "one hand" if isinstance(hands, (str, Hand)) else f"{len(hands)} hands"
         raise ValueError(f"a round has 2 to 4 players, got {count}")
     players = [_as_hand(h, k) for k, h in enumerate(hands)]
-    owner: dict[int, int] = {}
-    for index, hand in enumerate(players):
-        for code in hand.cards:
-            if code in owner:
-                raise ValueError(
-                    f"card {format_card(code)} is held by player {owner[code]} and player {index}"
-                )
-            owner[code] = index
     flags = [False] * len(players) if surrender is None else [bool(s) for s in surrender]
     if len(flags) != len(players):
         raise ValueError(f"surrender needs one flag per player ({len(players)}), got {len(flags)}")
