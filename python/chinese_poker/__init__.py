@@ -4,7 +4,7 @@ The compiled core (``chinese_poker._core``) does every computation; this package
 documented Python face.
 """
 
-from chinese_poker.arrange import Arrangement, arrange, arrangements
+from chinese_poker.arrange import Arrangement, arrange, arrange_batch, arrangements
 from chinese_poker.cards import format_card, format_cards, parse_card, parse_cards
 from chinese_poker.evaluation import (
     HandCategory,
@@ -30,6 +30,7 @@ __all__ = [
     "Settlement",
     "__version__",
     "arrange",
+    "arrange_batch",
     "arrangements",
     "category",
     "describe",
