@@ -159,7 +159,14 @@ def detect_natural(cards13: CardsLike, rules: Rules | None = None) -> str | None
         raise ValueError(f"a natural takes 13 cards, got {len(codes)}")
     if not rules.naturals:
         return None
-    # Under "auto" the core looks for naturals in every hand; the setting it also reads is irrelevant here.
-    auto = rules if rules.natural_declaration == "auto" else rules.replace(natural_declaration="auto")
-    facts = _core.player_facts(np.asarray(codes, dtype=np.uint8), False, rules_spec(auto))
+    facts = _core.player_facts(np.asarray(codes, dtype=np.uint8), False, _detecting_spec(rules))
     return facts["natural"]
+
+
+@lru_cache(maxsize=128)
+def _detecting_spec(rules: Rules) -> _core.RulesSpec:
+    """The core's form of ``rules`` with ``natural_declaration="auto"``, under which it looks for naturals in
+    every hand (the setting it also reads is irrelevant to detection). Cached: ``replace`` validates every
+    knob, which would otherwise dominate each call."""
+    auto = rules if rules.natural_declaration == "auto" else rules.replace(natural_declaration="auto")
+    return rules_spec(auto)
