@@ -15,10 +15,10 @@ namespace chinese_poker::bindings {
 namespace {
 
 const std::uint8_t* thirteen_distinct_cards(const py::array_t<std::uint8_t>& arr) {
-  const RowIssue issue = check_cards(arr.data(), 13, 0);
-  if (issue.kind != RowIssue::kNone) {
+  const CardIssue issue = check_cards(arr.data(), 13, 0);
+  if (issue) {
     throw py::value_error("index " + std::to_string(issue.position) + ": card code " + std::to_string(issue.card) +
-                          (issue.kind == RowIssue::kOutOfRange ? " is not in 0..51" : " appears twice"));
+                          (issue.kind == CardIssueKind::kOutOfRange ? " is not in 0..51" : " appears twice"));
   }
   return arr.data();
 }
@@ -137,10 +137,10 @@ void register_arrange(py::module_& m) {
           bad = arrange_batch(in, count, rules, model, dst, ev_dst);
         }
         if (bad >= 0) {
-          const RowIssue issue = check_cards(in + 13 * bad, 13, bad);
+          const CardIssue issue = check_cards(in + 13 * bad, 13, bad);
           throw py::value_error("hand " + std::to_string(bad) + ", index " + std::to_string(issue.position) +
                                 ": card code " + std::to_string(issue.card) +
-                                (issue.kind == RowIssue::kOutOfRange ? " is not in 0..51" : " appears twice"));
+                                (issue.kind == CardIssueKind::kOutOfRange ? " is not in 0..51" : " appears twice"));
         }
         return py::make_tuple(out, ev);
       },

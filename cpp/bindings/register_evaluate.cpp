@@ -112,8 +112,8 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
     }
   }
   if (error) return nullptr;
-  const RowIssue issue = check_cards(cards, static_cast<int>(n), 0);
-  if (issue.kind == RowIssue::kDuplicate) {
+  const CardIssue issue = check_cards(cards, static_cast<int>(n), 0);
+  if (issue.kind == CardIssueKind::kDuplicate) {
     PyErr_Format(PyExc_ValueError, "card %s at index %d appears twice", format_card(issue.card).c_str(),
                  issue.position);
     return nullptr;
@@ -132,10 +132,10 @@ PyMethodDef g_methods[] = {
      "Three-card rows have no straights or flushes; 3- and 5-card strengths share one scale.\n"},
     {nullptr, nullptr, 0, nullptr}};
 
-std::string describe_issue(const RowIssue& issue, const char* what) {
-  std::string text = std::string(what) + " " + std::to_string(issue.row) + ", index " +
+std::string describe_issue(const CardIssue& issue, const char* what) {
+  std::string text = std::string(what) + " " + std::to_string(issue.item) + ", index " +
                      std::to_string(issue.position) + ": ";
-  if (issue.kind == RowIssue::kOutOfRange) {
+  if (issue.kind == CardIssueKind::kOutOfRange) {
     text += "card code " + std::to_string(issue.card) + " is not in 0..51";
   } else {
     text += "card " + format_card(issue.card) + " (" + std::to_string(issue.card) + ") appears twice";
@@ -197,12 +197,12 @@ void register_evaluate(py::module_& m) {
         py::array_t<std::int32_t> out(static_cast<py::ssize_t>(rows));
         const std::uint8_t* in = arr.data();
         std::int32_t* dst = out.mutable_data();
-        RowIssue issue;
+        CardIssue issue;
         {
           py::gil_scoped_release release;
           issue = evaluate_batch(in, rows, width, wheel, dst);
         }
-        if (issue.kind != RowIssue::kNone) throw py::value_error(describe_issue(issue, "row"));
+        if (issue) throw py::value_error(describe_issue(issue, "row"));
         return out;
       },
       py::arg("cards"), py::arg("wheel") = "low",

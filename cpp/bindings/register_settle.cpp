@@ -21,10 +21,10 @@ py::object natural_name_or_none(const RulesSpec& rules, int level) {
   return py::str(natural_name(rules.natural_kind[level]));
 }
 
-std::string describe_round_issue(const RoundIssue& issue, const char* where) {
-  std::string text = std::string(where) + "player " + std::to_string(issue.player) + ", index " +
-                     std::to_string(issue.index) + ": ";
-  if (issue.kind == 1) return text + "card code " + std::to_string(issue.card) + " is not in 0..51";
+std::string describe_round_issue(const CardIssue& issue, const char* where) {
+  std::string text = std::string(where) + "player " + std::to_string(issue.position / 13) + ", index " +
+                     std::to_string(issue.position % 13) + ": ";
+  if (issue.kind == CardIssueKind::kOutOfRange) return text + "card code " + std::to_string(issue.card) + " is not in 0..51";
   return text + "card " + format_card(issue.card) + " appears twice at the table";
 }
 
@@ -57,10 +57,10 @@ void register_settle(py::module_& m) {
       "player_facts",
       [](const py::object& cards, bool declared, const RulesSpec& rules) {
         auto arr = require_card_array(cards, "cards", 1, {13});
-        const RowIssue issue = check_cards(arr.data(), 13, 0);
-        if (issue.kind != RowIssue::kNone) {
+        const CardIssue issue = check_cards(arr.data(), 13, 0);
+        if (issue) {
           throw py::value_error("index " + std::to_string(issue.position) + ": card code " +
-                                std::to_string(issue.card) + (issue.kind == RowIssue::kOutOfRange
+                                std::to_string(issue.card) + (issue.kind == CardIssueKind::kOutOfRange
                                                                   ? " is not in 0..51"
                                                                   : " appears twice"));
         }
@@ -89,20 +89,19 @@ void register_settle(py::module_& m) {
         if (static_cast<int>(declared.size()) != players || static_cast<int>(surrendered.size()) != players) {
           throw py::value_error("declared and surrendered need one flag per player");
         }
-        const RoundIssue issue = check_round(arr.data(), players, 0);
-        if (issue.round >= 0 && issue.kind == 2) {
+        const CardIssue issue = check_round(arr.data(), players, 0);
+        if (issue.kind == CardIssueKind::kDuplicate) {
           // Name both holders: the first place the card appears, then the repeat check_round found.
-          const int repeat = issue.player * 13 + issue.index;
-          int first = 0;
-          while (arr.data()[first] != issue.card) ++first;
+          const int repeat = issue.position;
+          const int first = issue.first_position;
           const std::string card = format_card(issue.card);
-          if (first / 13 == issue.player) {
-            throw py::value_error("player " + std::to_string(issue.player) + " holds card " + card + " twice");
+          if (first / 13 == repeat / 13) {
+            throw py::value_error("player " + std::to_string(repeat / 13) + " holds card " + card + " twice");
           }
           throw py::value_error("card " + card + " is held by player " + std::to_string(first / 13) + " and player " +
                                 std::to_string(repeat / 13));
         }
-        if (issue.round >= 0) throw py::value_error(describe_round_issue(issue, ""));
+        if (issue) throw py::value_error(describe_round_issue(issue, ""));
         std::vector<std::int64_t> stake_values;
         if (!stakes.is_none()) {
           auto s = py::cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>(stakes);
@@ -173,13 +172,13 @@ void register_settle(py::module_& m) {
         py::array_t<std::int64_t> out({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(players)});
         const std::uint8_t* in = arr.data();
         std::int64_t* dst = out.mutable_data();
-        RoundIssue issue;
+        CardIssue issue;
         {
           py::gil_scoped_release release;
           issue = settle_batch(in, count, players, rules, dst);
         }
-        if (issue.round >= 0) {
-          throw py::value_error(describe_round_issue(issue, ("round " + std::to_string(issue.round) + ", ").c_str()));
+        if (issue) {
+          throw py::value_error(describe_round_issue(issue, ("round " + std::to_string(issue.item) + ", ").c_str()));
         }
         return out;
       },

@@ -343,8 +343,8 @@ double expected_arrangement(const std::uint8_t* cards13, const RulesSpec& rules,
 std::int64_t arrange_batch(const std::uint8_t* cards, std::size_t count, const RulesSpec& rules,
                            const ExpectedModel* model, std::uint8_t* out, double* ev_out) noexcept {
   for (std::size_t i = 0; i < count; ++i) {
-    const RowIssue issue = check_cards(cards + 13 * i, 13, static_cast<std::int64_t>(i));
-    if (issue.kind != RowIssue::kNone) return issue.row;
+    const CardIssue issue = check_cards(cards + 13 * i, 13, static_cast<std::int64_t>(i));
+    if (issue) return issue.item;
   }
   Arrangement a;
   for (std::size_t i = 0; i < count; ++i) {

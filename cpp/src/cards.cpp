@@ -53,6 +53,29 @@ int parse_card(const std::string& token) noexcept {
   return make_card(rank, suit);
 }
 
+CardIssue check_cards(const std::uint8_t* cards, int count, std::int64_t item) noexcept {
+  CardIssue issue;
+  int first_at[kDeckSize];
+  for (int& at : first_at) at = -1;
+  for (int k = 0; k < count; ++k) {
+    const int c = cards[k];
+    if (c >= kDeckSize) {
+      issue.kind = CardIssueKind::kOutOfRange;
+    } else if (first_at[c] >= 0) {
+      issue.kind = CardIssueKind::kDuplicate;
+      issue.first_position = first_at[c];
+    } else {
+      first_at[c] = k;
+      continue;
+    }
+    issue.item = item;
+    issue.position = k;
+    issue.card = c;
+    return issue;
+  }
+  return issue;
+}
+
 std::string format_card(int card) {
   if (card < 0 || card >= kDeckSize) return "??";
   return std::string{kRankChars[card_rank(card)], kSuitChars[card_suit(card)]};

@@ -150,27 +150,7 @@ Strength evaluate5(const std::uint8_t* cards, Wheel wheel) noexcept {
 
 Strength evaluate3(const std::uint8_t* cards) noexcept { return eval3_with(tables(), cards); }
 
-RowIssue check_cards(const std::uint8_t* cards, int count, std::int64_t row) noexcept {
-  RowIssue issue;
-  for (int k = 0; k < count; ++k) {
-    if (cards[k] >= kDeckSize) {
-      issue.kind = RowIssue::kOutOfRange;
-    } else {
-      for (int j = 0; j < k; ++j) {
-        if (cards[j] == cards[k]) issue.kind = RowIssue::kDuplicate;
-      }
-    }
-    if (issue.kind != RowIssue::kNone) {
-      issue.row = row;
-      issue.position = k;
-      issue.card = cards[k];
-      return issue;
-    }
-  }
-  return issue;
-}
-
-RowIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
+CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
                         std::int32_t* out) noexcept {
   const Tables& t = tables();
   const unsigned w = static_cast<unsigned>(wheel);
@@ -193,11 +173,11 @@ RowIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, 
   }
   if (bad != 0) {
     for (std::size_t i = 0; i < rows; ++i) {
-      const RowIssue issue = check_cards(cards + width * i, width, static_cast<std::int64_t>(i));
-      if (issue.kind != RowIssue::kNone) return issue;
+      const CardIssue issue = check_cards(cards + width * i, width, static_cast<std::int64_t>(i));
+      if (issue) return issue;
     }
   }
-  return RowIssue{};
+  return CardIssue{};
 }
 
 }  // namespace chinese_poker

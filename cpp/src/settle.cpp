@@ -243,7 +243,7 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
   return {};
 }
 
-RoundIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept {
+CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept {
   // Fast test first (every round of a batch passes through here): the codes' bits must be 13P distinct
   // positions below 52. Only a failing round is scanned again to name the offending card.
   std::uint64_t seen = 0;
@@ -253,44 +253,24 @@ RoundIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t 
     seen |= std::uint64_t{1} << (cards[k] & 63u);
     high |= cards[k];
   }
-  RoundIssue issue;
-  if (__builtin_popcountll(seen) == count && (seen >> kDeckSize) == 0 && (high & 0xC0u) == 0) return issue;
-  seen = 0;
-  for (int k = 0; k < count; ++k) {
-    const int c = cards[k];
-    int kind = 0;
-    if (c >= kDeckSize) {
-      kind = 1;
-    } else if (seen >> c & 1u) {
-      kind = 2;
-    }
-    if (kind != 0) {
-      issue.round = round;
-      issue.kind = kind;
-      issue.player = k / 13;
-      issue.index = k % 13;
-      issue.card = c;
-      return issue;
-    }
-    seen |= std::uint64_t{1} << c;
-  }
-  return issue;
+  if (__builtin_popcountll(seen) == count && (seen >> kDeckSize) == 0 && (high & 0xC0u) == 0) return CardIssue{};
+  return check_cards(cards, count, round);
 }
 
-RoundIssue settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
+CardIssue settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
                         std::int64_t* net_out) noexcept {
   RoundResult result;
   PlayerInput inputs[kMaxPlayers];
   const int stride = num_players * 13;
   for (std::size_t r = 0; r < rounds; ++r) {
     const std::uint8_t* round = cards + r * static_cast<std::size_t>(stride);
-    const RoundIssue issue = check_round(round, num_players, static_cast<std::int64_t>(r));
-    if (issue.round >= 0) return issue;
+    const CardIssue issue = check_round(round, num_players, static_cast<std::int64_t>(r));
+    if (issue) return issue;
     for (int p = 0; p < num_players; ++p) inputs[p].cards = round + 13 * p;
     settle_round(inputs, num_players, rules, nullptr, &result);
     for (int p = 0; p < num_players; ++p) net_out[r * static_cast<std::size_t>(num_players) + p] = result.net[p];
   }
-  return RoundIssue{};
+  return CardIssue{};
 }
 
 }  // namespace chinese_poker

@@ -84,8 +84,8 @@ static void test_exhaustive_five(Wheel wheel) {
   CHECK(classes == 7462);
   // The batch entry point agrees with the single one.
   std::vector<std::int32_t> out(2598960);
-  const RowIssue issue = evaluate_batch(all.data(), out.size(), 5, wheel, out.data());
-  CHECK(issue.row == -1);
+  const CardIssue issue = evaluate_batch(all.data(), out.size(), 5, wheel, out.data());
+  CHECK(!issue && issue.item == -1);
   bool same = true;
   for (std::size_t i = 0; i < out.size(); ++i) same = same && Strength(out[i]) == evaluate5(&all[5 * i], wheel);
   CHECK(same);
@@ -133,23 +133,23 @@ static void test_rules_examples() {
 static void test_batch_errors() {
   std::vector<std::uint8_t> rows = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 10};
   std::vector<std::int32_t> out(3);
-  RowIssue issue = evaluate_batch(rows.data(), 3, 5, Wheel::Low, out.data());
-  CHECK(issue.row == 2);
-  CHECK(issue.kind == RowIssue::kDuplicate);
+  CardIssue issue = evaluate_batch(rows.data(), 3, 5, Wheel::Low, out.data());
+  CHECK(issue.item == 2);
+  CHECK(issue.kind == CardIssueKind::kDuplicate && issue.first_position == 0);
   CHECK(issue.position == 4);
   CHECK(issue.card == 10);
   rows[7] = 200;
   issue = evaluate_batch(rows.data(), 3, 5, Wheel::Low, out.data());
-  CHECK(issue.row == 1);
-  CHECK(issue.kind == RowIssue::kOutOfRange);
+  CHECK(issue.item == 1);
+  CHECK(issue.kind == CardIssueKind::kOutOfRange);
   CHECK(issue.position == 2);
   // Five of one rank (impossible in a real row) must not read outside the tables.
   std::vector<std::uint8_t> bad3 = {255, 254, 52};
   issue = evaluate_batch(bad3.data(), 1, 3, Wheel::Low, out.data());
-  CHECK(issue.row == 0 && issue.kind == RowIssue::kOutOfRange);
+  CHECK(issue.item == 0 && issue.kind == CardIssueKind::kOutOfRange);
   std::vector<std::uint8_t> same = {51, 51, 51, 51, 51};
   issue = evaluate_batch(same.data(), 1, 5, Wheel::Second, out.data());
-  CHECK(issue.row == 0 && issue.kind == RowIssue::kDuplicate && issue.position == 1);
+  CHECK(issue.item == 0 && issue.kind == CardIssueKind::kDuplicate && issue.position == 1);
 }
 
 // 13 codes from "front / middle / back" text (tokens separated by spaces; slashes ignored).
@@ -267,15 +267,16 @@ static void test_settle_batch_validation() {
   std::vector<std::uint8_t> rounds(2 * 2 * 13);
   for (int k = 0; k < 52; ++k) rounds[k] = static_cast<std::uint8_t>(k % 26);
   std::vector<std::int64_t> net(4);
-  RoundIssue issue = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
-  CHECK(issue.round == -1);
+  CardIssue issue = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
+  CHECK(!issue);
   CHECK(net[0] + net[1] == 0 && net[2] + net[3] == 0);
   rounds[26 + 20] = 3;  // round 1, player 1, index 7 repeats card 3
   issue = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
-  CHECK(issue.round == 1 && issue.kind == 2 && issue.player == 1 && issue.index == 7);
+  CHECK(issue.item == 1 && issue.kind == CardIssueKind::kDuplicate && issue.position == 13 + 7 &&
+        issue.first_position == 3);
   rounds[26 + 20] = 250;
   issue = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
-  CHECK(issue.round == 1 && issue.kind == 1 && issue.card == 250);
+  CHECK(issue.item == 1 && issue.kind == CardIssueKind::kOutOfRange && issue.card == 250);
 }
 
 static bool is_legal(const Arrangement& a, const RulesSpec& rules) {

@@ -18,6 +18,22 @@ constexpr int make_card(int rank, int suit) noexcept { return rank * 4 + suit; }
 // Parses one token such as "As", "10h", "td" or "T♥"; returns -1 when it is not a card.
 int parse_card(const std::string& token) noexcept;
 
+// What is wrong with a group of cards (a batch row, a hand, a round), if anything: the one type every
+// validating entry point reports.
+enum class CardIssueKind : std::uint8_t { kNone = 0, kOutOfRange = 1, kDuplicate = 2 };
+
+struct CardIssue {
+  CardIssueKind kind = CardIssueKind::kNone;
+  std::int64_t item = -1;   // which row, hand or round of a batch (as the caller numbered it)
+  int position = -1;        // index of the offending card within the item (a round: player * 13 + index)
+  int card = -1;            // its code
+  int first_position = -1;  // kDuplicate: where the same card first appears within the item
+  explicit operator bool() const noexcept { return kind != CardIssueKind::kNone; }
+};
+
+// Checks `count` cards (at most 64) for codes >= 52 and repeats; `item` is copied into the result.
+[[nodiscard]] CardIssue check_cards(const std::uint8_t* cards, int count, std::int64_t item) noexcept;
+
 // Canonical two-character text of a card, e.g. "As", "Td"; "??" for an out-of-range code.
 std::string format_card(int card);
 

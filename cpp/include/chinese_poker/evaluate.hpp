@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "chinese_poker/cards.hpp"
+
 namespace chinese_poker {
 
 using Strength = std::uint32_t;
@@ -44,22 +46,10 @@ constexpr Strength make_strength(int category, int v1, int v2 = 0, int v3 = 0, i
 Strength evaluate5(const std::uint8_t* cards, Wheel wheel) noexcept;
 Strength evaluate3(const std::uint8_t* cards) noexcept;
 
-// What is wrong with one row of cards, if anything.
-struct RowIssue {
-  enum Kind : int { kNone = 0, kOutOfRange = 1, kDuplicate = 2 };
-  std::int64_t row = -1;  // -1: every row is valid
-  Kind kind = kNone;
-  int position = -1;      // index within the row of the offending card
-  int card = -1;          // its code
-};
-
-// Checks `count` cards for codes >= 52 and repeats; `row` is copied into the result.
-RowIssue check_cards(const std::uint8_t* cards, int count, std::int64_t row) noexcept;
-
 // Evaluates `rows` rows of `width` (3 or 5) cards laid out contiguously and writes one strength per row.
-// Returns the first invalid row (out is then unspecified), or a RowIssue with row == -1.
+// Returns the first invalid row (`item` = its index; out is then unspecified), or no issue.
 // Safe to call from many threads at once: it reads only immutable tables.
-RowIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
+[[nodiscard]] CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
                         std::int32_t* out) noexcept;
 
 }  // namespace chinese_poker

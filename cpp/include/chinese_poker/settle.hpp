@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "chinese_poker/cards.hpp"
 #include "chinese_poker/rules.hpp"
 
 namespace chinese_poker {
@@ -77,21 +78,14 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
 SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
                          const std::int64_t* stakes, RoundResult* out) noexcept;
 
-// First problem in a round laid out as players x 13 codes, or row == -1: codes >= 52 and any card twice at
-// the table. `row` of the result is set to `round`, `position` to player * 13 + index.
-struct RoundIssue {
-  std::int64_t round = -1;
-  int kind = 0;      // 1 out of range, 2 card twice
-  int player = -1;
-  int index = -1;
-  int card = -1;
-};
-RoundIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept;
+// First problem in a round laid out as players x 13 codes: a code >= 52 or any card twice at the table.
+// `item` of the result is `round`; `position` is player * 13 + index.
+[[nodiscard]] CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept;
 
 // Settles `rounds` rounds of `num_players` settings each (rounds x players x 13 codes, contiguous) and
 // writes rounds x players net units. Validates every round; returns the first invalid one (out is then
 // unspecified). No player is declared; under natural_declaration "auto" naturals are detected.
-RoundIssue settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
+[[nodiscard]] CardIssue settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
                         std::int64_t* net_out) noexcept;
 
 }  // namespace chinese_poker
