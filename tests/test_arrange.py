@@ -11,7 +11,7 @@ import pytest
 from chinese_poker import Hand, Rules, arrange, arrangements, describe, parse_cards, settle
 from chinese_poker import reference as ref
 from chinese_poker.arrange import STRATEGIES, arrange_batch, field_tables
-from chinese_poker.rules import PRESET_NAMES
+from chinese_poker.presets import PRESET_NAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

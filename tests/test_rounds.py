@@ -12,21 +12,23 @@ from typing import Any
 
 import pytest
 from chinese_poker import Hand, Rules, settle
-from chinese_poker.cli import Progress, format_round_table, held_patterns
-from chinese_poker.rounds import (
+from chinese_poker.checking import held_patterns
+from chinese_poker.cli.progress import Progress
+from chinese_poker.cli.round_table import format_round_table
+from chinese_poker.formats.records import read_rounds
+from chinese_poker.formats.rounds import (
     RoundError,
     iter_settled,
     load_schema,
     parse_round,
-    read_rounds,
     round_input,
     round_output,
     rules_reference,
     settle_round,
 )
-from chinese_poker.rules import PRESET_NAMES
-from chinese_poker.vectors import E4_RULES, edge_cases, generate_vectors
-from chinese_poker.verify import OutputFileError, compare_outputs, compare_round, load_outputs
+from chinese_poker.formats.vectors import E4_RULES, edge_cases, generate_vectors
+from chinese_poker.formats.verify import OutputFileError, compare_outputs, compare_round, load_outputs
+from chinese_poker.presets import PRESET_NAMES
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "JSON_FORMAT.md"
 

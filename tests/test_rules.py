@@ -10,15 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chinese_poker import presets as presets_module
 from chinese_poker import rules as rules_module
-from chinese_poker.rules import (
+from chinese_poker._toml import toml_value
+from chinese_poker.knobs import (
     CHOICES,
-    KNOBS,
+    FRONT_CATEGORIES,
     NATURAL_NAMES,
     ROYALTY_CATEGORIES,
     ROYALTY_TABLES,
-    Rules,
 )
+from chinese_poker.rules import KNOBS, Rules
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -226,7 +228,7 @@ def test_preset_file_loads_as_a_rules_file() -> None:
 
 def test_preset_cycle_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     documents = {"pagat": {"preset": "pusoy"}, "pusoy": {"preset": "pagat"}}
-    monkeypatch.setattr(rules_module, "_read_preset_file", lambda name: documents[name])
+    monkeypatch.setattr(presets_module, "_read_preset_file", lambda name: documents[name])
     with pytest.raises(ValueError, match="based on itself"):
         rules_module._preset("pagat", ())
 
@@ -424,7 +426,7 @@ def test_to_dict_forms() -> None:
 )
 def test_toml_string_emitter(text: str) -> None:
     value = {"k": text, "list": [text, 1, True], "table": {"a b": text}}
-    emitted = "\n".join(f"{key} = {rules_module._toml_value(item)}" for key, item in value.items())
+    emitted = "\n".join(f"{key} = {toml_value(item)}" for key, item in value.items())
     assert tomllib.loads(emitted) == value
 
 
@@ -474,7 +476,7 @@ def test_round_trip_property(
 ) -> None:
     if isinstance(royalties, dict) and "front" in royalties:
         front = royalties["front"]
-        royalties["front"] = {k: v for k, v in front.items() if k in rules_module.FRONT_CATEGORIES}
+        royalties["front"] = {k: v for k, v in front.items() if k in FRONT_CATEGORIES}
     rules = Rules(**choices, **ints, **flags, royalties=royalties, naturals=naturals)
     assert Rules.from_toml(rules.to_toml()) == rules
     assert Rules.from_json(rules.to_json()) == rules

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from chinese_poker import Hand, Rules, detect_natural, evaluate, settle, settle_batch
 from chinese_poker import reference as ref
-from chinese_poker.rules import NATURAL_NAMES, PRESET_NAMES
+from chinese_poker.knobs import NATURAL_NAMES
+from chinese_poker.presets import PRESET_NAMES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -26,7 +26,8 @@ from chinese_poker import _core
 from chinese_poker.cards import CardsLike, parse_cards
 from chinese_poker.evaluation import CATEGORY_SHIFT, HandCategory
 from chinese_poker.hand import Hand, _rules_or_default, detect_natural, rules_spec
-from chinese_poker.rules import ROWS, Rules
+from chinese_poker.knobs import ROWS
+from chinese_poker.rules import Rules
 
 __all__ = [
     "DEFAULT_STRATEGY",

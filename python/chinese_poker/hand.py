@@ -67,6 +67,23 @@ class Hand:
         return hand
 
     @classmethod
+    def parse(cls, text: str) -> Hand:
+        """A setting from text: ``"front / middle / back"`` (``|`` also separates rows), as ``str(hand)``
+        writes it, or 13 cards in order (front 3, middle 5, back 5); ``"declared ..."`` (what ``str`` gives
+        for a declared natural) is ``Hand.declared`` of the 13 cards."""
+        if not isinstance(text, str):
+            raise TypeError(f"Hand.parse takes a string, got {type(text).__name__}")
+        stripped = text.strip()
+        if stripped.lower().startswith("declared "):
+            return cls.declared(stripped[len("declared ") :])
+        parts = stripped.replace("|", "/").split("/")
+        if len(parts) == 3:
+            return cls(*parts)
+        if len(parts) != 1:
+            raise ValueError(f"give the rows as 'front / middle / back' (3 parts), got {len(parts)} parts")
+        return cls.from_cards(stripped)
+
+    @classmethod
     def from_cards(cls, cards13: CardsLike) -> Hand:
         """A setting from 13 cards in order: front 3, then middle 5, then back 5."""
         codes = parse_cards(cards13)

@@ -155,7 +155,7 @@ def _as_hand(value: HandLike, index: int) -> Hand:
         return value
     try:
         if isinstance(value, str):
-            return Hand.from_cards(value)
+            return Hand.parse(value)
         if len(value) == 3:
             return Hand(*value)
         return Hand.from_cards(value)

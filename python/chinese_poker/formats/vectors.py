@@ -17,8 +17,9 @@ from typing import Any
 
 from chinese_poker.arrange import arrange, arrangements
 from chinese_poker.cards import format_card, parse_cards
+from chinese_poker.dealing import deal_hands
+from chinese_poker.formats.rounds import parse_round, round_output, rules_reference, settle_round
 from chinese_poker.hand import detect_natural
-from chinese_poker.rounds import parse_round, round_output, rules_reference, settle_round
 from chinese_poker.rules import Rules
 
 __all__ = ["E4_RULES", "edge_cases", "generate_vectors", "make_vector", "random_round"]
@@ -237,12 +238,9 @@ def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
     setting (most often), a random legal setting, or the cards as dealt (usually a foul); a natural is
     declared when held and the rules need a declaration; now and then a stakes matrix."""
     players = rng.choice((2, 3, 3, 4, 4, 4))
-    deck = list(range(52))
-    rng.shuffle(deck)
     entries = []
     tags = {"random"}
-    for index in range(players):
-        cards = deck[13 * index : 13 * index + 13]
+    for index, cards in enumerate(deal_hands(rng, players)):
         name = f"P{index + 1}"
         text = " ".join(format_card(c) for c in cards)
         how = rng.random()
@@ -310,3 +308,7 @@ def generate_vectors(
         yield make_vector(random_round(rng, rules, f"random-{k:0{width}d}"))
         if progress is not None:
             progress(made)
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -1,4 +1,4 @@
 """JSON Schemas of the round format (docs/JSON_FORMAT.md): ``round.schema.json`` (input: one round or a list
 of rounds; a JSON Lines file is one round per line) and ``output.schema.json`` (one settled round, as
 ``chinese-poker score --format json`` writes a list of them). Read them with
-``chinese_poker.rounds.load_schema``."""
+``chinese_poker.formats.rounds.load_schema``."""

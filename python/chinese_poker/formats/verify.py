@@ -20,8 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from chinese_poker.formats.records import read_json_records
+from chinese_poker.formats.rounds import rules_from_value
 from chinese_poker.hand import ROW_NAMES
-from chinese_poker.rounds import read_json_records, rules_from_value
 
 __all__ = ["REQUIRED", "Disagreement", "OutputFileError", "compare_outputs", "compare_round", "load_outputs"]
 
@@ -350,3 +351,7 @@ def compare_outputs(
         rid = key[1] if key[0] == "id" else f"#{key[1]}"
         found.append(Disagreement(rid, "", "round", _MISSING, "present (not in the expected file)"))
     return found
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

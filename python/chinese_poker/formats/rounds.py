@@ -18,31 +18,29 @@ needed at run time).
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Union
 
-from chinese_poker.cards import format_card, parse_cards
-from chinese_poker.hand import ROW_NAMES, ROW_SIZES, Hand, detect_natural
-from chinese_poker.rules import PRESET_NAMES, Rules
+from chinese_poker._suggest import did_you_mean
+from chinese_poker.cards import format_card
+from chinese_poker.formats.records import RawRound
+from chinese_poker.hand import ROW_NAMES, Hand, detect_natural
+from chinese_poker.rules import Rules
 from chinese_poker.settle import Settlement, settle
 
 __all__ = [
     "METADATA_KEYS",
     "PLAYER_KEYS",
     "ROUND_KEYS",
-    "RawRound",
     "Round",
     "RoundError",
     "default_names",
     "iter_settled",
     "load_schema",
     "parse_round",
-    "read_json_records",
-    "read_rounds",
     "round_input",
     "round_output",
     "rules_from_value",
@@ -78,31 +76,6 @@ class RoundError(ValueError):
 
 
 @dataclass(frozen=True)
-class RawRound:
-    """One round as read from a file, before checking: its 1-based ``position`` among the file's rounds (0
-    for a file that is not JSON at all), its ``line`` (JSON Lines only, else ``None``), and either the
-    decoded ``data`` or the ``error`` met."""
-
-    position: int
-    line: int | None
-    data: Any = None
-    error: str | None = None
-
-    @property
-    def where(self) -> str:
-        """How error messages name this round: ``"round 3"``, ``"line 7"``, plus its id when it has one
-        (empty for position 0: the whole file, which is not JSON)."""
-        if self.position == 0:
-            return ""
-        label = f"line {self.line}" if self.line is not None else f"round {self.position}"
-        if isinstance(self.data, Mapping):
-            rid = self.data.get("id")
-            if isinstance(rid, (str, int)) and not isinstance(rid, bool):
-                label += f" (id {json.dumps(rid, ensure_ascii=False)})"
-        return label
-
-
-@dataclass(frozen=True)
 class Round:
     """A checked round: ``id`` (echoed back; the 1-based position when the input has none), player
     ``names``, ``hands``, optional ``stakes`` matrix and ``surrender`` flags, and the ``rules`` to settle
@@ -122,74 +95,10 @@ def default_names(count: int) -> tuple[str, ...]:
 
 
 def load_schema(name: str = "round") -> dict[str, Any]:
-    """The JSON Schema shipped in ``chinese_poker/schema``: ``"round"`` (input) or ``"output"``."""
-    text = resources.files("chinese_poker.schema").joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
+    """The JSON Schema shipped in ``chinese_poker/formats/schema``: ``"round"`` (input) or ``"output"``."""
+    schema_file = resources.files("chinese_poker.formats.schema").joinpath(f"{name}.schema.json")
+    text = schema_file.read_text(encoding="utf-8")
     return json.loads(text)
-
-
-# ----- reading files -----------------------------------------------------------------------------------
-
-
-def _json_error(error: json.JSONDecodeError, line_offset: int = 0) -> str:
-    return f"malformed JSON at line {error.lineno + line_offset} column {error.colno}: {error.msg}"
-
-
-def _looks_like_json_lines(text: str) -> bool:
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) < 2:
-        return False
-    try:
-        json.loads(lines[0])
-    except json.JSONDecodeError:
-        return False
-    return True
-
-
-def read_json_records(text: str, *, json_lines: bool | None = None) -> tuple[bool, list[RawRound]]:
-    """Split a file's text into JSON records: ``(is_json_lines, records)``.
-
-    The text is one JSON value (a round object, or a list of them) or JSON Lines (one object per non-blank
-    line). ``json_lines=None`` decides by content: JSON Lines when the text is not one JSON value and its
-    first non-blank line is a complete JSON value on its own. Malformed JSON becomes a record with an
-    ``error`` (one per bad line in JSON Lines; the whole file otherwise).
-    """
-    if json_lines is None:
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            if not _looks_like_json_lines(text):
-                return False, [RawRound(0, None, error=_json_error(error))]
-            json_lines = True
-        else:
-            items = document if isinstance(document, list) else [document]
-            return False, [RawRound(k + 1, None, data=item) for k, item in enumerate(items)]
-    if not json_lines:
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            return False, [RawRound(0, None, error=_json_error(error))]
-        items = document if isinstance(document, list) else [document]
-        return False, [RawRound(k + 1, None, data=item) for k, item in enumerate(items)]
-    records = []
-    position = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        position += 1
-        try:
-            records.append(RawRound(position, number, data=json.loads(line)))
-        except json.JSONDecodeError as error:
-            records.append(
-                RawRound(position, number, error=f"malformed JSON at column {error.colno}: {error.msg}")
-            )
-    return True, records
-
-
-def read_rounds(text: str, *, json_lines: bool | None = None) -> tuple[bool, list[RawRound]]:
-    """The raw rounds of a round file's text (see ``read_json_records``); an empty file holds no round."""
-    if not text.strip():
-        return bool(json_lines), []
-    return read_json_records(text, json_lines=json_lines)
 
 
 # ----- checking one round ------------------------------------------------------------------------------
@@ -212,18 +121,12 @@ def _type_name(value: object) -> str:
 
 
 def _unknown_key(key: str, known: Sequence[str], what: str) -> str:
-    close = difflib.get_close_matches(key, known, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"unknown key {key!r} in {what}{hint}; allowed: {', '.join(known)}"
+    return f"unknown key {key!r} in {what}{did_you_mean(key, known)}; allowed: {', '.join(known)}"
 
 
 def rules_from_value(value: object) -> Rules:
     """Rules from a round's ``"rules"`` value: a preset name or a rules object (``Rules.from_dict``)."""
     if isinstance(value, str):
-        if value not in PRESET_NAMES:
-            close = difflib.get_close_matches(value, PRESET_NAMES, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ValueError(f"unknown preset {value!r}{hint}; presets: {', '.join(PRESET_NAMES)}")
         return Rules.preset(value)
     if isinstance(value, Mapping):
         return Rules.from_dict(value)
@@ -272,31 +175,15 @@ def _parse_player(data: object, index: int) -> tuple[str | None, Hand, bool]:
             raise ValueError(f"{' and '.join(missing)} missing (a setting needs front, middle and back)")
         if declare:
             raise ValueError("a player who declares a natural gives cards (13), not front, middle and back")
-        rows = []
-        for row, size in zip(ROW_NAMES, ROW_SIZES):
-            given = _cards_value(data[row], row)
-            try:
-                codes = parse_cards(given)
-            except (ValueError, TypeError) as error:
-                raise ValueError(f"{row}: {error}") from None
-            if len(codes) != size:
-                raise ValueError(f"the {row} takes {size} cards, got {len(codes)}")
-            rows.append(codes)
-        try:
-            hand = Hand(*rows)
-        except (ValueError, TypeError) as error:
-            raise ValueError(str(error)) from None
+        hand = Hand(*(_cards_value(data[row], row) for row in ROW_NAMES))
         return name, hand, surrender
     if "cards" not in data:
         raise ValueError("a player needs front, middle and back, or cards (13) with declare_natural")
     given = _cards_value(data["cards"], "cards")
     try:
-        codes = parse_cards(given)
+        hand = Hand.declared(given) if declare else Hand.from_cards(given)
     except (ValueError, TypeError) as error:
         raise ValueError(f"cards: {error}") from None
-    if len(codes) != 13:
-        raise ValueError(f"cards takes 13 cards, got {len(codes)}")
-    hand = Hand.declared(codes) if declare else Hand.from_cards(codes)
     return name, hand, surrender
 
 
@@ -485,3 +372,7 @@ def iter_settled(
             yield raw, rnd, settle_round(rnd, raw.where), None
         except RoundError as error:
             yield raw, None, None, error
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

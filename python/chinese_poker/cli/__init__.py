@@ -1,0 +1,78 @@
+"""The ``chinese-poker`` command (also ``python -m chinese_poker``): one module per command.
+
+Commands: ``score`` (settle rounds from a JSON round file), ``deal`` (deal, arrange and settle a random
+round), ``check`` (is a setting legal, and which natural do the 13 cards hold), ``rules`` (list presets or
+print one as TOML), ``vectors`` (write conformance vectors) and ``verify`` (compare another implementation's
+output with the expected output). The JSON round format is described in docs/JSON_FORMAT.md.
+
+Exit codes: 0 success; 1 ``verify`` found disagreements or ``check`` found a foul; 2 bad input (malformed
+JSON, a bad or duplicate card, a wrong row size, an unknown preset, ...), reported as one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from chinese_poker.cli import check, deal, rules, score, vectors, verify
+from chinese_poker.cli.common import PROG, CliError, one_line
+from chinese_poker.formats.rounds import RoundError
+from chinese_poker.formats.verify import OutputFileError
+from chinese_poker.presets import PRESET_NAMES
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``chinese-poker`` command."""
+    from chinese_poker import __version__
+
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Evaluate and settle 13-card Chinese Poker rounds (Capsa Susun, Pusoy, Shisanzhang).",
+        epilog="Exit codes: 0 ok; 1 verify found differences or check found a foul; 2 bad input. "
+        "The JSON round format: docs/JSON_FORMAT.md.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    rules_help = f"a preset ({', '.join(PRESET_NAMES)}) or a .toml/.json rules file"
+    progress_help = "progress bar on stderr: auto (only on a terminal, the default), always or never"
+
+    score.add_parser(commands, rules_help, progress_help)
+    deal.add_parser(commands, rules_help)
+    check.add_parser(commands, rules_help)
+    rules.add_parser(commands)
+    vectors.add_parser(commands, rules_help, progress_help)
+    verify.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "handler", None) is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.handler(args))
+    except (CliError, RoundError, OutputFileError) as error:
+        sys.stderr.write(f"{PROG}: error: {one_line(error)}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("\n")
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. piped into head): stop quietly.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

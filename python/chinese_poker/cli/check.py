@@ -1,0 +1,76 @@
+"""``chinese-poker check``: is a setting legal (and why not), and which natural do its 13 cards hold."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from chinese_poker.checking import check_hand
+from chinese_poker.cli.common import CliError, dumps, json_lines_by_name, one_line, read_text, resolve_rules
+from chinese_poker.formats.records import read_rounds
+from chinese_poker.formats.rounds import RoundError, parse_round
+from chinese_poker.hand import Hand
+from chinese_poker.rules import Rules
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: Any, rules_help: str) -> None:
+    """Add the ``check`` command to the subparsers ``commands``."""
+    check = commands.add_parser(
+        "check",
+        help="is a setting legal, and which natural do its cards hold",
+        description="Check a setting: 13 cards front 3, middle 5, back 5 (or "
+        "'front / middle / back'), or a round file (every player). "
+        "Exit code 1 when a setting is a foul.",
+    )
+    check.add_argument(
+        "cards", nargs="+", help="the cards (quoted or not), or a round file, or '-' for stdin"
+    )
+    check.add_argument("--rules", help=rules_help + " (default pagat)")
+    check.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the setting given on the command line, or every player of a round file."""
+    rules = resolve_rules(args.rules)
+    given = args.cards
+    if len(given) == 1 and (given[0] == "-" or os.path.isfile(given[0])):
+        return _check_file(given[0], rules)
+    try:
+        hand = Hand.parse(" ".join(given))
+    except ValueError as error:
+        raise CliError(one_line(error)) from None
+    verdict = check_hand(hand, rules)
+    print("\n".join(verdict.lines))
+    return 1 if verdict.foul else 0
+
+
+def _check_file(path: str, rules: Rules) -> int:
+    text, source = read_text(path)
+    _, raws = read_rounds(text, json_lines=json_lines_by_name(source))
+    if not raws:
+        raise CliError(f"{source}: no rounds")
+    any_foul = False
+    blocks = []
+    for raw in raws:
+        if raw.error is not None:
+            raise CliError(f"{source}: {raw.where}: {raw.error}")
+        try:
+            rnd = parse_round(
+                raw.data, position=raw.position, where=raw.where, rules=rules, override_rules=True
+            )
+        except RoundError as error:
+            raise CliError(f"{source}: {error}") from None
+        for name, hand in zip(rnd.names, rnd.hands):
+            verdict = check_hand(hand, rules)
+            any_foul = any_foul or verdict.foul
+            lines = [f"round {dumps(rnd.id)}, {name}:"] + ["  " + line for line in verdict.lines]
+            blocks.append("\n".join(lines))
+    print("\n\n".join(blocks))
+    return 1 if any_foul else 0
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -1,0 +1,46 @@
+"""``chinese-poker rules``: list the presets, or print one preset's (or rules file's) every knob."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from chinese_poker.cli.common import resolve_rules
+from chinese_poker.presets import DEFAULT_PRESET, PRESET_NAMES
+from chinese_poker.rules import Rules
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: Any) -> None:
+    """Add the ``rules`` command to the subparsers ``commands``."""
+    rules = commands.add_parser(
+        "rules",
+        help="list presets or print one preset's rules",
+        description="Without PRESET: list the presets. With PRESET (or a rules "
+        "file): print every knob as TOML (or JSON).",
+    )
+    rules.add_argument("preset", nargs="?", help="a preset name or a .toml/.json rules file")
+    rules.add_argument("--format", choices=("toml", "json"), default="toml", help="toml (default) or json")
+    rules.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """List the presets, or print one preset's (or rules file's) full rules."""
+    if args.preset is None:
+        width = max(len(name) for name in PRESET_NAMES)
+        for name in PRESET_NAMES:
+            default = " (default)" if name == DEFAULT_PRESET else ""
+            print(f"{name:<{width}}  {Rules.preset_description(name)}{default}")
+        return 0
+    rules = resolve_rules(args.preset)
+    if args.format == "json":
+        print(rules.to_json())
+    else:
+        sys.stdout.write(rules.to_toml())
+    return 0
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -1,0 +1,271 @@
+"""Every knob's allowed values and stored form: the vocabulary ``Rules`` validates against.
+
+Enum-like knobs are strings checked against ``CHOICES`` (their ``Literal`` types are exported); counts and
+multipliers are ints in ``INT_RANGES``; flags are the ``BOOL_KNOBS``; ``royalties`` and ``naturals`` have
+their own normal forms (``normalize_royalties``, ``normalize_naturals``). Every bad value raises
+``ValueError`` naming the knob and listing what is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from types import MappingProxyType
+from typing import Literal, Union, get_args
+
+__all__ = [
+    "BOOL_KNOBS",
+    "CHOICES",
+    "FRONT_CATEGORIES",
+    "INT_RANGES",
+    "MAX_UNITS",
+    "NATURAL_NAMES",
+    "ROWS",
+    "ROYALTY_CATEGORIES",
+    "ROYALTY_TABLES",
+    "FoulPolicy",
+    "MiddleVsBack",
+    "NaturalDeclaration",
+    "NaturalTiebreak",
+    "Naturals",
+    "OverallBasis",
+    "Royalties",
+    "RoyaltyCondition",
+    "RoyaltyMode",
+    "RoyaltyTable",
+    "SuitOrder",
+    "SuitTiebreak",
+    "Wheel",
+    "check_units",
+    "knob_error",
+    "normalize_naturals",
+    "normalize_royalties",
+    "quoted",
+    "read_only_table",
+]
+
+#: The allowed values of each enum-like knob, as types (the first one is the default).
+Wheel = Literal["low", "second"]
+SuitTiebreak = Literal["off", "highest_card"]
+SuitOrder = Literal["shdc", "shcd"]
+MiddleVsBack = Literal["non_strict", "strict"]
+OverallBasis = Literal["two_rows", "total"]
+RoyaltyMode = Literal["replace", "add"]
+RoyaltyCondition = Literal["win_row", "always"]
+FoulPolicy = Literal["lose_all_rows", "as_scooped"]
+NaturalDeclaration = Literal["must_declare", "auto"]
+NaturalTiebreak = Literal["full", "top_pair_only"]
+
+#: A custom royalty table as stored: ``(row, category, units)`` triples in canonical order.
+RoyaltyTable = tuple[tuple[str, str, int], ...]
+#: The ``royalties`` knob as stored: a built-in table's name or a custom table.
+Royalties = Union[str, RoyaltyTable]
+#: The ``naturals`` knob as stored: ``(name, units)`` pairs, lowest kind first.
+Naturals = tuple[tuple[str, int], ...]
+
+#: The three rows of a setting, in the order they are listed everywhere.
+ROWS: tuple[str, ...] = ("front", "middle", "back")
+
+#: Royalty table keys: the lower-case ``HandCategory`` names, weakest first, plus ``royal_flush``.
+ROYALTY_CATEGORIES: tuple[str, ...] = (
+    "high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
+    "four_of_a_kind", "straight_flush", "royal_flush",
+)  # fmt: skip
+
+#: The categories a three-card front can hold (RULES.md 2.3: no three-card straights or flushes).
+FRONT_CATEGORIES: tuple[str, ...] = ("high_card", "one_pair", "three_of_a_kind")
+
+#: Every natural (13-card special hand) a ``naturals`` list may name (RULES.md 5, SETTLEMENT.md 3).
+NATURAL_NAMES: tuple[str, ...] = (
+    "six_pairs", "three_straights", "three_flushes", "dragon", "clean_dragon", "five_pairs_and_trips",
+    "four_trips", "all_one_colour", "all_small", "all_big", "three_quads", "three_straight_flushes",
+    "twelve_royals",
+)  # fmt: skip
+
+#: Upper bound of every unit count and multiplier [decided: keeps totals far inside the core's integers].
+MAX_UNITS = 1000
+
+
+def read_only_table(table: dict[str, dict[str, int]]) -> Mapping[str, Mapping[str, int]]:
+    """A royalty table ``{row: {category: units}}`` as read-only mappings, every row present."""
+    return MappingProxyType({row: MappingProxyType(dict(table.get(row, {}))) for row in ROWS})
+
+
+#: The built-in royalty tables of RULES.md section 4 (units a won row is worth in ``replace`` mode).
+ROYALTY_TABLES: Mapping[str, Mapping[str, Mapping[str, int]]] = MappingProxyType({
+    "pagat": read_only_table({
+        "front": {"three_of_a_kind": 3},
+        "middle": {"full_house": 2, "four_of_a_kind": 4, "straight_flush": 5},
+        "back": {"four_of_a_kind": 4, "straight_flush": 5},
+    }),
+    "eastern": read_only_table({
+        "front": {"three_of_a_kind": 3},
+        "middle": {"full_house": 2, "four_of_a_kind": 8, "straight_flush": 10},
+        "back": {"four_of_a_kind": 4, "straight_flush": 5},
+    }),
+})  # fmt: skip
+
+#: The allowed values of every enum-like knob, the first being the default.
+CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "wheel": get_args(Wheel),
+    "suit_tiebreak": get_args(SuitTiebreak),
+    "suit_order": get_args(SuitOrder),
+    "middle_vs_back": get_args(MiddleVsBack),
+    "overall_basis": get_args(OverallBasis),
+    "royalty_mode": get_args(RoyaltyMode),
+    "royalty_condition": get_args(RoyaltyCondition),
+    "foul_policy": get_args(FoulPolicy),
+    "natural_declaration": get_args(NaturalDeclaration),
+    "natural_tiebreak": get_args(NaturalTiebreak),
+})  # fmt: skip
+
+#: The allowed range of every integer knob (low, high).
+INT_RANGES: Mapping[str, tuple[int, int]] = MappingProxyType({
+    "overall_unit": (0, MAX_UNITS),
+    "scoop_bonus": (0, MAX_UNITS),
+    "scoop_multiplier": (1, MAX_UNITS),
+    "home_run_multiplier": (1, MAX_UNITS),
+    "home_run_min_opponents": (1, 3),
+    "surrender_units": (0, MAX_UNITS),
+})  # fmt: skip
+
+#: The knobs that are flags.
+BOOL_KNOBS: tuple[str, ...] = (
+    "royalties_in_multiplier", "royalty_cancel", "foul_pays_royalties", "quads_as_two_pairs",
+    "trips_as_pair_plus_single", "front_straight_ace",
+)  # fmt: skip
+
+
+_CATEGORY_ORDER = {name: index for index, name in enumerate(ROYALTY_CATEGORIES)}
+_ROW_ORDER = {name: index for index, name in enumerate(ROWS)}
+
+
+def knob_error(knob: str, problem: str, allowed: str) -> ValueError:
+    """The error for a bad value of ``knob``: what is wrong and what is allowed."""
+    return ValueError(f"rules knob {knob!r}: {problem}; allowed: {allowed}")
+
+
+def quoted(values: tuple[str, ...] | list[str]) -> str:
+    """Values as a readable list of quoted strings."""
+    return ", ".join(repr(value) for value in values)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_units(knob: str, what: str, value: object, low: int, high: int = MAX_UNITS) -> int:
+    """``value`` when it is an int (not a bool) in ``low..high``, else ``knob_error``."""
+    if not _is_int(value):
+        raise knob_error(
+            knob,
+            f"{what} must be an int, got {value!r} ({type(value).__name__})",
+            f"an int from {low} to {high}",
+        )
+    if not low <= value <= high:  # type: ignore[operator]
+        raise knob_error(knob, f"{what} {value!r} is out of range", f"an int from {low} to {high}")
+    return value  # type: ignore[return-value]
+
+
+_TABLE_FORM = "'pagat', 'eastern', or a table {front|middle|back: {category: units}}"
+
+
+def _royalty_entry(row: object, category: object, units: object) -> tuple[str, str, int]:
+    if row not in ROWS:
+        raise knob_error("royalties", f"unknown row {row!r}", f"rows {quoted(ROWS)}")
+    if category not in ROYALTY_CATEGORIES:
+        raise knob_error(
+            "royalties",
+            f"unknown category {category!r} in row {row!r}",
+            f"categories {quoted(ROYALTY_CATEGORIES)}",
+        )
+    if row == "front" and category not in FRONT_CATEGORIES:
+        raise knob_error(
+            "royalties",
+            f"a front (3 cards) cannot hold {category!r}",
+            f"front categories {quoted(FRONT_CATEGORIES)}",
+        )
+    units = check_units("royalties", f"units of {row} {category}", units, 0)
+    return row, category, units  # type: ignore[return-value]
+
+
+def normalize_royalties(value: object) -> Royalties:
+    """The stored form of a ``royalties`` value (see the module docstring)."""
+    if isinstance(value, str):
+        if value in ROYALTY_TABLES:
+            return value
+        raise knob_error("royalties", f"unknown table name {value!r}", _TABLE_FORM)
+    entries: list[tuple[str, str, int]] = []
+    if isinstance(value, Mapping):
+        for row, categories in value.items():
+            if row not in ROWS:
+                raise knob_error("royalties", f"unknown row {row!r}", f"rows {quoted(ROWS)}")
+            if not isinstance(categories, Mapping):
+                problem = f"row {row!r} must map categories to units, got {categories!r}"
+                raise knob_error("royalties", problem, _TABLE_FORM)
+            entries.extend(_royalty_entry(row, category, units) for category, units in categories.items())
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            if not isinstance(item, (list, tuple)) or len(item) != 3:
+                raise knob_error(
+                    "royalties", f"a table entry must be (row, category, units), got {item!r}", _TABLE_FORM
+                )
+            entries.append(_royalty_entry(*item))
+    else:
+        raise knob_error("royalties", f"got {value!r} ({type(value).__name__})", _TABLE_FORM)
+    seen: set[tuple[str, str]] = set()
+    for row, category, _ in entries:
+        if (row, category) in seen:
+            raise knob_error("royalties", f"{row} {category} is listed twice", "each row and category once")
+        seen.add((row, category))
+    table = tuple(
+        sorted(
+            (entry for entry in entries if entry[2] != 0),
+            key=lambda entry: (_ROW_ORDER[entry[0]], _CATEGORY_ORDER[entry[1]]),
+        )
+    )
+    for name in ROYALTY_TABLES:
+        if table == _table_entries(name):
+            return name
+    return table
+
+
+@cache
+def _table_entries(name: str) -> RoyaltyTable:
+    table = ROYALTY_TABLES[name]
+    return tuple(
+        (row, category, table[row][category])
+        for row in ROWS
+        for category in ROYALTY_CATEGORIES
+        if category in table[row]
+    )
+
+
+def normalize_naturals(value: object) -> Naturals:
+    """The stored form of a ``naturals`` value (see the module docstring)."""
+    form = "a list of [name, units] pairs, lowest first, with names " + quoted(NATURAL_NAMES)
+    items: list[tuple[object, object]] = []
+    if isinstance(value, Mapping):
+        items = list(value.items())
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, Mapping) and len(item) == 1:
+                items.append(next(iter(item.items())))
+            elif isinstance(item, (list, tuple)) and len(item) == 2:
+                items.append((item[0], item[1]))
+            else:
+                raise knob_error("naturals", f"an entry must be [name, units], got {item!r}", form)
+    else:
+        raise knob_error("naturals", f"got {value!r} ({type(value).__name__})", form)
+    naturals: list[tuple[str, int]] = []
+    for name, units in items:
+        if name not in NATURAL_NAMES:
+            raise knob_error("naturals", f"unknown natural {name!r}", f"names {quoted(NATURAL_NAMES)}")
+        if any(name == seen for seen, _ in naturals):
+            raise knob_error("naturals", f"{name!r} is listed twice", "each natural at most once")
+        naturals.append((name, check_units("naturals", f"units of {name}", units, 1)))  # type: ignore[arg-type]
+    return tuple(naturals)
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
