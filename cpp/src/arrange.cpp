@@ -1,8 +1,12 @@
 #include "chinese_poker/arrange.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <cstring>
 
+#include "bits.hpp"
 #include "evaluate_tables.hpp"
+#include "naturals_detail.hpp"
 
 namespace chinese_poker {
 
@@ -17,7 +21,7 @@ struct SubsetTables {
   SubsetTables() : five{}, three{}, index_of{} {
     int n5 = 0, n3 = 0;
     for (unsigned m = 0; m < (1u << 13); ++m) {
-      const int bits = __builtin_popcount(m);
+      const int bits = detail::popcount32(m);
       if (bits == 5) {
         index_of[m] = static_cast<std::uint16_t>(n5);
         five[n5++] = static_cast<std::uint16_t>(m);
@@ -161,11 +165,6 @@ RowValue row_value(const RowModel& r, std::size_t k) noexcept {
   return RowValue{r.win[k], r.loss[k], r.extra_win[k], r.extra_loss[k], r.always[k]};
 }
 
-std::size_t class_index(int row, Strength s, Wheel wheel) noexcept {
-  const std::vector<Strength>& classes = row_classes(row, wheel);
-  return static_cast<std::size_t>(std::lower_bound(classes.begin(), classes.end(), s) - classes.begin());
-}
-
 // Expected units per opponent when the rows are worth `v` (front, middle, back), the rows' results taken
 // as independent: plain units, royalties, overall unit (two rows), scoop bonus and scoop multiplier.
 double expectation(const RowValue* v, const ExpectedModel& model) noexcept {
@@ -205,52 +204,13 @@ HandValues& hand_values() noexcept {
   return instance;
 }
 
-}  // namespace
-
-void finish_model(ExpectedModel& model) {
-  const RowModel& m = model.row[kMiddle];
-  const std::size_t n = m.classes.size();
-  for (auto& v : model.middle_upto) v.assign(n, 0.0);
-  for (std::size_t k = 0; k < n; ++k) {
-    const bool first = k == 0;
-    model.middle_upto[0][k] = first ? m.win[k] : std::max(model.middle_upto[0][k - 1], m.win[k]);
-    model.middle_upto[1][k] = first ? m.loss[k] : std::min(model.middle_upto[1][k - 1], m.loss[k]);
-    model.middle_upto[2][k] = first ? m.extra_win[k] : std::max(model.middle_upto[2][k - 1], m.extra_win[k]);
-    model.middle_upto[3][k] = first ? m.extra_loss[k] : std::min(model.middle_upto[3][k - 1], m.extra_loss[k]);
-    model.middle_upto[4][k] = first ? m.always[k] : std::max(model.middle_upto[4][k - 1], m.always[k]);
-  }
+// Copies 13 cards and checks the copy.
+CardIssue copy_checked(const std::uint8_t* cards13, std::int64_t item, std::uint8_t* copy) noexcept {
+  std::memcpy(copy, cards13, 13);
+  return check_cards(copy, 13, item);
 }
 
-const std::vector<Strength>& row_classes(int row, Wheel wheel) noexcept {
-  const detail::Tables& t = detail::tables();
-  return row == kFront ? t.three_classes : t.five_classes[static_cast<int>(wheel)];
-}
-
-std::size_t legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rules, bool distinct_strengths,
-                               bool drop_dominated, Arrangement* out) noexcept {
-  Scratch& sc = scratch();
-  HandSubsets& h = sc.subsets;
-  evaluate_subsets(cards13, rules.wheel, h);
-  const std::size_t n = collect_legal(h, rules, sc.legal);
-  for (std::size_t k = 0; k < n; ++k) fill(cards13, h, sc.legal[k].back, sc.legal[k].middle, sc.legal[k].front, &out[k]);
-  if (!distinct_strengths && !drop_dominated) return n;
-  // Sorted by (back, middle, front) descending, equal strengths are adjacent and every setting that
-  // could dominate another comes before it.
-  std::sort(out, out + n, by_strengths_desc);
-  std::size_t kept = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    if (kept > 0 && same_strengths(out[kept - 1], out[k])) continue;
-    if (drop_dominated) {
-      bool dominated = false;
-      for (std::size_t q = 0; q < kept && !dominated; ++q) dominated = dominated_by(out[k], out[q]);
-      if (dominated) continue;
-    }
-    out[kept++] = out[k];
-  }
-  return kept;
-}
-
-void strongest_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept {
+void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept {
   Scratch& sc = scratch();
   HandSubsets& h = sc.subsets;
   evaluate_subsets(cards13, rules.wheel, h);
@@ -270,18 +230,13 @@ void strongest_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, 
       }
     });
   }
+  // 13 distinct cards always have a legal setting (the strongest five behind the next strongest five).
+  assert(best_b >= 0);
   fill(cards13, h, best_b, best_m, best_f, out);
 }
 
-double expected_units(const Strength strength[3], const ExpectedModel& model) noexcept {
-  const RowValue v[3] = {row_value(model.row[0], class_index(kFront, strength[0], model.wheel)),
-                         row_value(model.row[1], class_index(kMiddle, strength[1], model.wheel)),
-                         row_value(model.row[2], class_index(kBack, strength[2], model.wheel))};
-  return expectation(v, model);
-}
-
-double expected_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
-                            Arrangement* out) noexcept {
+double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
+                      Arrangement* out) noexcept {
   Scratch& sc = scratch();
   HandSubsets& h = sc.subsets;
   evaluate_subsets(cards13, rules.wheel, h);
@@ -336,28 +291,168 @@ double expected_arrangement(const std::uint8_t* cards13, const RulesSpec& rules,
       }
     });
   }
+  assert(best_b >= 0);
   fill(cards13, h, best_b, best_m, best_f, out);
   return best;
 }
 
-std::int64_t arrange_batch(const std::uint8_t* cards, std::size_t count, const RulesSpec& rules,
-                           const ExpectedModel* model, std::uint8_t* out, double* ev_out) noexcept {
+// The index of `s` among a row model's classes, or -1.
+std::ptrdiff_t find_class(const RowModel& row, Strength s) noexcept {
+  const auto it = std::lower_bound(row.classes.begin(), row.classes.end(), s);
+  if (it == row.classes.end() || *it != s) return -1;
+  return it - row.classes.begin();
+}
+
+// Debug-build check of what every arranging entry point requires of its rules and model.
+[[maybe_unused]] bool usable(const RulesSpec& rules, const ExpectedModel& model) noexcept {
+  return validate_rules(rules) == nullptr && validate_model(model) == nullptr && model.wheel == rules.wheel;
+}
+
+}  // namespace
+
+void finish_model(ExpectedModel& model) {
+  const RowModel& m = model.row[kMiddle];
+  const std::size_t n = m.classes.size();
+  // Rows of unequal lengths get no bounds, which validate_model then reports.
+  const bool parallel = m.win.size() == n && m.loss.size() == n && m.extra_win.size() == n &&
+                        m.extra_loss.size() == n && m.always.size() == n;
+  for (auto& v : model.middle_upto) v.assign(parallel ? n : 0, 0.0);
+  if (!parallel) return;
+  for (std::size_t k = 0; k < n; ++k) {
+    const bool first = k == 0;
+    model.middle_upto[0][k] = first ? m.win[k] : std::max(model.middle_upto[0][k - 1], m.win[k]);
+    model.middle_upto[1][k] = first ? m.loss[k] : std::min(model.middle_upto[1][k - 1], m.loss[k]);
+    model.middle_upto[2][k] = first ? m.extra_win[k] : std::max(model.middle_upto[2][k - 1], m.extra_win[k]);
+    model.middle_upto[3][k] = first ? m.extra_loss[k] : std::min(model.middle_upto[3][k - 1], m.extra_loss[k]);
+    model.middle_upto[4][k] = first ? m.always[k] : std::max(model.middle_upto[4][k - 1], m.always[k]);
+  }
+}
+
+const std::vector<Strength>& row_classes(int row, Wheel wheel) noexcept {
+  assert(row >= 0 && row < 3);
+  assert(wheel == Wheel::Low || wheel == Wheel::Second);
+  const detail::Tables& t = detail::tables();
+  return row == kFront ? t.three_classes : t.five_classes[wheel == Wheel::Second ? 1 : 0];
+}
+
+CardIssue legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rules, bool distinct_strengths,
+                             bool drop_dominated, Arrangement* out, std::size_t* count) noexcept {
+  assert(validate_rules(rules) == nullptr);
+  *count = 0;
+  std::uint8_t c[13];
+  const CardIssue issue = copy_checked(cards13, 0, c);
+  if (issue) return issue;
+  Scratch& sc = scratch();
+  HandSubsets& h = sc.subsets;
+  evaluate_subsets(c, rules.wheel, h);
+  const std::size_t n = collect_legal(h, rules, sc.legal);
+  for (std::size_t k = 0; k < n; ++k) fill(c, h, sc.legal[k].back, sc.legal[k].middle, sc.legal[k].front, &out[k]);
+  if (!distinct_strengths && !drop_dominated) {
+    *count = n;
+    return CardIssue{};
+  }
+  // Sorted by (back, middle, front) descending, equal strengths are adjacent and every setting that
+  // could dominate another comes before it.
+  std::sort(out, out + n, by_strengths_desc);
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (kept > 0 && same_strengths(out[kept - 1], out[k])) continue;
+    if (drop_dominated) {
+      bool dominated = false;
+      for (std::size_t q = 0; q < kept && !dominated; ++q) dominated = dominated_by(out[k], out[q]);
+      if (dominated) continue;
+    }
+    out[kept++] = out[k];
+  }
+  *count = kept;
+  return CardIssue{};
+}
+
+CardIssue strongest_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept {
+  assert(validate_rules(rules) == nullptr);
+  std::uint8_t c[13];
+  const CardIssue issue = copy_checked(cards13, 0, c);
+  if (issue) return issue;
+  strongest_valid(c, rules, out);
+  return CardIssue{};
+}
+
+bool expected_units(const Strength strength[3], const ExpectedModel& model, double* out) noexcept {
+  RowValue v[3];
+  for (int r = 0; r < 3; ++r) {
+    const std::ptrdiff_t k = find_class(model.row[r], strength[r]);
+    if (k < 0) return false;
+    // The model's vectors are parallel to its classes (validate_model), so k indexes them all.
+    const RowModel& row = model.row[r];
+    const auto i = static_cast<std::size_t>(k);
+    if (i >= row.win.size() || i >= row.loss.size() || i >= row.extra_win.size() || i >= row.extra_loss.size() ||
+        i >= row.always.size()) {
+      return false;
+    }
+    v[r] = row_value(row, i);
+  }
+  *out = expectation(v, model);
+  return true;
+}
+
+CardIssue expected_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
+                               Arrangement* out, double* expected) noexcept {
+  assert(usable(rules, model));
+  std::uint8_t c[13];
+  const CardIssue issue = copy_checked(cards13, 0, c);
+  if (issue) return issue;
+  *expected = expected_valid(c, rules, model, out);
+  return CardIssue{};
+}
+
+CardIssue arrange_hand(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
+                       bool by_expected, ArrangeResult* out) noexcept {
+  assert(usable(rules, model));
+  std::uint8_t c[13];
+  const CardIssue issue = copy_checked(cards13, 0, c);
+  if (issue) return issue;
+  Arrangement a;
+  double ev = 0;
+  if (by_expected) {
+    ev = expected_valid(c, rules, model, &a);
+  } else {
+    strongest_valid(c, rules, &a);
+    // A legal setting's strengths are classes of its rows, which a valid model covers.
+    [[maybe_unused]] const bool found = expected_units(a.strength, model, &ev);
+    assert(found);
+  }
+  std::memcpy(out->cards, a.cards, sizeof out->cards);
+  for (int r = 0; r < 3; ++r) out->strength[r] = a.strength[r];
+  out->expected_units = ev;
+  out->natural = rules.num_naturals > 0 ? detail::detect_natural_valid(c, rules) : -1;
+  return CardIssue{};
+}
+
+CardIssue arrange_batch(const std::uint8_t* cards, std::size_t count, const RulesSpec& rules,
+                        const ExpectedModel* model, std::uint8_t* out, double* ev_out) noexcept {
+  assert(validate_rules(rules) == nullptr);
+  assert(model == nullptr || usable(rules, *model));
+  // A cheap pass first so that a bad hand late in a batch fails before any hand is arranged; each hand is
+  // checked again on its own copy below, which is what the arranging reads.
   for (std::size_t i = 0; i < count; ++i) {
     const CardIssue issue = check_cards(cards + 13 * i, 13, static_cast<std::int64_t>(i));
-    if (issue) return issue.item;
+    if (issue) return issue;
   }
   Arrangement a;
+  std::uint8_t c[13];
   for (std::size_t i = 0; i < count; ++i) {
+    const CardIssue issue = copy_checked(cards + 13 * i, static_cast<std::int64_t>(i), c);
+    if (issue) return issue;
     double ev = 0;
     if (model != nullptr) {
-      ev = expected_arrangement(cards + 13 * i, rules, *model, &a);
+      ev = expected_valid(c, rules, *model, &a);
     } else {
-      strongest_arrangement(cards + 13 * i, rules, &a);
+      strongest_valid(c, rules, &a);
     }
-    std::copy(a.cards, a.cards + 13, out + 13 * i);
+    std::memcpy(out + 13 * i, a.cards, 13);
     if (ev_out != nullptr) ev_out[i] = ev;
   }
-  return -1;
+  return CardIssue{};
 }
 
 }  // namespace chinese_poker

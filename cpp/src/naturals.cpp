@@ -1,10 +1,12 @@
 #include "chinese_poker/naturals.hpp"
 
 #include <algorithm>
-#include <array>
+#include <cassert>
+#include <cstring>
 #include <utility>
 
 #include "chinese_poker/cards.hpp"
+#include "naturals_detail.hpp"
 
 namespace chinese_poker {
 
@@ -13,8 +15,8 @@ namespace {
 // Rank and suit counts of 13 cards. Summed as packed fields (4 bits a rank, 16 bits a suit) so that
 // counting is a chain of register adds, not of memory increments; natural detection runs per player.
 struct Counts {
-  std::array<int, kNumRanks> rank{};
-  std::array<int, kNumSuits> suit{};
+  int rank[kNumRanks] = {};
+  int suit[kNumSuits] = {};
   unsigned rank_mask = 0;
   explicit Counts(const std::uint8_t* c) {
     std::uint64_t ranks = 0, suits = 0;
@@ -41,7 +43,7 @@ struct Counts {
 // Whether the ranks split into one 3-card and two 5-card straights. Slot 0 is an ace played low, slots
 // 1..13 are deuce..ace: the lowest remaining slot must start one of the straights still needed, so the
 // search branches at most twice a level.
-bool straights_from(std::array<int, 14>& slot, int need3, int need5, bool front_ace) {
+bool straights_from(int (&slot)[14], int need3, int need5, bool front_ace) {
   int low = 0;
   while (low < 14 && slot[low] == 0) ++low;
   if (low == 14) return need3 == 0 && need5 == 0;
@@ -60,7 +62,7 @@ bool straights_from(std::array<int, 14>& slot, int need3, int need5, bool front_
 }
 
 bool has_three_straights(const Counts& counts, bool front_ace) {
-  std::array<int, 14> slot{};
+  int slot[14] = {};
   for (int r = 0; r < kNumRanks; ++r) slot[r + 1] = counts.rank[r];
   const int aces = slot[13];
   for (int low_aces = 0; low_aces <= aces; ++low_aces) {
@@ -139,11 +141,11 @@ void for_each_split(const std::uint8_t* c, Five&& five_ok, F&& f) {
           }
         }
         if (five_ok(middle)) f(front, middle, back);
-        const unsigned low = mmask & -mmask, ripple = mmask + low;  // next mask with five bits set
+        const unsigned low = mmask & (~mmask + 1u), ripple = mmask + low;  // next mask with five bits set
         mmask = (((ripple ^ mmask) >> 2) / low) | ripple;
       }
     }
-    const unsigned low = bmask & -bmask, ripple = bmask + low;
+    const unsigned low = bmask & (~bmask + 1u), ripple = bmask + low;
     bmask = (((ripple ^ bmask) >> 2) / low) | ripple;
   }
 }
@@ -260,21 +262,25 @@ bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, c
   return false;
 }
 
-}  // namespace
-
-bool holds_natural(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
-  return holds_with(kind, cards13, Counts(cards13), rules);
+// Copies 13 cards and checks the copy; false when they are not 13 distinct codes < 52.
+bool copy_valid(const std::uint8_t* cards13, std::uint8_t* copy) noexcept {
+  std::memcpy(copy, cards13, 13);
+  return !check_cards(copy, 13, -1);
 }
 
-int detect_natural(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
+}  // namespace
+
+namespace detail {
+
+int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
   const Counts counts(cards13);
   for (int level = rules.num_naturals - 1; level >= 0; --level) {
-    if (holds_with(rules.natural_kind[level], cards13, counts, rules)) return level;
+    if (holds_with(rules.natural_kind[static_cast<std::size_t>(level)], cards13, counts, rules)) return level;
   }
   return -1;
 }
 
-std::uint64_t natural_key(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept {
+std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept {
   switch (kind) {
     case NaturalKind::kSixPairs:
       return six_pairs_key(Counts(c), rules);
@@ -285,6 +291,41 @@ std::uint64_t natural_key(NaturalKind kind, const std::uint8_t* c, const RulesSp
     default:
       return 0;  // dragons and the extras: two of one kind tie
   }
+}
+
+}  // namespace detail
+
+bool holds_natural(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
+  assert(validate_rules(rules) == nullptr);
+  std::uint8_t c[13];
+  if (!copy_valid(cards13, c)) return false;
+  return holds_with(kind, c, Counts(c), rules);
+}
+
+int detect_natural(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
+  assert(validate_rules(rules) == nullptr);
+  std::uint8_t c[13];
+  if (!copy_valid(cards13, c)) return -1;
+  return detail::detect_natural_valid(c, rules);
+}
+
+std::uint32_t held_naturals(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
+  assert(validate_rules(rules) == nullptr);
+  std::uint8_t c[13];
+  if (!copy_valid(cards13, c)) return 0;
+  const Counts counts(c);
+  std::uint32_t held = 0;
+  for (int k = 0; k < kNumNaturalKinds; ++k) {
+    if (holds_with(static_cast<NaturalKind>(k), c, counts, rules)) held |= std::uint32_t{1} << k;
+  }
+  return held;
+}
+
+std::uint64_t natural_key(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
+  assert(validate_rules(rules) == nullptr);
+  std::uint8_t c[13];
+  if (!copy_valid(cards13, c)) return 0;
+  return detail::natural_key_valid(kind, c, rules);
 }
 
 const char* natural_name(NaturalKind kind) noexcept {

@@ -1,11 +1,16 @@
 #include "chinese_poker/settle.hpp"
 
+#include <cassert>
+#include <cstring>
 #include <utility>
 
+#include "bits.hpp"
+#include "checked.hpp"
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/naturals.hpp"
 #include "evaluate_tables.hpp"
+#include "naturals_detail.hpp"
 
 namespace chinese_poker {
 
@@ -19,21 +24,13 @@ Strength row_strength(const detail::Tables& t, const std::uint8_t* cards, int ro
                        : detail::eval5_with(t, cards + kRowStart[row], static_cast<unsigned>(wheel));
 }
 
-std::int64_t royalty_of(const RulesSpec& rules, int row, Strength s) noexcept {
-  const int cat = category_of(s);
-  if (cat == kStraightFlush && vector_value(s, 0) == 14 && vector_value(s, 1) == 13 && rules.royal_listed[row]) {
-    return rules.royalty[row][kRoyalFlushSlot];
-  }
-  return rules.royalty[row][cat];
-}
-
 // Sort key of a card for the suit tie-break: group size, then rank (the ace low in a wheel), then suit.
 int suit_sort_key(const std::uint8_t* row, int n, int k, bool wheel, const RulesSpec& rules) noexcept {
   const int rank = card_rank(row[k]);
   int group = 0;
   for (int m = 0; m < n; ++m) group += card_rank(row[m]) == rank;
   const int ordered_rank = wheel && rank == 12 ? -1 : rank;
-  return (group * 16 + ordered_rank + 1) * 4 + rules.suit_value[card_suit(row[k])];
+  return (group * 16 + ordered_rank + 1) * 4 + rules.suit_value[static_cast<std::size_t>(card_suit(row[k]))];
 }
 
 // Compares two rows of equal strength by suits (RULES.md 2.4): +1 when a wins.
@@ -70,25 +67,27 @@ int compare_row(const PlayerInput& a, const PlayerFacts& fa, const PlayerInput& 
 }
 
 // Value to i of one row (docs/SETTLEMENT.md 4.5).
-std::int64_t row_value(int result, std::int64_t ri, std::int64_t rj, const RulesSpec& rules) noexcept {
+std::int64_t row_value(int result, std::int64_t ri, std::int64_t rj, const RulesSpec& rules,
+                       detail::CheckedMath& math) noexcept {
   if (rules.royalty_cancel && ri > 0 && rj > 0) return result;
   if (!rules.royalty_always) {
     // What a won row is worth to each side; selected without branching on the (random) result.
-    const std::int64_t worth_i = rules.royalty_add ? 1 + ri : (ri > 0 ? ri : 1);
-    const std::int64_t worth_j = rules.royalty_add ? 1 + rj : (rj > 0 ? rj : 1);
-    return static_cast<std::int64_t>(result > 0) * worth_i - static_cast<std::int64_t>(result < 0) * worth_j;
+    const std::int64_t worth_i = rules.royalty_add ? math.add(1, ri) : (ri > 0 ? ri : 1);
+    const std::int64_t worth_j = rules.royalty_add ? math.add(1, rj) : (rj > 0 ? rj : 1);
+    return math.sub(static_cast<std::int64_t>(result > 0) * worth_i, static_cast<std::int64_t>(result < 0) * worth_j);
   }
   std::int64_t unit = result;
   if (!rules.royalty_add) {
     if (result > 0 && ri > 0) unit = 0;
     if (result < 0 && rj > 0) unit = 0;
   }
-  return unit + ri - rj;
+  return math.sub(math.add(unit, ri), rj);
 }
 
 int sign(std::int64_t v) noexcept { return (v > 0) - (v < 0); }
 
-void settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, const RulesSpec& rules,
+// Settles pair (i, j) into `p`; returns false when an amount overflowed (p is then unspecified).
+bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, const RulesSpec& rules,
                  std::int64_t stake, PairResult& p) noexcept {
   p = PairResult{};
   p.i = i;
@@ -96,6 +95,7 @@ void settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
   p.stake = stake;
   const PlayerFacts& fi = facts[i];
   const PlayerFacts& fj = facts[j];
+  detail::CheckedMath math;
   p.rows_known = fi.has_setting && fj.has_setting;
   if (p.rows_known) {
     for (int row = 0; row < 3; ++row) p.rows[row] = static_cast<std::int8_t>(compare_row(in[i], fi, in[j], fj, row, rules));
@@ -109,17 +109,17 @@ void settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     } else if (fi.natural < 0 || fj.natural > fi.natural) {
       winner = -1;
     } else {
-      const NaturalKind kind = rules.natural_kind[fi.natural];
-      const std::uint64_t ki = natural_key(kind, in[i].cards, rules);
-      const std::uint64_t kj = natural_key(kind, in[j].cards, rules);
+      const NaturalKind kind = rules.natural_kind[static_cast<std::size_t>(fi.natural)];
+      const std::uint64_t ki = detail::natural_key_valid(kind, in[i].cards, rules);
+      const std::uint64_t kj = detail::natural_key_valid(kind, in[j].cards, rules);
       winner = ki > kj ? 1 : (ki < kj ? -1 : 0);
     }
-    if (winner > 0) p.natural_units = rules.natural_units[fi.natural];
-    if (winner < 0) p.natural_units = -rules.natural_units[fj.natural];
+    if (winner > 0) p.natural_units = rules.natural_units[static_cast<std::size_t>(fi.natural)];
+    if (winner < 0) p.natural_units = math.neg(rules.natural_units[static_cast<std::size_t>(fj.natural)]);
     p.subtotal = p.natural_units;
   } else if (in[i].surrendered || in[j].surrendered) {
     p.decided_by = DecidedBy::kSurrender;
-    if (in[i].surrendered && !in[j].surrendered && !fj.foul) p.surrender_units = -rules.surrender_units;
+    if (in[i].surrendered && !in[j].surrendered && !fj.foul) p.surrender_units = math.neg(rules.surrender_units);
     if (in[j].surrendered && !in[i].surrendered && !fi.foul) p.surrender_units = rules.surrender_units;
     p.subtotal = p.surrender_units;
   } else {
@@ -135,7 +135,7 @@ void settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
       if (fi.foul && fj.foul) {
         p.subtotal = 0;
         p.units = 0;
-        return;
+        return true;
       }
       const int legal = fi.foul ? -1 : 1;
       for (int row = 0; row < 3; ++row) {
@@ -151,39 +151,48 @@ void settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     int wins_i = 0, wins_j = 0;
     for (int row = 0; row < 3; ++row) {
       p.row_units += results[row];
-      value += row_value(results[row], ri[row], rj[row], rules);
+      value = math.add(value, row_value(results[row], ri[row], rj[row], rules, math));
       wins_i += results[row] > 0;
       wins_j += results[row] < 0;
     }
-    p.royalty_units = value - p.row_units;
+    p.royalty_units = math.sub(value, p.row_units);
     if (plays_as_scoop) {
       if (rules.overall_unit > 0) {
         if (rules.overall_by_total) {
-          p.overall_units = rules.overall_unit * sign(value);
+          p.overall_units = math.mul(rules.overall_unit, sign(value));
         } else {
-          p.overall_units = wins_i >= 2 ? rules.overall_unit : (wins_j >= 2 ? -rules.overall_unit : 0);
+          p.overall_units = wins_i >= 2 ? rules.overall_unit : (wins_j >= 2 ? math.neg(rules.overall_unit) : 0);
         }
       }
       p.scoop = wins_i == 3 ? 1 : (wins_j == 3 ? -1 : 0);
-      p.scoop_bonus_units = p.scoop * rules.scoop_bonus;
+      p.scoop_bonus_units = math.mul(p.scoop, rules.scoop_bonus);
       if (p.scoop != 0) p.multiplier = rules.scoop_multiplier;
     }
-    p.subtotal = p.multiplier * (p.row_units + p.overall_units + p.scoop_bonus_units) +
-                 (rules.royalties_in_multiplier ? p.multiplier : 1) * p.royalty_units;
+    const std::int64_t plain = math.add(math.add(p.row_units, p.overall_units), p.scoop_bonus_units);
+    const std::int64_t royalty_multiplier = rules.royalties_in_multiplier ? p.multiplier : 1;
+    p.subtotal = math.add(math.mul(p.multiplier, plain), math.mul(royalty_multiplier, p.royalty_units));
   }
-  p.units = p.subtotal * p.stake;
+  p.units = math.mul(p.subtotal, p.stake);
+  return !math.overflow();
 }
 
-}  // namespace
-
-SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept {
+// Foul, natural, strengths and royalties of a player whose 13 cards are valid.
+SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept {
   PlayerFacts& f = *out;
   f = PlayerFacts{};
-  if (in.surrendered && rules.surrender_units == 0) return {SettleStatus::kSurrenderOff, index};
+  SettleError error;
+  error.player = index;
+  if (in.surrendered && rules.surrender_units == 0) {
+    error.status = SettleStatus::kSurrenderOff;
+    return error;
+  }
   f.has_setting = !in.declared;
   if (in.declared || rules.natural_auto) {
-    f.natural = rules.num_naturals > 0 ? detect_natural(in.cards, rules) : -1;
-    if (in.declared && f.natural < 0) return {SettleStatus::kDeclaredWithoutNatural, index};
+    f.natural = rules.num_naturals > 0 ? detail::detect_natural_valid(in.cards, rules) : -1;
+    if (in.declared && f.natural < 0) {
+      error.status = SettleStatus::kDeclaredWithoutNatural;
+      return error;
+    }
   }
   if (f.has_setting) {
     const detail::Tables& t = detail::tables();
@@ -193,25 +202,36 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
     }
     const Strength front = f.strength[kFront], middle = f.strength[kMiddle], back = f.strength[kBack];
     // Suits never matter here, even with the suit tie-break on (docs/SETTLEMENT.md 2).
-    f.foul = (middle > back) | (rules.strict_middle & (middle == back)) | (front > middle);
+    const unsigned reasons = (front > middle ? unsigned{kFoulFrontBeatsMiddle} : 0u) |
+                             (middle > back ? unsigned{kFoulMiddleBeatsBack} : 0u) |
+                             (rules.strict_middle && middle == back ? unsigned{kFoulMiddleEqualsBack} : 0u);
+    f.foul_reasons = static_cast<std::uint8_t>(reasons);
+    f.foul = reasons != 0;
   }
-  return {};
+  return SettleError{};
 }
 
-SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
+// Settles a round whose cards (in `players`) are a validated private copy and whose stakes are valid.
+SettleError settle_valid(const PlayerInput* players, int num_players, const RulesSpec& rules,
                          const std::int64_t* stakes, RoundResult* out) noexcept {
   RoundResult& r = *out;
   r.players = num_players;
   r.num_pairs = num_players * (num_players - 1) / 2;
   for (int p = 0; p < num_players; ++p) {
-    const SettleError error = player_facts(players[p], p, rules, &r.facts[p]);
-    if (error.status != SettleStatus::kOk) return error;
+    const SettleError error = facts_of_valid(players[p], p, rules, &r.facts[p]);
+    if (error) return error;
   }
+  SettleError overflow;
+  overflow.status = SettleStatus::kOverflow;
   int k = 0;
   for (int i = 0; i < num_players; ++i) {
     for (int j = i + 1; j < num_players; ++j) {
       const std::int64_t stake = stakes == nullptr ? 1 : stakes[i * num_players + j];
-      settle_pair(players, r.facts, i, j, rules, stake, r.pairs[k++]);
+      if (!settle_pair(players, r.facts, i, j, rules, stake, r.pairs[k++])) {
+        overflow.player = i;
+        overflow.other = j;
+        return overflow;
+      }
     }
   }
   // Home run: a player who scoops every opponent, with enough opponents.
@@ -229,21 +249,115 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
       for (int q = 0; q < r.num_pairs; ++q) {
         PairResult& pr = r.pairs[q];
         if (pr.i == p || pr.j == p) {
+          detail::CheckedMath math;
           pr.home_run = rules.home_run_multiplier;
-          pr.units = pr.subtotal * pr.stake * pr.home_run;
+          pr.units = math.mul(math.mul(pr.subtotal, pr.stake), pr.home_run);
+          if (math.overflow()) {
+            overflow.player = pr.i;
+            overflow.other = pr.j;
+            return overflow;
+          }
         }
       }
     }
   }
   for (int p = 0; p < kMaxPlayers; ++p) r.net[p] = 0;
+  detail::CheckedMath math;
   for (int q = 0; q < r.num_pairs; ++q) {
-    r.net[r.pairs[q].i] += r.pairs[q].units;
-    r.net[r.pairs[q].j] -= r.pairs[q].units;
+    const PairResult& pr = r.pairs[q];
+    r.net[pr.i] = math.add(r.net[pr.i], pr.units);
+    if (math.overflow()) {
+      overflow.player = pr.i;
+      return overflow;
+    }
+    r.net[pr.j] = math.sub(r.net[pr.j], pr.units);
+    if (math.overflow()) {
+      overflow.player = pr.j;
+      return overflow;
+    }
   }
-  return {};
+  return SettleError{};
+}
+
+// kBadStake at the first entry out of 0..kMaxStake (row-major), else at the first pair i < j whose two
+// entries differ.
+SettleError check_stakes(const std::int64_t* stakes, int n) noexcept {
+  SettleError error;
+  error.status = SettleStatus::kBadStake;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const std::int64_t v = stakes[i * n + j];
+      if (v < 0 || v > kMaxStake) {
+        error.player = i;
+        error.other = j;
+        return error;
+      }
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      if (stakes[i * n + j] != stakes[j * n + i]) {
+        error.player = i;
+        error.other = j;
+        return error;
+      }
+    }
+  }
+  return SettleError{};
+}
+
+SettleError bad_cards(const CardIssue& issue, int player) noexcept {
+  SettleError error;
+  error.status = SettleStatus::kBadCards;
+  error.player = player;
+  error.cards = issue;
+  return error;
+}
+
+}  // namespace
+
+SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept {
+  assert(validate_rules(rules) == nullptr);
+  assert(in.cards != nullptr);
+  std::uint8_t cards[13];
+  std::memcpy(cards, in.cards, sizeof cards);
+  const CardIssue issue = check_cards(cards, 13, -1);
+  if (issue) return bad_cards(issue, index);
+  PlayerInput local = in;
+  local.cards = cards;
+  return facts_of_valid(local, index, rules, out);
+}
+
+SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
+                         const std::int64_t* stakes, RoundResult* out) noexcept {
+  assert(validate_rules(rules) == nullptr);
+  if (num_players < kMinPlayers || num_players > kMaxPlayers) {
+    SettleError error;
+    error.status = SettleStatus::kBadPlayerCount;
+    return error;
+  }
+  // Everything below reads the private copy: the caller's buffers are read exactly once.
+  std::uint8_t table[kMaxPlayers * 13];
+  PlayerInput local[kMaxPlayers];
+  for (int p = 0; p < num_players; ++p) {
+    assert(players[p].cards != nullptr);
+    std::memcpy(table + 13 * p, players[p].cards, 13);
+    local[p] = players[p];
+    local[p].cards = table + 13 * p;
+  }
+  const CardIssue issue = check_round(table, num_players, -1);
+  if (issue) return bad_cards(issue, issue.position / 13);
+  std::int64_t stake_copy[kMaxPlayers * kMaxPlayers];
+  if (stakes != nullptr) {
+    std::memcpy(stake_copy, stakes, sizeof(std::int64_t) * static_cast<std::size_t>(num_players * num_players));
+    const SettleError error = check_stakes(stake_copy, num_players);
+    if (error) return error;
+  }
+  return settle_valid(local, num_players, rules, stakes == nullptr ? nullptr : stake_copy, out);
 }
 
 CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept {
+  assert(num_players >= 0 && num_players <= kMaxPlayers);
   // Fast test first (every round of a batch passes through here): the codes' bits must be 13P distinct
   // positions below 52. Only a failing round is scanned again to name the offending card.
   std::uint64_t seen = 0;
@@ -253,24 +367,43 @@ CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t r
     seen |= std::uint64_t{1} << (cards[k] & 63u);
     high |= cards[k];
   }
-  if (__builtin_popcountll(seen) == count && (seen >> kDeckSize) == 0 && (high & 0xC0u) == 0) return CardIssue{};
+  if (detail::popcount64(seen) == count && (seen >> kDeckSize) == 0 && (high & 0xC0u) == 0) return CardIssue{};
   return check_cards(cards, count, round);
 }
 
-CardIssue settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
-                        std::int64_t* net_out) noexcept {
+SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
+                         std::int64_t* net_out) noexcept {
+  assert(validate_rules(rules) == nullptr);
+  if (num_players < kMinPlayers || num_players > kMaxPlayers) {
+    SettleError error;
+    error.status = SettleStatus::kBadPlayerCount;
+    return error;
+  }
   RoundResult result;
   PlayerInput inputs[kMaxPlayers];
-  const int stride = num_players * 13;
+  std::uint8_t round[kMaxPlayers * 13];
+  const std::size_t stride = static_cast<std::size_t>(num_players) * 13;
+  for (int p = 0; p < num_players; ++p) inputs[p].cards = round + 13 * p;
   for (std::size_t r = 0; r < rounds; ++r) {
-    const std::uint8_t* round = cards + r * static_cast<std::size_t>(stride);
-    const CardIssue issue = check_round(round, num_players, static_cast<std::int64_t>(r));
-    if (issue) return issue;
-    for (int p = 0; p < num_players; ++p) inputs[p].cards = round + 13 * p;
-    settle_round(inputs, num_players, rules, nullptr, &result);
-    for (int p = 0; p < num_players; ++p) net_out[r * static_cast<std::size_t>(num_players) + p] = result.net[p];
+    // One read of the caller's bytes; validation and settlement see only the copy.
+    std::memcpy(round, cards + r * stride, stride);
+    const auto index = static_cast<std::int64_t>(r);
+    const CardIssue issue = check_round(round, num_players, index);
+    if (issue) {
+      SettleError error = bad_cards(issue, issue.position / 13);
+      error.round = index;
+      return error;
+    }
+    SettleError error = settle_valid(inputs, num_players, rules, nullptr, &result);
+    if (error) {
+      error.round = index;
+      return error;
+    }
+    for (int p = 0; p < num_players; ++p) {
+      net_out[r * static_cast<std::size_t>(num_players) + static_cast<std::size_t>(p)] = result.net[p];
+    }
   }
-  return CardIssue{};
+  return SettleError{};
 }
 
 }  // namespace chinese_poker

@@ -184,7 +184,7 @@ static RoundResult settle_texts(const std::vector<const char*>& texts, const Rul
   }
   RoundResult result;
   const SettleError error = settle_round(in, static_cast<int>(cards.size()), rules, nullptr, &result);
-  CHECK(error.status == SettleStatus::kOk);
+  CHECK(!error && error.status == SettleStatus::kOk);
   return result;
 }
 
@@ -265,18 +265,24 @@ static void test_naturals() {
 
 static void test_settle_batch_validation() {
   std::vector<std::uint8_t> rounds(2 * 2 * 13);
-  for (int k = 0; k < 52; ++k) rounds[k] = static_cast<std::uint8_t>(k % 26);
+  for (std::size_t k = 0; k < 52; ++k) rounds[k] = static_cast<std::uint8_t>(k % 26);
   std::vector<std::int64_t> net(4);
-  CardIssue issue = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
-  CHECK(!issue);
+  SettleError error = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
+  CHECK(!error);
   CHECK(net[0] + net[1] == 0 && net[2] + net[3] == 0);
   rounds[26 + 20] = 3;  // round 1, player 1, index 7 repeats card 3
-  issue = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
-  CHECK(issue.item == 1 && issue.kind == CardIssueKind::kDuplicate && issue.position == 13 + 7 &&
-        issue.first_position == 3);
+  error = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
+  CHECK(error.status == SettleStatus::kBadCards && error.round == 1 && error.player == 1);
+  CHECK(error.cards.item == 1 && error.cards.kind == CardIssueKind::kDuplicate && error.cards.position == 13 + 7 &&
+        error.cards.first_position == 3);
   rounds[26 + 20] = 250;
-  issue = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
-  CHECK(issue.item == 1 && issue.kind == CardIssueKind::kOutOfRange && issue.card == 250);
+  error = settle_batch(rounds.data(), 2, 2, RulesSpec{}, net.data());
+  CHECK(error.status == SettleStatus::kBadCards && error.round == 1);
+  CHECK(error.cards.item == 1 && error.cards.kind == CardIssueKind::kOutOfRange && error.cards.card == 250);
+  error = settle_batch(rounds.data(), 1, 5, RulesSpec{}, net.data());
+  CHECK(error.status == SettleStatus::kBadPlayerCount && error.round == -1);
+  error = settle_batch(rounds.data(), 1, 1, RulesSpec{}, net.data());
+  CHECK(error.status == SettleStatus::kBadPlayerCount);
 }
 
 static bool is_legal(const Arrangement& a, const RulesSpec& rules) {
@@ -291,28 +297,13 @@ static bool same_cards(const std::uint8_t* x, const std::uint8_t* y) {
   return a == b;
 }
 
-static void test_arrange() {
-  const RulesSpec rules;
-  const auto hand = hand_of("As Ks Qs Js Ts 9h 9d 9c 2c 2d 7h 5s 3d");
-  Arrangement best;
-  strongest_arrangement(hand.data(), rules, &best);
-  CHECK(best.strength[2] == make_strength(kStraightFlush, 14, 13, 12, 11, 10));
-  CHECK(best.strength[1] == make_strength(kFullHouse, 9, 2));
-  CHECK(best.strength[0] == make_strength(kHighCard, 7, 5, 3));
-  std::vector<Arrangement> all(kNumSplits);
-  const std::size_t n = legal_arrangements(hand.data(), rules, false, false, all.data());
-  const std::size_t distinct = legal_arrangements(hand.data(), rules, true, false, all.data());
-  const std::size_t front = legal_arrangements(hand.data(), rules, true, true, all.data());
-  CHECK(n > distinct && distinct > front && front > 0);
-  bool ok = true;
-  for (std::size_t k = 0; k < front; ++k) ok = ok && is_legal(all[k], rules) && same_cards(all[k].cards, hand.data());
-  CHECK(ok);
-  // A model where only a front of three deuces is worth anything: the one legal setting with it wins.
-  const auto royals = hand_of("2c 2d 2h As Ks Qs Js Ts Ad Kd Qd Jd Td");
+// A model whose rows are all zero (every setting is worth 0), finished.
+static ExpectedModel zero_model(Wheel wheel = Wheel::Low) {
   ExpectedModel model;
+  model.wheel = wheel;
   for (int r = 0; r < 3; ++r) {
     RowModel& row = model.row[r];
-    row.classes = row_classes(r, Wheel::Low);
+    row.classes = row_classes(r, wheel);
     const std::size_t n = row.classes.size();
     row.win.assign(n, 0.0);
     row.loss.assign(n, 0.0);
@@ -320,14 +311,43 @@ static void test_arrange() {
     row.extra_loss.assign(n, 0.0);
     row.always.assign(n, 0.0);
   }
-  CHECK(model.row[0].classes.size() == 455 && model.row[2].classes.size() == 7462);
-  const auto& fronts = model.row[0].classes;
-  const auto trips = std::lower_bound(fronts.begin(), fronts.end(), make_strength(kThreeOfAKind, 2));
-  CHECK(trips != fronts.end() && *trips == make_strength(kThreeOfAKind, 2));
-  model.row[0].win[static_cast<std::size_t>(trips - fronts.begin())] = 0.9;
   finish_model(model);
+  return model;
+}
+
+static std::size_t class_of(const std::vector<Strength>& classes, Strength s) {
+  const auto it = std::lower_bound(classes.begin(), classes.end(), s);
+  CHECK(it != classes.end() && *it == s);
+  return static_cast<std::size_t>(it - classes.begin());
+}
+
+static void test_arrange() {
+  const RulesSpec rules;
+  const auto hand = hand_of("As Ks Qs Js Ts 9h 9d 9c 2c 2d 7h 5s 3d");
+  Arrangement best;
+  CHECK(!strongest_arrangement(hand.data(), rules, &best));
+  CHECK(best.strength[2] == make_strength(kStraightFlush, 14, 13, 12, 11, 10));
+  CHECK(best.strength[1] == make_strength(kFullHouse, 9, 2));
+  CHECK(best.strength[0] == make_strength(kHighCard, 7, 5, 3));
+  std::vector<Arrangement> all(kNumSplits);
+  std::size_t n = 0, distinct = 0, front = 0;
+  CHECK(!legal_arrangements(hand.data(), rules, false, false, all.data(), &n));
+  CHECK(!legal_arrangements(hand.data(), rules, true, false, all.data(), &distinct));
+  CHECK(!legal_arrangements(hand.data(), rules, true, true, all.data(), &front));
+  CHECK(n > distinct && distinct > front && front > 0);
+  bool ok = true;
+  for (std::size_t k = 0; k < front; ++k) ok = ok && is_legal(all[k], rules) && same_cards(all[k].cards, hand.data());
+  CHECK(ok);
+  // A model where only a front of three deuces is worth anything: the one legal setting with it wins.
+  const auto royals = hand_of("2c 2d 2h As Ks Qs Js Ts Ad Kd Qd Jd Td");
+  ExpectedModel model = zero_model();
+  CHECK(model.row[0].classes.size() == 455 && model.row[2].classes.size() == 7462);
+  model.row[0].win[class_of(model.row[0].classes, make_strength(kThreeOfAKind, 2))] = 0.9;
+  finish_model(model);
+  CHECK(validate_model(model) == nullptr);
   Arrangement chosen;
-  const double ev = expected_arrangement(royals.data(), rules, model, &chosen);
+  double ev = -1;
+  CHECK(!expected_arrangement(royals.data(), rules, model, &chosen, &ev));
   CHECK(is_legal(chosen, rules));
   CHECK(chosen.strength[0] == make_strength(kThreeOfAKind, 2));
   CHECK(ev > 0.89 && ev < 0.91);
@@ -337,11 +357,12 @@ static void test_arrange() {
     for (int k = 0; k < 13; ++k) hands.push_back(static_cast<std::uint8_t>((h * 13 + k * 7) % 52));
   std::vector<std::uint8_t> out(hands.size());
   std::vector<double> evs(4);
-  CHECK(arrange_batch(hands.data(), 4, rules, &model, out.data(), evs.data()) == -1);
-  CHECK(arrange_batch(hands.data(), 4, rules, nullptr, out.data(), nullptr) == -1);
-  for (int h = 0; h < 4; ++h) CHECK(same_cards(out.data() + 13 * h, hands.data() + 13 * h));
+  CHECK(!arrange_batch(hands.data(), 4, rules, &model, out.data(), evs.data()));
+  CHECK(!arrange_batch(hands.data(), 4, rules, nullptr, out.data(), nullptr));
+  for (std::size_t h = 0; h < 4; ++h) CHECK(same_cards(out.data() + 13 * h, hands.data() + 13 * h));
   hands[13 * 2 + 5] = hands[13 * 2];
-  CHECK(arrange_batch(hands.data(), 4, rules, nullptr, out.data(), nullptr) == 2);
+  const CardIssue issue = arrange_batch(hands.data(), 4, rules, nullptr, out.data(), nullptr);
+  CHECK(issue.item == 2 && issue.kind == CardIssueKind::kDuplicate && issue.position == 5 && issue.first_position == 0);
 }
 
 int main() {

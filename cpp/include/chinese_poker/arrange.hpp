@@ -19,6 +19,7 @@ struct Arrangement {
 };
 
 // The strengths a row can hold, ascending: 455 for the front, 7,462 for middle and back under `wheel`.
+// `row` is 0..2 (kFront, kMiddle, kBack).
 const std::vector<Strength>& row_classes(int row, Wheel wheel) noexcept;
 
 // What one row of ours is worth against one opponent's row, by our row's strength. `classes` must equal
@@ -46,31 +47,79 @@ struct ExpectedModel {
   std::vector<double> middle_upto[5];
 };
 
+// The distribution of the field's rows, as data/field_rows.npz ships it: per row (front, middle, back),
+// every strength the row can hold under the wheel "low" encoding, in any order, and its probability.
+struct FieldTables {
+  std::vector<Strength> strengths[3];
+  std::vector<double> prob[3];
+};
+
+// Builds the expected-units model of `rules` against the field `tables` into `out` (finished, see
+// finish_model): each row's strengths re-encoded for the rules' wheel and sorted; the chance to win and
+// to lose against the field's row (equal strengths split evenly under the suit tie-break, else a push);
+// per class the royalty (royalty_of), collected whatever the result under royalty_condition "always"
+// (less the field's mean royalty), else as the extra a won row is worth (the royalty less the plain unit
+// under "replace", the royalty under "add") and, for extra_loss, the field's mean such extra over the rows
+// that beat ours; and the pair terms of the rules. Returns nullptr, or (with `out` unspecified) the name
+// of the bad RulesSpec field as validate_rules gives it, or a text naming the bad table: lengths differ,
+// a probability is negative or not finite, or the strengths are not exactly the row's classes.
+[[nodiscard]] const char* build_expected_model(const FieldTables& tables, const RulesSpec& rules, ExpectedModel* out);
+
 // Fills the derived part of a model whose rows are set; call it once before arranging with the model.
 void finish_model(ExpectedModel& model);
 
-// Writes every legal (non-fouled) setting of the 13 cards into `out` (capacity kNumSplits) and returns
-// how many. With `distinct_strengths`, settings whose three row strengths equal an earlier one's are left
-// out; with `drop_dominated`, so is every setting that another legal one matches or beats in all three
-// rows (one representative of each set of equal strengths is kept).
-std::size_t legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rules, bool distinct_strengths,
-                               bool drop_dominated, Arrangement* out) noexcept;
+// nullptr when `model` is usable by the arranger, else what is wrong: the wheel is unknown, a row's
+// classes are not row_classes(row, model.wheel), its vectors differ in length, a value (or a pair term)
+// is not finite, or middle_upto is not what finish_model derives.
+[[nodiscard]] const char* validate_model(const ExpectedModel& model) noexcept;
+
+// Every function below that takes cards reads the caller's 13 codes once, into a private copy, checks the
+// copy (a code >= 52 or a repeat is returned as the CardIssue, with item 0) and works only from it, so the
+// caller's buffer may change meanwhile without any bad code reaching a table. `rules` must be valid
+// (validate_rules) and `model` valid (validate_model) and of the rules' wheel.
+
+// Writes every legal (non-fouled) setting of the 13 cards into `out` (capacity kNumSplits) and their
+// number into `*count`. With `distinct_strengths`, settings whose three row strengths equal an earlier
+// one's are left out; with `drop_dominated`, so is every setting that another legal one matches or beats
+// in all three rows (one representative of each set of equal strengths is kept).
+[[nodiscard]] CardIssue legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rules,
+                                           bool distinct_strengths, bool drop_dominated, Arrangement* out,
+                                           std::size_t* count) noexcept;
 
 // The legal setting with the strongest back, then middle, then front. 13 distinct cards always have one.
-void strongest_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept;
+[[nodiscard]] CardIssue strongest_arrangement(const std::uint8_t* cards13, const RulesSpec& rules,
+                                              Arrangement* out) noexcept;
 
-// The legal setting with the greatest expected units per opponent under `model` (ties: the strongest);
-// returns that expectation. Allocates nothing (its scratch space is thread-local).
-double expected_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
-                            Arrangement* out) noexcept;
+// The legal setting with the greatest expected units per opponent under `model` (ties: the strongest),
+// and that expectation in `*expected`. Allocates nothing (its scratch space is thread-local).
+[[nodiscard]] CardIssue expected_arrangement(const std::uint8_t* cards13, const RulesSpec& rules,
+                                             const ExpectedModel& model, Arrangement* out,
+                                             double* expected) noexcept;
 
-// Expected units per opponent of one legal setting under `model`.
-double expected_units(const Strength strength[3], const ExpectedModel& model) noexcept;
+// Expected units per opponent of a setting with these row strengths under `model`, in `*out`. Returns
+// false (leaving *out alone) when a strength is not one of its row's classes in the model.
+[[nodiscard]] bool expected_units(const Strength strength[3], const ExpectedModel& model, double* out) noexcept;
+
+// One arranged hand: the setting (front 3, middle 5, back 5), its row strengths, its expected units per
+// opponent under the model, and the highest listed natural the cards hold (index into
+// rules.natural_kind, or -1), whatever natural_declaration says.
+struct ArrangeResult {
+  std::uint8_t cards[13];
+  Strength strength[3];
+  double expected_units;
+  int natural;
+};
+
+// Arranges one hand by the expected model (`by_expected`) or as the strongest setting, and reports it
+// with its expectation under `model` either way. Thread-safe; allocates nothing.
+[[nodiscard]] CardIssue arrange_hand(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
+                                     bool by_expected, ArrangeResult* out) noexcept;
 
 // Arranges `count` hands of 13 cards (contiguous) into `out` (count x 13), by the expected model when
-// `model` is not null, else by strength; `ev_out` (may be null) receives the expectations. Returns the
-// first hand with a card >= 52 or repeated, or -1.
-std::int64_t arrange_batch(const std::uint8_t* cards, std::size_t count, const RulesSpec& rules,
-                           const ExpectedModel* model, std::uint8_t* out, double* ev_out) noexcept;
+// `model` is not null, else by strength; `ev_out` (may be null) receives the expectations (0 without a
+// model). Each hand is copied, checked and arranged from the copy. Returns the first hand with a card
+// >= 52 or repeated (`item` = the hand), or no issue; `out` is then unspecified.
+[[nodiscard]] CardIssue arrange_batch(const std::uint8_t* cards, std::size_t count, const RulesSpec& rules,
+                                      const ExpectedModel* model, std::uint8_t* out, double* ev_out) noexcept;
 
 }  // namespace chinese_poker

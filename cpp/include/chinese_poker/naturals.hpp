@@ -7,15 +7,22 @@
 
 namespace chinese_poker {
 
+// Each function here reads the 13 cards once, into a private copy, and checks the copy: cards that are
+// not 13 distinct codes < 52 hold no natural (false, -1, 0 and 0 below).
+
 // Whether the 13 cards hold `kind` under the rules' knobs.
-bool holds_natural(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
+[[nodiscard]] bool holds_natural(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
 
 // The highest listed natural the 13 cards hold, as an index into rules.natural_kind, or -1.
-int detect_natural(const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
+[[nodiscard]] int detect_natural(const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
+
+// Every natural the 13 cards hold, listed by the rules or not: bit k is set when they hold NaturalKind k
+// under the rules' knobs (quads_as_two_pairs, trips_as_pair_plus_single, front_straight_ace).
+[[nodiscard]] std::uint32_t held_naturals(const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
 
 // Tie-break key between two naturals of the same kind: greater wins, equal ties. Only meaningful for
 // cards that hold `kind`.
-std::uint64_t natural_key(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
+[[nodiscard]] std::uint64_t natural_key(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
 
 const char* natural_name(NaturalKind kind) noexcept;
 

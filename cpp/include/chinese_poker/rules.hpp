@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "chinese_poker/evaluate.hpp"
@@ -62,5 +63,42 @@ struct RulesSpec {
   bool front_straight_ace = true;
   std::int64_t surrender_units = 0;
 };
+
+// Upper bound of every unit count and multiplier a RulesSpec may hold. With it (and kMaxStake) no
+// settlement total comes near the range of int64.
+constexpr std::int64_t kMaxUnits = 1000;
+
+// nullptr when every field of `rules` is in range, else the name of the first bad field: "wheel",
+// "suit_value" (not a permutation of 0..3), "overall_unit", "scoop_bonus", "scoop_multiplier",
+// "home_run_multiplier", "home_run_min_opponents", "royalty" (an entry outside 0..kMaxUnits, or a front
+// royalty at a category three cards cannot make), "royal_listed" (listed for the front, or a royal
+// flush amount given without being listed), "num_naturals", "natural_kind" (unknown or repeated),
+// "natural_units" or "surrender_units". Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
+// listed naturals pay 1..kMaxUnits. Every core entry point taking a RulesSpec requires it to be valid.
+[[nodiscard]] const char* validate_rules(const RulesSpec& rules) noexcept;
+
+// The strength under `wheel` of a row whose strength under wheel "low" is `low_encoded`: only the wheel
+// straight (flush) changes, its vector 5,4,3,2,1 becoming 14,5,4,3,2.
+constexpr Strength encode_wheel(Strength low_encoded, Wheel wheel) noexcept {
+  constexpr Strength kVectorMask = (Strength{1} << kCategoryShift) - 1;
+  constexpr Strength kLowWheel = make_strength(0, 5, 4, 3, 2, 1);
+  constexpr Strength kSecondWheel = make_strength(0, 14, 5, 4, 3, 2);
+  if (wheel != Wheel::Second || (low_encoded & kVectorMask) != kLowWheel) return low_encoded;
+  return (low_encoded & ~kVectorMask) | kSecondWheel;
+}
+
+// Royalty units of a row of strength `s` in row `row` (0..2) under the rules' table; the royal flush
+// (ace-high straight flush) is looked up before the straight flush when listed for the row. A strength
+// of no known category, or a row outside 0..2, earns nothing.
+inline std::int64_t royalty_of(const RulesSpec& rules, int row, Strength s) noexcept {
+  const int cat = category_of(s);
+  if (row < 0 || row > 2 || cat > kStraightFlush) return 0;
+  const auto& table = rules.royalty[static_cast<std::size_t>(row)];
+  if (cat == kStraightFlush && vector_value(s, 0) == 14 && vector_value(s, 1) == 13 &&
+      rules.royal_listed[static_cast<std::size_t>(row)]) {
+    return table[kRoyalFlushSlot];
+  }
+  return table[static_cast<std::size_t>(cat)];
+}
 
 }  // namespace chinese_poker

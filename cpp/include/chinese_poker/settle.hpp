@@ -9,8 +9,17 @@
 
 namespace chinese_poker {
 
+constexpr int kMinPlayers = 2;
 constexpr int kMaxPlayers = 4;
 constexpr int kMaxPairs = 6;
+
+// Greatest stake of one pair. With it and the rules' caps (kMaxUnits) every total stays far inside int64.
+constexpr std::int64_t kMaxStake = 1'000'000;
+
+// Bits of PlayerFacts::foul_reasons: why a setting fouls (docs/SETTLEMENT.md 2).
+constexpr std::uint8_t kFoulFrontBeatsMiddle = 1;
+constexpr std::uint8_t kFoulMiddleBeatsBack = 2;
+constexpr std::uint8_t kFoulMiddleEqualsBack = 4;  // only under middle_vs_back "strict"
 
 struct PlayerInput {
   const std::uint8_t* cards = nullptr;  // 13 codes: front 3, middle 5, back 5 (declared: any order)
@@ -21,7 +30,8 @@ struct PlayerInput {
 // What is known of one player before any pair is settled.
 struct PlayerFacts {
   bool has_setting = false;
-  bool foul = false;
+  bool foul = false;                    // foul_reasons != 0
+  std::uint8_t foul_reasons = 0;        // kFoul* bits
   int natural = -1;                     // index into rules.natural_kind, or -1
   Strength strength[3] = {0, 0, 0};     // front, middle, back
   std::int64_t royalty[3] = {0, 0, 0};
@@ -62,30 +72,45 @@ enum class SettleStatus : int {
   kOk = 0,
   kDeclaredWithoutNatural = 1,  // `player` declared but holds no listed natural
   kSurrenderOff = 2,            // `player` surrendered while surrender_units == 0
+  kOverflow = 3,                // an amount left int64: in pair (`player`, `other`), or in `player`'s net
+  kBadStake = 4,                // stakes[player][other] is outside 0..kMaxStake or differs from [other][player]
+  kBadCards = 5,                // `cards` names the first bad card (a code >= 52, or a card twice at the table)
+  kBadPlayerCount = 6,          // fewer than kMinPlayers or more than kMaxPlayers players
 };
 
 struct SettleError {
   SettleStatus status = SettleStatus::kOk;
   int player = -1;
+  int other = -1;               // the other player of a pair (kOverflow in a pair, kBadStake)
+  std::int64_t round = -1;      // settle_batch: the round (-1 otherwise)
+  CardIssue cards;              // kBadCards: position is player * 13 + index (player_facts: the index)
+  explicit operator bool() const noexcept { return status != SettleStatus::kOk; }
 };
 
-// Foul, natural, row strengths and royalties of one player (`index` only names it in an error).
-SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept;
+// Foul, natural, row strengths and royalties of one player (`index` only names it in an error). Checks
+// the 13 cards (kBadCards) on a private copy and works from that copy.
+[[nodiscard]] SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rules,
+                                       PlayerFacts* out) noexcept;
 
-// Settles one round. Inputs must already be valid (2..4 players, 13 distinct codes < 52 each, no card
-// twice at the table); `stakes` is a players x players row-major matrix, or null for all ones.
-// Allocates nothing.
-SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
-                         const std::int64_t* stakes, RoundResult* out) noexcept;
+// Settles one round of `num_players` (2..4). Validates everything it reads, on a private copy of the
+// cards: every code < 52 and no card twice at the table (kBadCards), `stakes` (kBadStake), each player's
+// declaration and surrender, and every amount against int64 overflow (kOverflow). `stakes` is a
+// players x players row-major matrix (symmetric, entries 0..kMaxStake; the diagonal is not read but must
+// be in range too), or null for all ones. `out` is unspecified after an error. Allocates nothing.
+[[nodiscard]] SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
+                                       const std::int64_t* stakes, RoundResult* out) noexcept;
 
 // First problem in a round laid out as players x 13 codes: a code >= 52 or any card twice at the table.
 // `item` of the result is `round`; `position` is player * 13 + index.
 [[nodiscard]] CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept;
 
 // Settles `rounds` rounds of `num_players` settings each (rounds x players x 13 codes, contiguous) and
-// writes rounds x players net units. Validates every round; returns the first invalid one (out is then
-// unspecified). No player is declared; under natural_declaration "auto" naturals are detected.
-[[nodiscard]] CardIssue settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
-                        std::int64_t* net_out) noexcept;
+// writes rounds x players net units. Each round is copied before it is read, so the caller's buffer may
+// change meanwhile (another thread) without any code >= 52 reaching a table; the copy is validated and
+// settled. Returns the first error, with `round` set (out is then unspecified): kBadCards (`cards.item`
+// is the round too), kOverflow, or kBadPlayerCount (round -1). No player is declared; under
+// natural_declaration "auto" naturals are detected.
+[[nodiscard]] SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players,
+                                       const RulesSpec& rules, std::int64_t* net_out) noexcept;
 
 }  // namespace chinese_poker

@@ -1,0 +1,15 @@
+// Internal to the core: natural detection on cards already known to be 13 distinct codes < 52, for the
+// settlement loops, which validate a round once and must not pay for a second check per player.
+#pragma once
+
+#include <cstdint>
+
+#include "chinese_poker/rules.hpp"
+
+namespace chinese_poker::detail {
+
+// As detect_natural and natural_key, without the check of the cards.
+int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
+std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
+
+}  // namespace chinese_poker::detail

@@ -1,0 +1,55 @@
+#include "chinese_poker/rules.hpp"
+
+namespace chinese_poker {
+
+namespace {
+
+bool in_range(std::int64_t v, std::int64_t low, std::int64_t high) noexcept { return v >= low && v <= high; }
+
+// The categories a three-card row can make (RULES.md 2.2): no straights, flushes or five-card groups.
+bool front_can_hold(std::size_t category) noexcept {
+  return category == kHighCard || category == kOnePair || category == kThreeOfAKind;
+}
+
+}  // namespace
+
+const char* validate_rules(const RulesSpec& rules) noexcept {
+  if (rules.wheel != Wheel::Low && rules.wheel != Wheel::Second) return "wheel";
+  unsigned seen = 0;
+  for (const std::uint8_t v : rules.suit_value) {
+    if (v > 3) return "suit_value";
+    seen |= 1u << v;
+  }
+  if (seen != 0xFu) return "suit_value";
+  if (!in_range(rules.overall_unit, 0, kMaxUnits)) return "overall_unit";
+  if (!in_range(rules.scoop_bonus, 0, kMaxUnits)) return "scoop_bonus";
+  if (!in_range(rules.scoop_multiplier, 1, kMaxUnits)) return "scoop_multiplier";
+  if (!in_range(rules.home_run_multiplier, 1, kMaxUnits)) return "home_run_multiplier";
+  if (rules.home_run_min_opponents < 1 || rules.home_run_min_opponents > 3) return "home_run_min_opponents";
+  for (std::size_t row = 0; row < 3; ++row) {
+    for (std::size_t slot = 0; slot < static_cast<std::size_t>(kRoyaltySlots); ++slot) {
+      const std::int64_t units = rules.royalty[row][slot];
+      if (!in_range(units, 0, kMaxUnits)) return "royalty";
+      if (row == 0 && units != 0 && !front_can_hold(slot)) return "royalty";
+    }
+  }
+  if (rules.royal_listed[0]) return "royal_listed";
+  for (std::size_t row = 1; row < 3; ++row) {
+    // A royal flush amount is only read when listed: one given unlisted means the spec was built wrongly.
+    if (!rules.royal_listed[row] && rules.royalty[row][kRoyalFlushSlot] != 0) return "royal_listed";
+  }
+  if (rules.num_naturals < 0 || rules.num_naturals > kNumNaturalKinds) return "num_naturals";
+  unsigned kinds = 0;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(rules.num_naturals); ++k) {
+    const unsigned kind = static_cast<unsigned>(rules.natural_kind[k]);
+    if (kind >= static_cast<unsigned>(kNumNaturalKinds) || (kinds >> kind & 1u) != 0) return "natural_kind";
+    kinds |= 1u << kind;
+  }
+  for (std::size_t k = 0; k < static_cast<std::size_t>(rules.num_naturals); ++k) {
+    if (!in_range(rules.natural_units[k], 1, kMaxUnits)) return "natural_units";
+  }
+  if (!in_range(rules.surrender_units, 0, kMaxUnits)) return "surrender_units";
+  return nullptr;
+}
+
+}  // namespace chinese_poker
