@@ -220,7 +220,7 @@ def test_surrender_and_stakes() -> None:
         (lambda: settle([E1[0], E1[0]]), "held by player 0 and player 1"),
         (lambda: settle(E1, stakes=[[1, 2], [3, 1]]), "symmetric"),
         (lambda: settle(E1, stakes=[[1, 1, 1]]), "2 x 2"),
-        (lambda: settle(E1, stakes=[[1, -1], [-1, 1]]), "non-negative"),
+        (lambda: settle(E1, stakes=[[1, -1], [-1, 1]]), r"stakes\[0\]\[1\] = -1 is not in 0..1000000"),
         (lambda: Hand.from_cards("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc"), "13 cards"),
         (lambda: Hand.from_cards("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac As"), "13 cards"),
         (lambda: Hand("2c 3c", "5c 6c 7c 8c 9c", "Tc Jc Qc Kc Ac"), "front takes 3"),

@@ -1,7 +1,10 @@
 #include "register.hpp"
 
-PYBIND11_MODULE(_core, m) {
+// No process-global state is written after import (the InputError type is created once, here), and every
+// batch call releases the GIL around work on its own buffers: safe without the GIL.
+PYBIND11_MODULE(_core, m, pybind11::mod_gil_not_used()) {
   m.doc() = "Compiled core of chinese_poker (private: use the chinese_poker package).";
+  chinese_poker::bindings::register_errors(m);
   chinese_poker::bindings::register_cards(m);
   chinese_poker::bindings::register_evaluate(m);
   chinese_poker::bindings::register_rules(m);

@@ -1,4 +1,5 @@
-// One register_* function per concept of the core; module.cpp calls them all.
+// One register_* function per concept of the core; module.cpp calls them all. Shared here: the argument
+// checks of batch calls and the one exception type for bad input.
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -6,18 +7,49 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "chinese_poker/cards.hpp"
+#include "chinese_poker/rules.hpp"
 
 namespace chinese_poker::bindings {
 
+void register_errors(pybind11::module_& m);
 void register_cards(pybind11::module_& m);
 void register_evaluate(pybind11::module_& m);
 void register_rules(pybind11::module_& m);
 void register_settle(pybind11::module_& m);
 void register_arrange(pybind11::module_& m);
 
+// The card parser: a card text or an iterable of card strings and codes, repeats rejected (ValueError or
+// TypeError naming the token and its position).
+std::vector<std::uint8_t> parse_cards_object(pybind11::handle cards);
+
 // Checks a batch argument up front, numpy-ufunc style: a C-contiguous uint8 numpy array with `ndim`
 // dimensions whose last dimension is one of `last_dims`; TypeError or ValueError naming `name` otherwise.
 pybind11::array_t<std::uint8_t> require_card_array(const pybind11::object& obj, const char* name, int ndim,
                                                    std::initializer_list<pybind11::ssize_t> last_dims);
+
+// ValueError if the core's own check rejects `rules` (every RulesSpec setter already checks its value).
+void check_rules(const RulesSpec& rules);
+
+// Where bad input was found, by index; -1 where it does not apply. Python turns indices into names.
+struct Where {
+  std::int64_t item = -1;  // the batch row, hand or round
+  int player = -1;
+  int other = -1;          // the other player (a card held twice, a stake of a pair)
+  int position = -1;       // index of the card within the player's 13 (or within the row)
+  int card = -1;
+};
+
+// Raises chinese_poker._core.InputError (a ValueError) with `message` and the fields of `where` as
+// attributes (item, player, other, position, card: None where they do not apply) and `kind`.
+[[noreturn]] void raise_input_error(const char* kind, const std::string& message, const Where& where);
+
+// Raises the InputError for a CardIssue, naming the group as `item_label` ("row", "hand", "round", or ""
+// for a single call). `by_player`: the group is players x 13 cards, so the position names a player and an
+// index within its 13 (and a repeat names the other holder).
+[[noreturn]] void raise_card_issue(const CardIssue& issue, const char* item_label, bool by_player);
 
 }  // namespace chinese_poker::bindings

@@ -1,6 +1,9 @@
+// Arranging: the expected-units model, one hand per call (everything Python needs in one result), every
+// legal setting, and batches of hands (numpy arrays, the GIL released).
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,36 +17,112 @@ namespace chinese_poker::bindings {
 
 namespace {
 
-const std::uint8_t* thirteen_distinct_cards(const py::array_t<std::uint8_t>& arr) {
-  const CardIssue issue = check_cards(arr.data(), 13, 0);
-  if (issue) {
-    throw py::value_error("index " + std::to_string(issue.position) + ": card code " + std::to_string(issue.card) +
-                          (issue.kind == CardIssueKind::kOutOfRange ? " is not in 0..51" : " appears twice"));
-  }
-  return arr.data();
+const std::uint8_t* thirteen_codes(const py::bytes& cards) {
+  const std::string_view codes = cards;
+  if (codes.size() != 13) throw py::value_error("arranging takes 13 cards, got " + std::to_string(codes.size()));
+  return reinterpret_cast<const std::uint8_t*>(codes.data());
 }
+
+void check_model(const ExpectedModel& model, const RulesSpec& rules) {
+  if (model.wheel != rules.wheel) {
+    throw py::value_error("the expected model was built for another wheel rule than these rules");
+  }
+}
+
+template <class T>
+std::vector<T> vector_of(const py::handle& obj, const char* what) {
+  const auto arr = py::cast<py::array_t<T, py::array::c_style | py::array::forcecast>>(obj);
+  if (arr.ndim() != 1) throw py::value_error(std::string(what) + " must be one-dimensional");
+  return std::vector<T>(arr.data(), arr.data() + arr.size());
+}
+
+py::tuple strengths_of(const Strength (&s)[3]) { return py::make_tuple(s[0], s[1], s[2]); }
 
 }  // namespace
 
 void register_arrange(py::module_& m) {
+  py::class_<ExpectedModel, std::shared_ptr<ExpectedModel>>(
+      m, "ExpectedModel", "Per-row value tables and pair terms of the expected-units strategy (read-only).")
+      .def(py::init([](const py::sequence& strengths, const py::sequence& prob, const RulesSpec& rules) {
+             check_rules(rules);
+             if (strengths.size() != 3 || prob.size() != 3) {
+               throw py::value_error("field tables have three rows (front, middle, back)");
+             }
+             FieldTables tables;
+             for (std::size_t r = 0; r < 3; ++r) {
+               tables.strengths[r] = vector_of<Strength>(strengths[r], "strengths");
+               tables.prob[r] = vector_of<double>(prob[r], "prob");
+             }
+             auto model = std::make_shared<ExpectedModel>();
+             if (const char* problem = build_expected_model(tables, rules, model.get())) {
+               throw py::value_error(std::string("field tables: ") + problem);
+             }
+             return model;
+           }),
+           py::arg("strengths"), py::arg("prob"), py::arg("rules"),
+           "The model of `rules` against the field: per row (front, middle, back) every strength under the\n"
+           "wheel='low' encoding and its probability.")
+      .def_property_readonly("wheel", [](const ExpectedModel& model) { return model.wheel; });
+
+  py::class_<ArrangeResult>(m, "ArrangeResult", "One arranged hand (read-only).")
+      .def_property_readonly("cards",
+                             [](const ArrangeResult& r) {
+                               py::tuple out(13);
+                               for (std::size_t k = 0; k < 13; ++k) out[k] = int{r.cards[k]};
+                               return out;
+                             })
+      .def_property_readonly("strengths", [](const ArrangeResult& r) { return strengths_of(r.strength); })
+      .def_readonly("expected_units", &ArrangeResult::expected_units)
+      .def_readonly("natural_index", &ArrangeResult::natural,
+                    "The highest listed natural held, as an index into the rules' naturals, or -1.");
+
+  m.def(
+      "arrange_hand",
+      [](const py::bytes& cards, const RulesSpec& rules, const ExpectedModel& model, bool by_expected) {
+        check_rules(rules);
+        check_model(model, rules);
+        ArrangeResult out{};
+        const CardIssue issue = arrange_hand(thirteen_codes(cards), rules, model, by_expected, &out);
+        if (issue) raise_card_issue(issue, "", false);
+        return out;
+      },
+      py::arg("cards"), py::arg("rules"), py::arg("model"), py::arg("by_expected"),
+      "Arranges 13 cards (bytes of codes) by the model or as the strongest setting; the setting, its row\n"
+      "strengths, its expected units per opponent under the model, and the listed natural held.");
+
+  m.def(
+      "expected_units",
+      [](const std::vector<Strength>& strengths, const ExpectedModel& model) {
+        if (strengths.size() != 3) throw py::value_error("expected_units takes three row strengths");
+        double value = 0;
+        if (!expected_units(strengths.data(), model, &value)) {
+          throw py::value_error("expected_units: a strength is not one of its row's hand classes");
+        }
+        return value;
+      },
+      py::arg("strengths"), py::arg("model"), "Expected units per opponent of a setting's row strengths.");
+
   m.def(
       "legal_arrangements",
-      [](const py::object& cards, const RulesSpec& rules, bool distinct_strengths, bool drop_dominated) {
-        auto arr = require_card_array(cards, "cards", 1, {13});
-        const std::uint8_t* c = thirteen_distinct_cards(arr);
+      [](const py::bytes& cards, const RulesSpec& rules, bool distinct_strengths, bool drop_dominated) {
+        check_rules(rules);
+        const std::uint8_t* codes = thirteen_codes(cards);
         std::vector<Arrangement> buffer(kNumSplits);
-        std::size_t n;
+        std::size_t n = 0;
+        CardIssue issue;
         {
           py::gil_scoped_release release;
-          n = legal_arrangements(c, rules, distinct_strengths, drop_dominated, buffer.data());
+          issue = legal_arrangements(codes, rules, distinct_strengths, drop_dominated, buffer.data(), &n);
         }
+        if (issue) raise_card_issue(issue, "", false);
         py::array_t<std::uint8_t> settings({static_cast<py::ssize_t>(n), py::ssize_t{13}});
         py::array_t<std::int32_t> strengths({static_cast<py::ssize_t>(n), py::ssize_t{3}});
         auto s = settings.mutable_unchecked<2>();
         auto t = strengths.mutable_unchecked<2>();
         for (std::size_t k = 0; k < n; ++k) {
-          for (int j = 0; j < 13; ++j) s(k, j) = buffer[k].cards[j];
-          for (int j = 0; j < 3; ++j) t(k, j) = static_cast<std::int32_t>(buffer[k].strength[j]);
+          const auto row = static_cast<py::ssize_t>(k);
+          for (py::ssize_t j = 0; j < 13; ++j) s(row, j) = buffer[k].cards[j];
+          for (py::ssize_t j = 0; j < 3; ++j) t(row, j) = static_cast<std::int32_t>(buffer[k].strength[j]);
         }
         return py::make_tuple(settings, strengths);
       },
@@ -51,97 +130,23 @@ void register_arrange(py::module_& m) {
       "Every legal setting of 13 cards: ((K, 13) uint8 settings, (K, 3) int32 row strengths).");
 
   m.def(
-      "strongest_arrangement",
-      [](const py::object& cards, const RulesSpec& rules) {
-        auto arr = require_card_array(cards, "cards", 1, {13});
-        const std::uint8_t* c = thirteen_distinct_cards(arr);
-        Arrangement best{};
-        {
-          py::gil_scoped_release release;
-          strongest_arrangement(c, rules, &best);
-        }
-        py::array_t<std::uint8_t> out(13);
-        std::copy(best.cards, best.cards + 13, out.mutable_data());
-        return out;
-      },
-      py::arg("cards"), py::arg("rules"),
-      "The legal setting with the strongest back, then middle, then front, as a (13,) uint8 array.");
-
-  py::class_<ExpectedModel>(m, "ExpectedModel",
-                            "Per-row value tables and pair terms of the expected-units strategy (opaque).")
-      .def(py::init([](const py::sequence& rows, const std::string& wheel_name, double overall_unit,
-                       double scoop_bonus, double scoop_multiplier, bool royalties_in_multiplier) {
-             if (rows.size() != 3) throw py::value_error("ExpectedModel needs three rows (front, middle, back)");
-             if (wheel_name != "low" && wheel_name != "second") {
-               throw py::value_error("wheel must be 'low' or 'second', got '" + wheel_name + "'");
-             }
-             ExpectedModel model;
-             model.wheel = wheel_name == "second" ? Wheel::Second : Wheel::Low;
-             for (int r = 0; r < 3; ++r) {
-               const auto row = py::cast<py::sequence>(rows[static_cast<std::size_t>(r)]);
-               if (row.size() != 6) {
-                 throw py::value_error("each row is (classes, win, loss, extra_win, extra_loss, always)");
-               }
-               RowModel& rm = model.row[r];
-               rm.classes = py::cast<std::vector<Strength>>(row[0]);
-               rm.win = py::cast<std::vector<double>>(row[1]);
-               rm.loss = py::cast<std::vector<double>>(row[2]);
-               rm.extra_win = py::cast<std::vector<double>>(row[3]);
-               rm.extra_loss = py::cast<std::vector<double>>(row[4]);
-               rm.always = py::cast<std::vector<double>>(row[5]);
-               // The arranger indexes these vectors by class index: they must cover exactly the row's classes.
-               if (rm.classes != row_classes(r, model.wheel)) {
-                 throw py::value_error("ExpectedModel row " + std::to_string(r) +
-                                       ": classes must be every strength of the row, ascending, under the wheel");
-               }
-               const std::size_t n = rm.classes.size();
-               if (rm.win.size() != n || rm.loss.size() != n || rm.extra_win.size() != n || rm.extra_loss.size() != n ||
-                   rm.always.size() != n) {
-                 throw py::value_error("ExpectedModel row " + std::to_string(r) + ": arrays of different lengths");
-               }
-             }
-             model.overall_unit = overall_unit;
-             model.scoop_bonus = scoop_bonus;
-             model.scoop_multiplier = scoop_multiplier;
-             model.royalties_in_multiplier = royalties_in_multiplier;
-             finish_model(model);
-             return model;
-           }),
-           py::arg("rows"), py::arg("wheel"), py::arg("overall_unit"), py::arg("scoop_bonus"),
-           py::arg("scoop_multiplier"), py::arg("royalties_in_multiplier"));
-
-  m.def(
-      "expected_units",
-      [](const std::vector<Strength>& strengths, const ExpectedModel& model) {
-        if (strengths.size() != 3) throw py::value_error("expected_units takes three row strengths");
-        return expected_units(strengths.data(), model);
-      },
-      py::arg("strengths"), py::arg("model"), "Expected units per opponent of a setting's row strengths.");
-
-  m.def(
       "arrange_batch",
       [](const py::object& cards, const RulesSpec& rules, const ExpectedModel* model) {
+        check_rules(rules);
         auto arr = require_card_array(cards, "hands", 2, {13});
-        if (model != nullptr && model->wheel != rules.wheel) {
-          throw py::value_error("the expected model was built for another wheel rule than these rules");
-        }
+        if (model != nullptr) check_model(*model, rules);
         const auto count = static_cast<std::size_t>(arr.shape(0));
         py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(count), py::ssize_t{13}});
         py::array_t<double> ev(static_cast<py::ssize_t>(count));
         const std::uint8_t* in = arr.data();
         std::uint8_t* dst = out.mutable_data();
         double* ev_dst = ev.mutable_data();
-        std::int64_t bad;
+        CardIssue issue;
         {
           py::gil_scoped_release release;
-          bad = arrange_batch(in, count, rules, model, dst, ev_dst);
+          issue = arrange_batch(in, count, rules, model, dst, ev_dst);
         }
-        if (bad >= 0) {
-          const CardIssue issue = check_cards(in + 13 * bad, 13, bad);
-          throw py::value_error("hand " + std::to_string(bad) + ", index " + std::to_string(issue.position) +
-                                ": card code " + std::to_string(issue.card) +
-                                (issue.kind == CardIssueKind::kOutOfRange ? " is not in 0..51" : " appears twice"));
-        }
+        if (issue) raise_card_issue(issue, "hand", false);
         return py::make_tuple(out, ev);
       },
       py::arg("hands"), py::arg("rules"), py::arg("model").none(true),

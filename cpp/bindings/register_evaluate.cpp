@@ -1,6 +1,8 @@
 #include <pybind11/numpy.h>
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 #include <string>
 
 #include "chinese_poker/cards.hpp"
@@ -33,8 +35,8 @@ bool wheel_from_object(PyObject* obj, Wheel* wheel) {
   return false;
 }
 
-// Reads 3 or 5 ints from a list or tuple of Python ints; false (no exception set) when the argument is of
-// another form, which then goes through chinese_poker.cards.parse_cards.
+// Reads 3 or 5 ints from a list or tuple of Python ints (the fast path); false (no exception set) when the
+// argument is of another form, which then goes through the card parser.
 bool read_int_cards(PyObject* seq, std::uint8_t* out, Py_ssize_t* count, bool* error) {
   if (!PyList_Check(seq) && !PyTuple_Check(seq)) return false;
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -58,8 +60,6 @@ bool read_int_cards(PyObject* seq, std::uint8_t* out, Py_ssize_t* count, bool* e
   *count = n;
   return true;
 }
-
-PyObject* g_parse_cards = nullptr;  // chinese_poker.cards.parse_cards, imported on first use
 
 PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   PyObject* cards_obj = nullptr;
@@ -94,20 +94,20 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
   Py_ssize_t n = 0;
   bool error = false;
   if (!read_int_cards(cards_obj, cards, &n, &error)) {
-    // Strings, numpy arrays, other iterables: the Python parser gives the precise error messages.
-    if (g_parse_cards == nullptr) {
-      PyObject* mod = PyImport_ImportModule("chinese_poker.cards");
-      if (mod == nullptr) return nullptr;
-      g_parse_cards = PyObject_GetAttrString(mod, "parse_cards");
-      Py_DECREF(mod);
-      if (g_parse_cards == nullptr) return nullptr;
-    }
-    PyObject* parsed = PyObject_CallOneArg(g_parse_cards, cards_obj);
-    if (parsed == nullptr) return nullptr;
-    const bool ok = read_int_cards(parsed, cards, &n, &error);
-    Py_DECREF(parsed);
-    if (!ok) {
-      PyErr_SetString(PyExc_TypeError, "parse_cards returned something other than a tuple of ints");
+    // Strings, numpy arrays, other iterables: the one card parser, with its precise messages.
+    try {
+      const std::vector<std::uint8_t> codes = parse_cards_object(cards_obj);
+      if (codes.size() != 3 && codes.size() != 5) {
+        PyErr_Format(PyExc_ValueError, "evaluate takes 3 or 5 cards, got %zu", codes.size());
+        return nullptr;
+      }
+      std::copy(codes.begin(), codes.end(), cards);
+      n = static_cast<Py_ssize_t>(codes.size());
+    } catch (py::error_already_set& e) {
+      e.restore();
+      return nullptr;
+    } catch (const py::builtin_exception& e) {
+      e.set_error();
       return nullptr;
     }
   }
@@ -132,16 +132,6 @@ PyMethodDef g_methods[] = {
      "Three-card rows have no straights or flushes; 3- and 5-card strengths share one scale.\n"},
     {nullptr, nullptr, 0, nullptr}};
 
-std::string describe_issue(const CardIssue& issue, const char* what) {
-  std::string text = std::string(what) + " " + std::to_string(issue.item) + ", index " +
-                     std::to_string(issue.position) + ": ";
-  if (issue.kind == CardIssueKind::kOutOfRange) {
-    text += "card code " + std::to_string(issue.card) + " is not in 0..51";
-  } else {
-    text += "card " + format_card(issue.card) + " (" + std::to_string(issue.card) + ") appears twice";
-  }
-  return text;
-}
 
 }  // namespace
 
@@ -182,15 +172,13 @@ void register_evaluate(py::module_& m) {
 
   m.def(
       "evaluate_batch",
-      [](const py::object& cards, const std::string& wheel_name) {
+      [](const py::object& cards, const py::object& wheel_obj) {
         Wheel wheel;
-        if (wheel_name == "low") {
-          wheel = Wheel::Low;
-        } else if (wheel_name == "second") {
-          wheel = Wheel::Second;
-        } else {
-          throw py::value_error("wheel must be 'low' or 'second', got '" + wheel_name + "'");
+        if (!PyUnicode_Check(wheel_obj.ptr())) {
+          throw py::type_error("wheel must be 'low' or 'second' (a str), got " +
+                               std::string(py::str(py::type::handle_of(wheel_obj).attr("__name__"))));
         }
+        if (!wheel_from_object(wheel_obj.ptr(), &wheel)) throw py::error_already_set();
         auto arr = require_card_array(cards, "cards", 2, {3, 5});
         const auto rows = static_cast<std::size_t>(arr.shape(0));
         const int width = static_cast<int>(arr.shape(1));
@@ -202,7 +190,7 @@ void register_evaluate(py::module_& m) {
           py::gil_scoped_release release;
           issue = evaluate_batch(in, rows, width, wheel, dst);
         }
-        if (issue) throw py::value_error(describe_issue(issue, "row"));
+        if (issue) raise_card_issue(issue, "row", false);
         return out;
       },
       py::arg("cards"), py::arg("wheel") = "low",

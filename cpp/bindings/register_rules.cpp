@@ -1,3 +1,8 @@
+// RulesSpec as a typed Python class: one property per knob of Rules, each enum-like knob a bound enum
+// whose member names are the knob's values. Python fills one RulesSpec per Rules (chinese_poker.rules);
+// nothing here reads a string or a dict.
+#include <pybind11/native_enum.h>
+
 #include <string>
 
 #include "chinese_poker/naturals.hpp"
@@ -10,79 +15,244 @@ namespace chinese_poker::bindings {
 
 namespace {
 
-const char* const kCategoryKeys[kRoyaltySlots] = {"high_card", "one_pair", "two_pair", "three_of_a_kind",
-                                                  "straight", "flush", "full_house", "four_of_a_kind",
-                                                  "straight_flush", "royal_flush"};
-const char* const kRowKeys[3] = {"front", "middle", "back"};
+// The enum-like knobs whose core form is a flag: member 0 is the knob's default, member 1 sets the flag.
+// Member names are the knobs' values, exactly as chinese_poker.knobs.CHOICES lists them.
+enum class SuitTiebreak : int { off = 0, highest_card = 1 };
+enum class SuitOrder : int { shdc = 0, shcd = 1 };
+enum class MiddleVsBack : int { non_strict = 0, strict = 1 };
+enum class OverallBasis : int { two_rows = 0, total = 1 };
+enum class RoyaltyMode : int { replace = 0, add = 1 };
+enum class RoyaltyCondition : int { win_row = 0, always = 1 };
+enum class FoulPolicy : int { lose_all_rows = 0, as_scooped = 1 };
+enum class NaturalDeclaration : int { must_declare = 0, auto_ = 1 };
+enum class NaturalTiebreak : int { full = 0, top_pair_only = 1 };
 
-py::object knob(const py::dict& d, const char* name) {
-  if (!d.contains(name)) throw py::value_error(std::string("resolved rules lack the knob '") + name + "'");
-  return d[name];
+// Royalty table keys: the row's category, and royal_flush in its own slot.
+enum class RoyaltyCategory : int {
+  high_card, one_pair, two_pair, three_of_a_kind, straight, flush, full_house, four_of_a_kind,
+  straight_flush, royal_flush,
+};
+constexpr const char* kCategoryNames[kRoyaltySlots] = {
+    "high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
+    "four_of_a_kind", "straight_flush", "royal_flush"};
+constexpr const char* kRowNames[3] = {"front", "middle", "back"};
+
+// The knobs in the order of chinese_poker.rules.KNOBS; a test checks both sides list the same.
+constexpr const char* kKnobNames[] = {
+    "wheel", "suit_tiebreak", "suit_order", "middle_vs_back", "overall_unit", "overall_basis", "scoop_bonus",
+    "scoop_multiplier", "royalties_in_multiplier", "home_run_multiplier", "home_run_min_opponents",
+    "royalties", "royalty_mode", "royalty_condition", "royalty_cancel", "foul_policy", "foul_pays_royalties",
+    "naturals", "natural_declaration", "natural_tiebreak", "quads_as_two_pairs", "trips_as_pair_plus_single",
+    "front_straight_ace", "surrender_units"};
+
+[[noreturn]] void bad_knob(const char* knob, const std::string& problem) {
+  throw py::value_error(std::string("RulesSpec.") + knob + ": " + problem);
 }
 
-bool is(const py::dict& d, const char* name, const char* value) { return py::cast<std::string>(knob(d, name)) == value; }
+template <class Enum>
+void flag_knob(py::class_<RulesSpec>& cls, const char* name, bool RulesSpec::*field) {
+  cls.def_property(
+      name, [field](const RulesSpec& s) { return static_cast<Enum>(s.*field ? 1 : 0); },
+      [field](RulesSpec& s, Enum value) { s.*field = static_cast<int>(value) == 1; });
+}
+
+void bool_knob(py::class_<RulesSpec>& cls, const char* name, bool RulesSpec::*field) {
+  cls.def_property(
+      name, [field](const RulesSpec& s) { return s.*field; },
+      [field, name](RulesSpec& s, const py::object& value) {
+        if (!PyBool_Check(value.ptr())) bad_knob(name, "must be a bool");
+        s.*field = value.ptr() == Py_True;
+      });
+}
+
+std::int64_t checked_int(const char* name, const py::object& value, std::int64_t low, std::int64_t high) {
+  if (PyBool_Check(value.ptr()) || !PyLong_Check(value.ptr())) bad_knob(name, "must be an int");
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow != 0 || v < low || v > high) {
+    bad_knob(name, "must be an int from " + std::to_string(low) + " to " + std::to_string(high));
+  }
+  return static_cast<std::int64_t>(v);
+}
+
+template <class Field>
+void int_knob(py::class_<RulesSpec>& cls, const char* name, Field RulesSpec::*field, std::int64_t low,
+              std::int64_t high) {
+  cls.def_property(
+      name, [field](const RulesSpec& s) { return static_cast<std::int64_t>(s.*field); },
+      [field, name, low, high](RulesSpec& s, const py::object& value) {
+        s.*field = static_cast<Field>(checked_int(name, value, low, high));
+      });
+}
+
+py::list royalty_entries(const RulesSpec& s) {
+  py::list out;
+  for (std::size_t row = 0; row < 3; ++row) {
+    for (std::size_t slot = 0; slot < kRoyaltySlots; ++slot) {
+      const bool listed = slot == kRoyalFlushSlot ? s.royal_listed[row] : s.royalty[row][slot] != 0;
+      if (listed) out.append(py::make_tuple(row, static_cast<RoyaltyCategory>(slot), s.royalty[row][slot]));
+    }
+  }
+  return out;
+}
+
+void set_royalties(RulesSpec& s, const py::iterable& entries) {
+  decltype(RulesSpec::royalty) table{};
+  std::array<bool, 3> royal{};
+  bool seen[3][kRoyaltySlots] = {};
+  for (const py::handle item : entries) {
+    const auto entry = py::cast<py::tuple>(item);
+    if (entry.size() != 3) bad_knob("royalties", "each entry is (row, RoyaltyCategory, units)");
+    const auto row = checked_int("royalties", entry[0], 0, 2);
+    const int slot = static_cast<int>(py::cast<RoyaltyCategory>(entry[1]));
+    const auto units = checked_int("royalties", entry[2], 0, kMaxUnits);
+    const std::string where = std::string(kRowNames[row]) + " " + kCategoryNames[slot];
+    if (row == kFront && slot != kHighCard && slot != kOnePair && slot != kThreeOfAKind) {
+      bad_knob("royalties", "a front (3 cards) cannot hold " + std::string(kCategoryNames[slot]));
+    }
+    if (seen[row][slot]) bad_knob("royalties", where + " is listed twice");
+    seen[row][slot] = true;
+    table[static_cast<std::size_t>(row)][static_cast<std::size_t>(slot)] = units;
+    if (slot == kRoyalFlushSlot) royal[static_cast<std::size_t>(row)] = true;
+  }
+  s.royalty = table;
+  s.royal_listed = royal;
+}
+
+py::list natural_entries(const RulesSpec& s) {
+  py::list out;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(s.num_naturals); ++k) {
+    out.append(py::make_tuple(s.natural_kind[k], s.natural_units[k]));
+  }
+  return out;
+}
+
+void set_naturals(RulesSpec& s, const py::iterable& entries) {
+  std::array<NaturalKind, kNumNaturalKinds> kinds{};
+  std::array<std::int64_t, kNumNaturalKinds> units{};
+  int count = 0;
+  unsigned listed = 0;
+  for (const py::handle item : entries) {
+    const auto entry = py::cast<py::tuple>(item);
+    if (entry.size() != 2) bad_knob("naturals", "each entry is (NaturalKind, units)");
+    const auto kind = py::cast<NaturalKind>(entry[0]);
+    const unsigned bit = 1u << static_cast<unsigned>(kind);
+    if ((listed & bit) != 0) bad_knob("naturals", std::string(natural_name(kind)) + " is listed twice");
+    listed |= bit;
+    // Every kind at most once, so there are never more entries than kinds.
+    kinds[static_cast<std::size_t>(count)] = kind;
+    units[static_cast<std::size_t>(count)] = checked_int("naturals", entry[1], 1, kMaxUnits);
+    ++count;
+  }
+  s.natural_kind = kinds;
+  s.natural_units = units;
+  s.num_naturals = count;
+}
 
 }  // namespace
 
-RulesSpec rules_spec_from_dict(const py::dict& d) {
-  RulesSpec s;
-  s.wheel = is(d, "wheel", "second") ? Wheel::Second : Wheel::Low;
-  s.suit_tiebreak = is(d, "suit_tiebreak", "highest_card");
-  if (is(d, "suit_order", "shcd")) s.suit_value = {1, 0, 2, 3};
-  s.strict_middle = is(d, "middle_vs_back", "strict");
-  s.overall_unit = py::cast<std::int64_t>(knob(d, "overall_unit"));
-  s.overall_by_total = is(d, "overall_basis", "total");
-  s.scoop_bonus = py::cast<std::int64_t>(knob(d, "scoop_bonus"));
-  s.scoop_multiplier = py::cast<std::int64_t>(knob(d, "scoop_multiplier"));
-  s.royalties_in_multiplier = py::cast<bool>(knob(d, "royalties_in_multiplier"));
-  s.home_run_multiplier = py::cast<std::int64_t>(knob(d, "home_run_multiplier"));
-  s.home_run_min_opponents = py::cast<int>(knob(d, "home_run_min_opponents"));
-  const py::dict table = py::cast<py::dict>(knob(d, "royalties"));
-  for (int row = 0; row < 3; ++row) {
-    if (!table.contains(kRowKeys[row])) continue;
-    for (auto item : py::cast<py::dict>(table[kRowKeys[row]])) {
-      const std::string key = py::cast<std::string>(item.first);
-      int slot = -1;
-      for (int k = 0; k < kRoyaltySlots; ++k) {
-        if (key == kCategoryKeys[k]) slot = k;
-      }
-      if (slot < 0) throw py::value_error("royalties: unknown category '" + key + "'");
-      s.royalty[row][slot] = py::cast<std::int64_t>(item.second);
-      if (slot == kRoyalFlushSlot) s.royal_listed[row] = true;
-    }
+void check_rules(const RulesSpec& rules) {
+  // Every setter checks its value, so this fails only for a spec the core's own check disagrees with.
+  if (const char* field = validate_rules(rules)) {
+    throw py::value_error(std::string("RulesSpec: the core rejects field '") + field + "'");
   }
-  s.royalty_add = is(d, "royalty_mode", "add");
-  s.royalty_always = is(d, "royalty_condition", "always");
-  s.royalty_cancel = py::cast<bool>(knob(d, "royalty_cancel"));
-  s.foul_as_scooped = is(d, "foul_policy", "as_scooped");
-  s.foul_pays_royalties = py::cast<bool>(knob(d, "foul_pays_royalties"));
-  const py::list naturals = py::cast<py::list>(knob(d, "naturals"));
-  if (naturals.size() > static_cast<std::size_t>(kNumNaturalKinds)) throw py::value_error("naturals: too many kinds");
-  for (std::size_t k = 0; k < naturals.size(); ++k) {
-    const auto pair = py::cast<py::sequence>(naturals[k]);
-    const std::string name = py::cast<std::string>(pair[0]);
-    int kind = -1;
-    for (int n = 0; n < kNumNaturalKinds; ++n) {
-      if (name == natural_name(static_cast<NaturalKind>(n))) kind = n;
-    }
-    if (kind < 0) throw py::value_error("naturals: unknown natural '" + name + "'");
-    s.natural_kind[k] = static_cast<NaturalKind>(kind);
-    s.natural_units[k] = py::cast<std::int64_t>(pair[1]);
-  }
-  s.num_naturals = static_cast<int>(naturals.size());
-  s.natural_auto = is(d, "natural_declaration", "auto");
-  s.natural_top_pair_only = is(d, "natural_tiebreak", "top_pair_only");
-  s.quads_as_two_pairs = py::cast<bool>(knob(d, "quads_as_two_pairs"));
-  s.trips_as_pair_plus_single = py::cast<bool>(knob(d, "trips_as_pair_plus_single"));
-  s.front_straight_ace = py::cast<bool>(knob(d, "front_straight_ace"));
-  s.surrender_units = py::cast<std::int64_t>(knob(d, "surrender_units"));
-  return s;
 }
 
 void register_rules(py::module_& m) {
-  py::class_<RulesSpec>(m, "RulesSpec",
-                        "Every knob as plain values, converted once from Rules.resolved(); opaque to Python.")
-      .def(py::init(&rules_spec_from_dict), py::arg("resolved"));
+  py::native_enum<Wheel>(m, "Wheel", "enum.Enum", "The wheel knob: where A-2-3-4-5 ranks among straights.")
+      .value("low", Wheel::Low)
+      .value("second", Wheel::Second)
+      .finalize();
+  py::native_enum<SuitTiebreak>(m, "SuitTiebreak", "enum.Enum", "The suit_tiebreak knob.")
+      .value("off", SuitTiebreak::off)
+      .value("highest_card", SuitTiebreak::highest_card)
+      .finalize();
+  py::native_enum<SuitOrder>(m, "SuitOrder", "enum.Enum", "The suit_order knob (suits high to low).")
+      .value("shdc", SuitOrder::shdc)
+      .value("shcd", SuitOrder::shcd)
+      .finalize();
+  py::native_enum<MiddleVsBack>(m, "MiddleVsBack", "enum.Enum", "The middle_vs_back knob.")
+      .value("non_strict", MiddleVsBack::non_strict)
+      .value("strict", MiddleVsBack::strict)
+      .finalize();
+  py::native_enum<OverallBasis>(m, "OverallBasis", "enum.Enum", "The overall_basis knob.")
+      .value("two_rows", OverallBasis::two_rows)
+      .value("total", OverallBasis::total)
+      .finalize();
+  py::native_enum<RoyaltyMode>(m, "RoyaltyMode", "enum.Enum", "The royalty_mode knob.")
+      .value("replace", RoyaltyMode::replace)
+      .value("add", RoyaltyMode::add)
+      .finalize();
+  py::native_enum<RoyaltyCondition>(m, "RoyaltyCondition", "enum.Enum", "The royalty_condition knob.")
+      .value("win_row", RoyaltyCondition::win_row)
+      .value("always", RoyaltyCondition::always)
+      .finalize();
+  py::native_enum<FoulPolicy>(m, "FoulPolicy", "enum.Enum", "The foul_policy knob.")
+      .value("lose_all_rows", FoulPolicy::lose_all_rows)
+      .value("as_scooped", FoulPolicy::as_scooped)
+      .finalize();
+  py::native_enum<NaturalDeclaration>(m, "NaturalDeclaration", "enum.Enum", "The natural_declaration knob.")
+      .value("must_declare", NaturalDeclaration::must_declare)
+      .value("auto", NaturalDeclaration::auto_)
+      .finalize();
+  py::native_enum<NaturalTiebreak>(m, "NaturalTiebreak", "enum.Enum", "The natural_tiebreak knob.")
+      .value("full", NaturalTiebreak::full)
+      .value("top_pair_only", NaturalTiebreak::top_pair_only)
+      .finalize();
+  {
+    py::native_enum<RoyaltyCategory> e(m, "RoyaltyCategory", "enum.Enum",
+                                       "A royalty table key: a row category, or royal_flush.");
+    for (int k = 0; k < kRoyaltySlots; ++k) e.value(kCategoryNames[k], static_cast<RoyaltyCategory>(k));
+    e.finalize();
+  }
+  {
+    py::native_enum<NaturalKind> e(m, "NaturalKind", "enum.Enum", "A 13-card special hand (natural).");
+    for (int k = 0; k < kNumNaturalKinds; ++k) {
+      e.value(natural_name(static_cast<NaturalKind>(k)), static_cast<NaturalKind>(k));
+    }
+    e.finalize();
+  }
+
+  py::class_<RulesSpec> cls(m, "RulesSpec",
+                            "Every knob of Rules as a typed field, in the core's form. chinese_poker.rules fills\n"
+                            "one per Rules; each setter checks its value (ValueError/TypeError naming the knob).");
+  cls.def(py::init<>());
+  py::tuple knobs(std::size(kKnobNames));
+  for (std::size_t k = 0; k < std::size(kKnobNames); ++k) knobs[k] = py::str(kKnobNames[k]);
+  cls.attr("KNOBS") = knobs;
+  cls.def_property("wheel", [](const RulesSpec& s) { return s.wheel; }, [](RulesSpec& s, Wheel w) { s.wheel = w; });
+  flag_knob<SuitTiebreak>(cls, "suit_tiebreak", &RulesSpec::suit_tiebreak);
+  cls.def_property(
+      "suit_order",
+      [](const RulesSpec& s) { return s.suit_value[0] == 1 ? SuitOrder::shcd : SuitOrder::shdc; },
+      [](RulesSpec& s, SuitOrder order) {
+        // Rank of each suit (c, d, h, s) in the order, higher wins: shdc = {0,1,2,3}, shcd = {1,0,2,3}.
+        s.suit_value = order == SuitOrder::shcd ? std::array<std::uint8_t, 4>{1, 0, 2, 3}
+                                                : std::array<std::uint8_t, 4>{0, 1, 2, 3};
+      });
+  flag_knob<MiddleVsBack>(cls, "middle_vs_back", &RulesSpec::strict_middle);
+  int_knob(cls, "overall_unit", &RulesSpec::overall_unit, 0, kMaxUnits);
+  flag_knob<OverallBasis>(cls, "overall_basis", &RulesSpec::overall_by_total);
+  int_knob(cls, "scoop_bonus", &RulesSpec::scoop_bonus, 0, kMaxUnits);
+  int_knob(cls, "scoop_multiplier", &RulesSpec::scoop_multiplier, 1, kMaxUnits);
+  bool_knob(cls, "royalties_in_multiplier", &RulesSpec::royalties_in_multiplier);
+  int_knob(cls, "home_run_multiplier", &RulesSpec::home_run_multiplier, 1, kMaxUnits);
+  int_knob(cls, "home_run_min_opponents", &RulesSpec::home_run_min_opponents, 1, 3);
+  cls.def_property("royalties", &royalty_entries, &set_royalties,
+                   "The royalty table as (row index 0..2, RoyaltyCategory, units) entries.");
+  flag_knob<RoyaltyMode>(cls, "royalty_mode", &RulesSpec::royalty_add);
+  flag_knob<RoyaltyCondition>(cls, "royalty_condition", &RulesSpec::royalty_always);
+  bool_knob(cls, "royalty_cancel", &RulesSpec::royalty_cancel);
+  flag_knob<FoulPolicy>(cls, "foul_policy", &RulesSpec::foul_as_scooped);
+  bool_knob(cls, "foul_pays_royalties", &RulesSpec::foul_pays_royalties);
+  cls.def_property("naturals", &natural_entries, &set_naturals,
+                   "The naturals as (NaturalKind, units) entries, lowest kind first.");
+  flag_knob<NaturalDeclaration>(cls, "natural_declaration", &RulesSpec::natural_auto);
+  flag_knob<NaturalTiebreak>(cls, "natural_tiebreak", &RulesSpec::natural_top_pair_only);
+  bool_knob(cls, "quads_as_two_pairs", &RulesSpec::quads_as_two_pairs);
+  bool_knob(cls, "trips_as_pair_plus_single", &RulesSpec::trips_as_pair_plus_single);
+  bool_knob(cls, "front_straight_ace", &RulesSpec::front_straight_ace);
+  int_knob(cls, "surrender_units", &RulesSpec::surrender_units, 0, kMaxUnits);
 }
 
 }  // namespace chinese_poker::bindings

@@ -1,12 +1,12 @@
-#include <string>
-#include <vector>
+// Settlement: one round (results as read-only bound classes) and batches of rounds (numpy arrays).
+#include <pybind11/native_enum.h>
 
-#include "chinese_poker/cards.hpp"
+#include <array>
+#include <string>
+
 #include "chinese_poker/naturals.hpp"
 #include "chinese_poker/settle.hpp"
 #include "register.hpp"
-
-#include <pybind11/stl.h>
 
 namespace py = pybind11;
 
@@ -14,172 +14,265 @@ namespace chinese_poker::bindings {
 
 namespace {
 
-const char* const kDecidedBy[4] = {"natural", "surrender", "foul", "rows"};
+// One player's facts with the natural resolved to its kind (the core keeps an index into the rules' list).
+struct BoundFacts {
+  PlayerFacts facts;
+  int kind = -1;  // NaturalKind, or -1
+};
 
-py::object natural_name_or_none(const RulesSpec& rules, int level) {
-  if (level < 0) return py::none();
-  return py::str(natural_name(rules.natural_kind[level]));
+// A settled round, as returned to Python: the core's result and the natural kinds its indices refer to.
+struct BoundRound {
+  RoundResult result;
+  std::array<NaturalKind, kNumNaturalKinds> kinds{};
+};
+
+py::object kind_or_none(int kind) {
+  if (kind < 0) return py::none();
+  return py::cast(static_cast<NaturalKind>(kind));
 }
 
-std::string describe_round_issue(const CardIssue& issue, const char* where) {
-  std::string text = std::string(where) + "player " + std::to_string(issue.position / 13) + ", index " +
-                     std::to_string(issue.position % 13) + ": ";
-  if (issue.kind == CardIssueKind::kOutOfRange) return text + "card code " + std::to_string(issue.card) + " is not in 0..51";
-  return text + "card " + format_card(issue.card) + " appears twice at the table";
+template <class T>
+py::tuple triple(const T (&v)[3]) {
+  return py::make_tuple(v[0], v[1], v[2]);
 }
 
-void raise_settle_error(const SettleError& error) {
-  if (error.status == SettleStatus::kDeclaredWithoutNatural) {
-    throw py::value_error("player " + std::to_string(error.player) +
-                          " declared a natural but holds none of the naturals these rules list");
+[[noreturn]] void raise_settle_error(const SettleError& error, const std::int64_t* stakes, int players) {
+  Where where;
+  where.item = error.round;
+  where.player = error.player;
+  where.other = error.other;
+  const std::string round = error.round >= 0 ? "round " + std::to_string(error.round) + ", " : "";
+  const std::string who = "player " + std::to_string(error.player);
+  switch (error.status) {
+    case SettleStatus::kBadCards:
+      raise_card_issue(error.cards, error.round >= 0 ? "round" : "", true);
+    case SettleStatus::kDeclaredWithoutNatural:
+      raise_input_error("declared_without_natural",
+                        round + who + " declared a natural but holds none of the naturals these rules list", where);
+    case SettleStatus::kSurrenderOff:
+      raise_input_error("surrender_off",
+                        round + who + " surrendered but these rules have surrender_units = 0 (surrender is off)",
+                        where);
+    case SettleStatus::kBadStake: {
+      const int i = error.player, j = error.other;
+      std::string text = "stakes[" + std::to_string(i) + "][" + std::to_string(j) + "] = ";
+      if (stakes != nullptr && i >= 0 && j >= 0) {
+        const std::int64_t a = stakes[i * players + j], b = stakes[j * players + i];
+        text += std::to_string(a);
+        if (a < 0 || a > kMaxStake) {
+          text += " is not in 0.." + std::to_string(kMaxStake);
+        } else {
+          text += " but stakes[" + std::to_string(j) + "][" + std::to_string(i) + "] = " + std::to_string(b) +
+                  ": stakes must be symmetric";
+        }
+      }
+      raise_input_error("bad_stake", round + text, where);
+    }
+    case SettleStatus::kOverflow:
+      raise_input_error("overflow", round + "the units of " + who + " do not fit in 64 bits", where);
+    case SettleStatus::kBadPlayerCount:
+      raise_input_error("player_count", "a round has 2 to 4 players", where);
+    case SettleStatus::kOk:
+      break;
   }
-  if (error.status == SettleStatus::kSurrenderOff) {
-    throw py::value_error("player " + std::to_string(error.player) +
-                          " surrendered but these rules have surrender_units = 0 (surrender is off)");
-  }
+  raise_input_error("unknown", round + "the core rejected the round", where);
 }
 
-py::dict facts_to_dict(const PlayerFacts& f, const RulesSpec& rules) {
-  py::dict d;
-  d["has_setting"] = f.has_setting;
-  d["foul"] = f.foul;
-  d["natural"] = natural_name_or_none(rules, f.natural);
-  d["strengths"] = py::make_tuple(f.strength[0], f.strength[1], f.strength[2]);
-  d["royalties"] = py::make_tuple(f.royalty[0], f.royalty[1], f.royalty[2]);
-  return d;
+std::vector<bool> flags(const py::sequence& values, const char* name, int players) {
+  if (static_cast<int>(values.size()) != players) {
+    throw py::value_error(std::string(name) + " needs one flag per player (" + std::to_string(players) + "), got " +
+                          std::to_string(values.size()));
+  }
+  std::vector<bool> out;
+  for (const py::handle v : values) {
+    if (!PyBool_Check(v.ptr())) throw py::type_error(std::string(name) + " flags must be bools");
+    out.push_back(v.ptr() == Py_True);
+  }
+  return out;
 }
 
 }  // namespace
 
-
 void register_settle(py::module_& m) {
+  py::native_enum<DecidedBy>(m, "DecidedBy", "enum.Enum", "What decided a pair.")
+      .value("natural", DecidedBy::kNatural)
+      .value("surrender", DecidedBy::kSurrender)
+      .value("foul", DecidedBy::kFoul)
+      .value("rows", DecidedBy::kRows)
+      .finalize();
+
+  py::class_<BoundFacts>(m, "PlayerFacts", "What is known of one player before any pair is settled (read-only).")
+      .def_property_readonly("has_setting", [](const BoundFacts& b) { return b.facts.has_setting; })
+      .def_property_readonly("foul", [](const BoundFacts& b) { return b.facts.foul; })
+      .def_property_readonly("foul_reasons", [](const BoundFacts& b) { return int{b.facts.foul_reasons}; },
+                             "Bits: 1 front beats middle, 2 middle beats back, 4 middle equals back (strict).")
+      .def_property_readonly("natural", [](const BoundFacts& b) { return kind_or_none(b.kind); })
+      .def_property_readonly("strengths", [](const BoundFacts& b) { return triple(b.facts.strength); })
+      .def_property_readonly("royalties", [](const BoundFacts& b) { return triple(b.facts.royalty); });
+
+  py::class_<PairResult>(m, "PairResult", "One pair (i, j), i < j, every amount from i's view (read-only).")
+      .def_readonly("i", &PairResult::i)
+      .def_readonly("j", &PairResult::j)
+      .def_readonly("decided_by", &PairResult::decided_by)
+      .def_property_readonly("rows",
+                             [](const PairResult& p) -> py::object {
+                               if (!p.rows_known) return py::none();
+                               return py::make_tuple(int{p.rows[0]}, int{p.rows[1]}, int{p.rows[2]});
+                             })
+      .def_readonly("natural_units", &PairResult::natural_units)
+      .def_readonly("surrender_units", &PairResult::surrender_units)
+      .def_readonly("row_units", &PairResult::row_units)
+      .def_readonly("royalty_units", &PairResult::royalty_units)
+      .def_readonly("overall_units", &PairResult::overall_units)
+      .def_readonly("scoop", &PairResult::scoop)
+      .def_readonly("scoop_bonus_units", &PairResult::scoop_bonus_units)
+      .def_readonly("multiplier", &PairResult::multiplier)
+      .def_readonly("subtotal", &PairResult::subtotal)
+      .def_readonly("stake", &PairResult::stake)
+      .def_readonly("home_run", &PairResult::home_run)
+      .def_readonly("units", &PairResult::units);
+
+  py::class_<BoundRound>(m, "RoundResult", "A settled round (read-only): facts, pairs, home runs and net units.")
+      .def_property_readonly("players", [](const BoundRound& b) { return b.result.players; })
+      .def_property_readonly("net",
+                             [](const BoundRound& b) {
+                               py::tuple out(static_cast<std::size_t>(b.result.players));
+                               for (int p = 0; p < b.result.players; ++p) out[static_cast<std::size_t>(p)] = b.result.net[p];
+                               return out;
+                             })
+      .def_property_readonly("home_run",
+                             [](const BoundRound& b) {
+                               py::tuple out(static_cast<std::size_t>(b.result.players));
+                               for (int p = 0; p < b.result.players; ++p) {
+                                 out[static_cast<std::size_t>(p)] = py::bool_(b.result.home_run[p]);
+                               }
+                               return out;
+                             })
+      .def_property_readonly("facts",
+                             [](const BoundRound& b) {
+                               py::tuple out(static_cast<std::size_t>(b.result.players));
+                               for (int p = 0; p < b.result.players; ++p) {
+                                 BoundFacts f{b.result.facts[p], -1};
+                                 if (f.facts.natural >= 0) f.kind = static_cast<int>(b.kinds[static_cast<std::size_t>(f.facts.natural)]);
+                                 out[static_cast<std::size_t>(p)] = py::cast(f);
+                               }
+                               return out;
+                             })
+      .def_property_readonly("pairs", [](const BoundRound& b) {
+        py::tuple out(static_cast<std::size_t>(b.result.num_pairs));
+        for (int q = 0; q < b.result.num_pairs; ++q) out[static_cast<std::size_t>(q)] = py::cast(b.result.pairs[q]);
+        return out;
+      });
+
   m.def(
       "player_facts",
-      [](const py::object& cards, bool declared, const RulesSpec& rules) {
-        auto arr = require_card_array(cards, "cards", 1, {13});
-        const CardIssue issue = check_cards(arr.data(), 13, 0);
-        if (issue) {
-          throw py::value_error("index " + std::to_string(issue.position) + ": card code " +
-                                std::to_string(issue.card) + (issue.kind == CardIssueKind::kOutOfRange
-                                                                  ? " is not in 0..51"
-                                                                  : " appears twice"));
-        }
+      [](const py::bytes& cards, bool declared, const RulesSpec& rules) {
+        check_rules(rules);
+        const std::string_view codes = cards;
+        if (codes.size() != 13) throw py::value_error("player_facts takes 13 card codes, got " + std::to_string(codes.size()));
         PlayerInput in;
-        in.cards = arr.data();
+        in.cards = reinterpret_cast<const std::uint8_t*>(codes.data());
         in.declared = declared;
-        PlayerFacts facts;
-        const SettleError error = player_facts(in, 0, rules, &facts);
-        if (error.status == SettleStatus::kDeclaredWithoutNatural) {
-          throw py::value_error("declared a natural but holds none of the naturals these rules list");
-        }
-        return facts_to_dict(facts, rules);
+        BoundFacts out;
+        const SettleError error = player_facts(in, 0, rules, &out.facts);
+        if (error.status == SettleStatus::kBadCards) raise_card_issue(error.cards, "", false);
+        if (error) raise_settle_error(error, nullptr, 1);
+        if (out.facts.natural >= 0) out.kind = static_cast<int>(rules.natural_kind[static_cast<std::size_t>(out.facts.natural)]);
+        return out;
       },
       py::arg("cards"), py::arg("declared"), py::arg("rules"),
-      "Foul, natural, strengths and royalties of one player's 13 cards (uint8 array of shape (13,)).");
+      "Foul (and why), natural, strengths and royalties of one player's 13 cards (bytes of 13 codes).");
+
+  m.def(
+      "detect_natural",
+      [](const py::bytes& cards, const RulesSpec& rules) {
+        check_rules(rules);
+        const std::string_view codes = cards;
+        if (codes.size() != 13) throw py::value_error("a natural takes 13 cards, got " + std::to_string(codes.size()));
+        const int level = detect_natural(reinterpret_cast<const std::uint8_t*>(codes.data()), rules);
+        return kind_or_none(level < 0 ? -1 : static_cast<int>(rules.natural_kind[static_cast<std::size_t>(level)]));
+      },
+      py::arg("cards"), py::arg("rules"),
+      "The highest natural the rules list that the 13 cards (bytes of codes) hold, or None.");
+
+  m.def(
+      "held_naturals",
+      [](const py::bytes& cards, const RulesSpec& rules) {
+        check_rules(rules);
+        const std::string_view codes = cards;
+        if (codes.size() != 13) throw py::value_error("a natural takes 13 cards, got " + std::to_string(codes.size()));
+        const std::uint32_t held = held_naturals(reinterpret_cast<const std::uint8_t*>(codes.data()), rules);
+        py::list out;
+        for (int k = 0; k < kNumNaturalKinds; ++k) {
+          if ((held >> k & 1u) != 0) out.append(py::cast(static_cast<NaturalKind>(k)));
+        }
+        return py::tuple(out);
+      },
+      py::arg("cards"), py::arg("rules"),
+      "Every natural kind the 13 cards hold under the rules' knobs, listed by the rules or not.");
 
   m.def(
       "settle_round",
-      [](const py::object& cards, const std::vector<bool>& declared, const std::vector<bool>& surrendered,
-         const py::object& stakes, const RulesSpec& rules) {
-        auto arr = require_card_array(cards, "cards", 2, {13});
-        const int players = static_cast<int>(arr.shape(0));
-        if (players < 2 || players > kMaxPlayers) {
-          throw py::value_error("a round has 2 to 4 players, got " + std::to_string(players));
+      [](const py::bytes& cards, const py::sequence& declared, const py::sequence& surrendered, const py::object& stakes,
+         const RulesSpec& rules) {
+        check_rules(rules);
+        const std::string_view codes = cards;
+        const int players = static_cast<int>(codes.size() / 13);
+        if (codes.size() % 13 != 0 || players < kMinPlayers || players > kMaxPlayers) {
+          throw py::value_error("a round has 2 to 4 players of 13 cards, got " + std::to_string(codes.size()) + " cards");
         }
-        if (static_cast<int>(declared.size()) != players || static_cast<int>(surrendered.size()) != players) {
-          throw py::value_error("declared and surrendered need one flag per player");
-        }
-        const CardIssue issue = check_round(arr.data(), players, 0);
-        if (issue.kind == CardIssueKind::kDuplicate) {
-          // Name both holders: the first place the card appears, then the repeat check_round found.
-          const int repeat = issue.position;
-          const int first = issue.first_position;
-          const std::string card = format_card(issue.card);
-          if (first / 13 == repeat / 13) {
-            throw py::value_error("player " + std::to_string(repeat / 13) + " holds card " + card + " twice");
-          }
-          throw py::value_error("card " + card + " is held by player " + std::to_string(first / 13) + " and player " +
-                                std::to_string(repeat / 13));
-        }
-        if (issue) throw py::value_error(describe_round_issue(issue, ""));
-        std::vector<std::int64_t> stake_values;
+        const std::vector<bool> declared_flags = flags(declared, "declared", players);
+        const std::vector<bool> surrender_flags = flags(surrendered, "surrendered", players);
+        std::array<std::int64_t, kMaxPlayers * kMaxPlayers> stake_values{};
+        const std::int64_t* stake_ptr = nullptr;
         if (!stakes.is_none()) {
-          auto s = py::cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>(stakes);
+          if (!py::isinstance<py::array_t<std::int64_t>>(stakes)) throw py::type_error("stakes must be an int64 numpy array");
+          const auto s = py::reinterpret_borrow<py::array_t<std::int64_t>>(stakes);
           if (s.ndim() != 2 || s.shape(0) != players || s.shape(1) != players) {
             throw py::value_error("stakes must be a " + std::to_string(players) + " x " + std::to_string(players) +
                                   " matrix");
           }
-          stake_values.assign(s.data(), s.data() + players * players);
+          const auto view = s.unchecked<2>();
+          for (int i = 0; i < players; ++i) {
+            for (int j = 0; j < players; ++j) stake_values[static_cast<std::size_t>(i * players + j)] = view(i, j);
+          }
+          stake_ptr = stake_values.data();
         }
         PlayerInput inputs[kMaxPlayers];
         for (int p = 0; p < players; ++p) {
-          inputs[p].cards = arr.data() + 13 * p;
-          inputs[p].declared = declared[p];
-          inputs[p].surrendered = surrendered[p];
+          inputs[p].cards = reinterpret_cast<const std::uint8_t*>(codes.data()) + 13 * p;
+          inputs[p].declared = declared_flags[static_cast<std::size_t>(p)];
+          inputs[p].surrendered = surrender_flags[static_cast<std::size_t>(p)];
         }
-        RoundResult result;
-        const SettleError error =
-            settle_round(inputs, players, rules, stake_values.empty() ? nullptr : stake_values.data(), &result);
-        raise_settle_error(error);
-        py::list facts, pairs, net, home_run;
-        for (int p = 0; p < players; ++p) {
-          facts.append(facts_to_dict(result.facts[p], rules));
-          net.append(result.net[p]);
-          home_run.append(result.home_run[p]);
-        }
-        for (int q = 0; q < result.num_pairs; ++q) {
-          const PairResult& pr = result.pairs[q];
-          py::dict d;
-          d["i"] = pr.i;
-          d["j"] = pr.j;
-          d["decided_by"] = kDecidedBy[static_cast<int>(pr.decided_by)];
-          d["rows"] = pr.rows_known ? py::object(py::make_tuple(int(pr.rows[0]), int(pr.rows[1]), int(pr.rows[2])))
-                                    : py::object(py::none());
-          d["natural_units"] = pr.natural_units;
-          d["surrender_units"] = pr.surrender_units;
-          d["row_units"] = pr.row_units;
-          d["royalty_units"] = pr.royalty_units;
-          d["overall_units"] = pr.overall_units;
-          d["scoop"] = pr.scoop;
-          d["scoop_bonus_units"] = pr.scoop_bonus_units;
-          d["multiplier"] = pr.multiplier;
-          d["subtotal"] = pr.subtotal;
-          d["stake"] = pr.stake;
-          d["home_run"] = pr.home_run;
-          d["units"] = pr.units;
-          pairs.append(d);
-        }
-        py::dict out;
-        out["players"] = facts;
-        out["pairs"] = pairs;
-        out["net"] = net;
-        out["home_run"] = home_run;
+        BoundRound out;
+        out.kinds = rules.natural_kind;
+        const SettleError error = settle_round(inputs, players, rules, stake_ptr, &out.result);
+        if (error) raise_settle_error(error, stake_ptr, players);
         return out;
       },
       py::arg("cards"), py::arg("declared"), py::arg("surrendered"), py::arg("stakes"), py::arg("rules"),
-      "Settles one round: cards is a (P, 13) uint8 array (front 3, middle 5, back 5; a declared player's 13\n"
-      "cards in any order). Returns the breakdown as plain data.");
+      "Settles one round. cards: bytes of P x 13 codes (front 3, middle 5, back 5; a declared player's 13 in\n"
+      "any order); declared, surrendered: one bool per player; stakes: None or a (P, P) int64 array.");
 
   m.def(
       "settle_batch",
       [](const py::object& rounds, const RulesSpec& rules) {
+        check_rules(rules);
         auto arr = require_card_array(rounds, "rounds", 3, {13});
         const auto count = static_cast<std::size_t>(arr.shape(0));
         const int players = static_cast<int>(arr.shape(1));
-        if (players < 2 || players > kMaxPlayers) {
+        if (players < kMinPlayers || players > kMaxPlayers) {
           throw py::value_error("rounds must have 2 to 4 players on axis 1, got " + std::to_string(players));
         }
         py::array_t<std::int64_t> out({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(players)});
         const std::uint8_t* in = arr.data();
         std::int64_t* dst = out.mutable_data();
-        CardIssue issue;
+        SettleError error;
         {
           py::gil_scoped_release release;
-          issue = settle_batch(in, count, players, rules, dst);
+          error = settle_batch(in, count, players, rules, dst);
         }
-        if (issue) {
-          throw py::value_error(describe_round_issue(issue, ("round " + std::to_string(issue.item) + ", ").c_str()));
-        }
+        if (error) raise_settle_error(error, nullptr, players);
         return out;
       },
       py::arg("rounds"), py::arg("rules"),

@@ -1,51 +1,227 @@
 """Type stubs of the compiled core (private: use the chinese_poker package)."""
 
+import enum
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-Wheel = Literal["low", "second"]
+class InputError(ValueError):
+    kind: str
+    item: int | None
+    player: int | None
+    other: int | None
+    position: int | None
+    card: int | None
 
-def parse_card(token: str) -> int: ...
+def parse_card(card: object) -> int: ...
+def parse_cards(cards: object) -> tuple[int, ...]: ...
 def format_card(card: int) -> str: ...
-def evaluate(cards: str | Iterable[str | int], wheel: Wheel = "low") -> int: ...
-def evaluate_batch(cards: npt.NDArray[np.uint8], wheel: Wheel = "low") -> npt.NDArray[np.int32]: ...
+def evaluate(cards: str | Iterable[str | int], wheel: str = "low") -> int: ...
+def evaluate_batch(cards: npt.NDArray[np.uint8], wheel: str = "low") -> npt.NDArray[np.int32]: ...
+
+class Wheel(enum.Enum):
+    low = 0
+    second = 1
+
+class SuitTiebreak(enum.Enum):
+    off = 0
+    highest_card = 1
+
+class SuitOrder(enum.Enum):
+    shdc = 0
+    shcd = 1
+
+class MiddleVsBack(enum.Enum):
+    non_strict = 0
+    strict = 1
+
+class OverallBasis(enum.Enum):
+    two_rows = 0
+    total = 1
+
+class RoyaltyMode(enum.Enum):
+    replace = 0
+    add = 1
+
+class RoyaltyCondition(enum.Enum):
+    win_row = 0
+    always = 1
+
+class FoulPolicy(enum.Enum):
+    lose_all_rows = 0
+    as_scooped = 1
+
+class NaturalDeclaration(enum.Enum):
+    must_declare = 0
+    auto = 1
+
+class NaturalTiebreak(enum.Enum):
+    full = 0
+    top_pair_only = 1
+
+class RoyaltyCategory(enum.Enum):
+    high_card = 0
+    one_pair = 1
+    two_pair = 2
+    three_of_a_kind = 3
+    straight = 4
+    flush = 5
+    full_house = 6
+    four_of_a_kind = 7
+    straight_flush = 8
+    royal_flush = 9
+
+class NaturalKind(enum.Enum):
+    six_pairs = 0
+    three_straights = 1
+    three_flushes = 2
+    dragon = 3
+    clean_dragon = 4
+    five_pairs_and_trips = 5
+    four_trips = 6
+    all_one_colour = 7
+    all_small = 8
+    all_big = 9
+    three_quads = 10
+    three_straight_flushes = 11
+    twelve_royals = 12
+
+class DecidedBy(enum.Enum):
+    natural = 0
+    surrender = 1
+    foul = 2
+    rows = 3
 
 class RulesSpec:
-    """Every knob as plain values, converted once from ``Rules.resolved()``; opaque to Python."""
+    """Every knob of Rules as a typed field, in the core's form."""
 
-    def __init__(self, resolved: dict[str, Any]) -> None: ...
+    KNOBS: tuple[str, ...]
+    wheel: Wheel
+    suit_tiebreak: SuitTiebreak
+    suit_order: SuitOrder
+    middle_vs_back: MiddleVsBack
+    overall_unit: int
+    overall_basis: OverallBasis
+    scoop_bonus: int
+    scoop_multiplier: int
+    royalties_in_multiplier: bool
+    home_run_multiplier: int
+    home_run_min_opponents: int
+    royalties: list[tuple[int, RoyaltyCategory, int]]
+    royalty_mode: RoyaltyMode
+    royalty_condition: RoyaltyCondition
+    royalty_cancel: bool
+    foul_policy: FoulPolicy
+    foul_pays_royalties: bool
+    naturals: list[tuple[NaturalKind, int]]
+    natural_declaration: NaturalDeclaration
+    natural_tiebreak: NaturalTiebreak
+    quads_as_two_pairs: bool
+    trips_as_pair_plus_single: bool
+    front_straight_ace: bool
+    surrender_units: int
+    def __init__(self) -> None: ...
 
-def player_facts(cards: npt.NDArray[np.uint8], declared: bool, rules: RulesSpec) -> dict[str, Any]: ...
+class PlayerFacts:
+    @property
+    def has_setting(self) -> bool: ...
+    @property
+    def foul(self) -> bool: ...
+    @property
+    def foul_reasons(self) -> int: ...
+    @property
+    def natural(self) -> NaturalKind | None: ...
+    @property
+    def strengths(self) -> tuple[int, int, int]: ...
+    @property
+    def royalties(self) -> tuple[int, int, int]: ...
+
+class PairResult:
+    @property
+    def i(self) -> int: ...
+    @property
+    def j(self) -> int: ...
+    @property
+    def decided_by(self) -> DecidedBy: ...
+    @property
+    def rows(self) -> tuple[int, int, int] | None: ...
+    @property
+    def natural_units(self) -> int: ...
+    @property
+    def surrender_units(self) -> int: ...
+    @property
+    def row_units(self) -> int: ...
+    @property
+    def royalty_units(self) -> int: ...
+    @property
+    def overall_units(self) -> int: ...
+    @property
+    def scoop(self) -> int: ...
+    @property
+    def scoop_bonus_units(self) -> int: ...
+    @property
+    def multiplier(self) -> int: ...
+    @property
+    def subtotal(self) -> int: ...
+    @property
+    def stake(self) -> int: ...
+    @property
+    def home_run(self) -> int: ...
+    @property
+    def units(self) -> int: ...
+
+class RoundResult:
+    @property
+    def players(self) -> int: ...
+    @property
+    def net(self) -> tuple[int, ...]: ...
+    @property
+    def home_run(self) -> tuple[bool, ...]: ...
+    @property
+    def facts(self) -> tuple[PlayerFacts, ...]: ...
+    @property
+    def pairs(self) -> tuple[PairResult, ...]: ...
+
+def player_facts(cards: bytes, declared: bool, rules: RulesSpec) -> PlayerFacts: ...
+def detect_natural(cards: bytes, rules: RulesSpec) -> NaturalKind | None: ...
+def held_naturals(cards: bytes, rules: RulesSpec) -> tuple[NaturalKind, ...]: ...
 def settle_round(
-    cards: npt.NDArray[np.uint8],
-    declared: list[bool],
-    surrendered: list[bool],
+    cards: bytes,
+    declared: Sequence[bool],
+    surrendered: Sequence[bool],
     stakes: npt.NDArray[np.int64] | None,
     rules: RulesSpec,
-) -> dict[str, Any]: ...
+) -> RoundResult: ...
 def settle_batch(rounds: npt.NDArray[np.uint8], rules: RulesSpec) -> npt.NDArray[np.int64]: ...
-def legal_arrangements(
-    cards: npt.NDArray[np.uint8], rules: RulesSpec, distinct_strengths: bool, drop_dominated: bool
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]: ...
-def strongest_arrangement(cards: npt.NDArray[np.uint8], rules: RulesSpec) -> npt.NDArray[np.uint8]: ...
 
 class ExpectedModel:
-    """Per-row value tables and pair terms of the expected-units strategy (opaque)."""
+    """Per-row value tables and pair terms of the expected-units strategy (read-only)."""
 
     def __init__(
         self,
-        rows: Sequence[Sequence[Sequence[float]]],
-        wheel: Wheel,
-        overall_unit: float,
-        scoop_bonus: float,
-        scoop_multiplier: float,
-        royalties_in_multiplier: bool,
+        strengths: Sequence[npt.NDArray[np.uint32]],
+        prob: Sequence[npt.NDArray[np.float64]],
+        rules: RulesSpec,
     ) -> None: ...
+    @property
+    def wheel(self) -> Wheel: ...
 
+class ArrangeResult:
+    @property
+    def cards(self) -> tuple[int, ...]: ...
+    @property
+    def strengths(self) -> tuple[int, int, int]: ...
+    @property
+    def expected_units(self) -> float: ...
+    @property
+    def natural_index(self) -> int: ...
+
+def arrange_hand(cards: bytes, rules: RulesSpec, model: ExpectedModel, by_expected: bool) -> ArrangeResult: ...
 def expected_units(strengths: Sequence[int], model: ExpectedModel) -> float: ...
+def legal_arrangements(
+    cards: bytes, rules: RulesSpec, distinct_strengths: bool, drop_dominated: bool
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]: ...
 def arrange_batch(
     hands: npt.NDArray[np.uint8], rules: RulesSpec, model: ExpectedModel | None
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]: ...

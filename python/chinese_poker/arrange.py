@@ -24,10 +24,9 @@ import numpy as np
 
 from chinese_poker import _core
 from chinese_poker.cards import CardsLike, parse_cards
-from chinese_poker.evaluation import CATEGORY_SHIFT, HandCategory
-from chinese_poker.hand import Hand, _rules_or_default, detect_natural, rules_spec
+from chinese_poker.hand import Hand, RulesLike, rules_or_default
 from chinese_poker.knobs import ROWS
-from chinese_poker.rules import Rules
+from chinese_poker.rules import Rules, core_spec
 
 __all__ = [
     "DEFAULT_STRATEGY",
@@ -45,8 +44,6 @@ STRATEGIES = ("expected", "strongest")
 DEFAULT_STRATEGY = "expected"
 
 _FIELD_FILE = "field_rows.npz"
-_WHEEL_LOW = (5, 4, 3, 2, 1)
-_WHEEL_SECOND = (14, 5, 4, 3, 2)
 
 
 @dataclass(frozen=True)
@@ -67,11 +64,11 @@ class Arrangement:
     strategy: str
 
 
-def _thirteen(cards13: CardsLike) -> np.ndarray:
+def _thirteen(cards13: CardsLike) -> bytes:
     codes = parse_cards(cards13)
     if len(codes) != 13:
         raise ValueError(f"arranging takes 13 cards, got {len(codes)}")
-    return np.asarray(codes, dtype=np.uint8)
+    return bytes(codes)
 
 
 def _check_strategy(strategy: str) -> None:
@@ -90,29 +87,6 @@ def field_tables() -> dict[str, Any]:
     return tables
 
 
-def _rewheel(strengths: np.ndarray) -> np.ndarray:
-    """Strengths as ``wheel="second"`` encodes them: the wheel's vector becomes 14,5,4,3,2."""
-    out = strengths.astype(np.int64).copy()
-    low = sum(v << (16 - 4 * k) for k, v in enumerate(_WHEEL_LOW))
-    second = sum(v << (16 - 4 * k) for k, v in enumerate(_WHEEL_SECOND))
-    mask = (1 << CATEGORY_SHIFT) - 1
-    is_wheel = (out & mask) == low
-    out[is_wheel] = (out[is_wheel] & ~mask) | second
-    return out
-
-
-def _royalty_of(strengths: np.ndarray, table: dict[str, int]) -> np.ndarray:
-    """Royalty units of each strength under one row's table (royal_flush looked up before straight_flush)."""
-    categories = strengths >> CATEGORY_SHIFT
-    values = np.zeros(len(strengths), dtype=np.float64)
-    for category in HandCategory:
-        values[categories == category] = table.get(category.name.lower(), 0)
-    if "royal_flush" in table:
-        royal = (categories == HandCategory.STRAIGHT_FLUSH) & (((strengths >> 12) & 0xFF) == 0xED)
-        values[royal] = table["royal_flush"]
-    return values
-
-
 @lru_cache(maxsize=64)
 def _expected_model(rules: Rules) -> _core.ExpectedModel:
     """The core's expected-units model for ``rules`` and the shipped field tables, built once per rules."""
@@ -120,39 +94,11 @@ def _expected_model(rules: Rules) -> _core.ExpectedModel:
 
 
 def build_expected_model(tables: dict[str, Any], rules: Rules) -> _core.ExpectedModel:
-    """The core's expected-units model from field tables (as ``field_tables`` gives them) and rules."""
-    royalty_table = rules.royalty_table
-    split_ties = rules.suit_tiebreak != "off"  # equal strengths are then decided by suits, about evenly
-    rows = []
-    for row in ROWS:
-        strengths = tables[f"{row}_strengths"].astype(np.int64)
-        if rules.wheel == "second":
-            strengths = _rewheel(strengths)
-        order = np.argsort(strengths)
-        strengths = strengths[order]
-        prob = tables[f"{row}_prob"][order]
-        below = np.cumsum(prob) - prob
-        above = 1.0 - below - prob
-        win = below + (prob / 2 if split_ties else 0)
-        loss = above + (prob / 2 if split_ties else 0)
-        royalty = _royalty_of(strengths, dict(royalty_table[row]))
-        if rules.royalty_condition == "always":
-            # Every holder collects its royalty from the opponent whatever the result.
-            always = royalty - float(np.dot(prob, royalty))
-            extra_win = np.zeros_like(royalty)
-            extra_loss = np.zeros_like(royalty)
-        else:
-            always = np.zeros_like(royalty)
-            if rules.royalty_mode == "replace":  # a won row is worth the royalty instead of 1
-                extra_win = np.where(royalty > 0, royalty - 1, 0.0)
-            else:
-                extra_win = royalty
-            weighted = prob * extra_win
-            extra_loss = weighted[::-1].cumsum()[::-1] - weighted + (weighted / 2 if split_ties else 0)
-        rows.append((strengths.astype(np.uint32).tolist(), win.tolist(), loss.tolist(), extra_win.tolist(),
-                     extra_loss.tolist(), always.tolist()))
-    return _core.ExpectedModel(rows, rules.wheel, float(rules.overall_unit), float(rules.scoop_bonus),
-                               float(rules.scoop_multiplier), bool(rules.royalties_in_multiplier))
+    """The core's expected-units model from field tables (as ``field_tables`` gives them) and rules; the core
+    builds it (win and loss chances per row class, royalties, pair terms) and checks the tables."""
+    strengths = [np.ascontiguousarray(tables[f"{row}_strengths"], dtype=np.uint32) for row in ROWS]
+    prob = [np.ascontiguousarray(tables[f"{row}_prob"], dtype=np.float64) for row in ROWS]
+    return _core.ExpectedModel(strengths, prob, core_spec(rules))
 
 
 def arrangements(
@@ -169,44 +115,35 @@ def arrangements(
     ``drop_dominated``, a setting that another legal one matches or beats in all three rows is left out (the
     Pareto front remains).
     """
-    spec = rules_spec(_rules_or_default(rules))
+    spec = core_spec(rules_or_default(rules))
     settings, strengths = _core.legal_arrangements(_thirteen(cards13), spec, True, drop_dominated)
     return (settings, strengths) if with_strengths else settings
 
 
-def _declare(cards: np.ndarray, rules: Rules, expected_per_opponent: float) -> str | None:
-    if not rules.naturals:
-        return None
-    natural = detect_natural(cards, rules)
-    if natural is None or rules.natural_declaration == "auto":
-        return natural
-    units = dict(rules.naturals)[natural]
-    return natural if units > expected_per_opponent else None
-
-
 def arrange(
-    cards13: CardsLike, rules: Rules | None = None, strategy: str = DEFAULT_STRATEGY, *, opponents: int = 3
+    cards13: CardsLike, rules: RulesLike | None = None, strategy: str = DEFAULT_STRATEGY, *, opponents: int = 3
 ) -> Arrangement:
     """Choose a legal setting for 13 cards under ``rules`` (default ``pagat``) by ``strategy``.
 
     ``"expected"`` maximises expected net units against a field of opponents; ``"strongest"`` takes the
-    strongest back, then middle, then front. See the module's docstring for the model.
+    strongest back, then middle, then front. See the module's docstring for the model. One core call.
     """
     _check_strategy(strategy)
     if isinstance(opponents, bool) or not isinstance(opponents, int) or not 1 <= opponents <= 3:
         raise ValueError(f"opponents must be 1, 2 or 3, got {opponents!r}")
-    rules = _rules_or_default(rules)
-    cards = _thirteen(cards13)
-    model = _expected_model(rules)
-    setting, ev = _core.arrange_batch(cards.reshape(1, 13), rules_spec(rules),
-                                      model if strategy == "expected" else None)
-    hand = Hand.from_cards(setting[0])
-    strengths = tuple(int(s) for s in hand.facts(rules)["strengths"])
-    per_opponent = float(ev[0]) if strategy == "expected" else _core.expected_units(list(strengths), model)
+    rules = rules_or_default(rules)
+    result = _core.arrange_hand(_thirteen(cards13), core_spec(rules), _expected_model(rules), strategy == "expected")
+    per_opponent = result.expected_units
+    declare = None
+    if result.natural_index >= 0:
+        natural, units = rules.naturals[result.natural_index]
+        # Under "auto" the natural counts anyway; a declaration is worth it when it pays more than playing.
+        if rules.natural_declaration == "auto" or units > per_opponent:
+            declare = natural
+    front, middle, back = result.strengths
     return Arrangement(
-        hand=hand, strengths=(strengths[0], strengths[1], strengths[2]),
-        expected_units=per_opponent * opponents, declare=_declare(cards, rules, per_opponent),
-        strategy=strategy,
+        hand=Hand.from_cards(result.cards), strengths=(front, middle, back),
+        expected_units=per_opponent * opponents, declare=declare, strategy=strategy,
     )
 
 
@@ -224,10 +161,14 @@ def arrange_batch(
     ``model`` replaces the shipped expected-units model (``build_expected_model``; used to make the tables).
     """
     _check_strategy(strategy)
-    rules = _rules_or_default(rules)
+    rules = rules_or_default(rules)
     if strategy == "expected" and model is None:
         model = _expected_model(rules)
     elif strategy == "strongest":
         model = None
-    settings, _ = _core.arrange_batch(hands, rules_spec(rules), model)
+    settings, _ = _core.arrange_batch(hands, core_spec(rules), model)
     return settings
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

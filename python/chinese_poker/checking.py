@@ -12,30 +12,29 @@ from chinese_poker._render import sorted_text, text_table
 from chinese_poker.arrange import arrange
 from chinese_poker.cards import format_card
 from chinese_poker.evaluation import describe
-from chinese_poker.hand import ROW_NAMES, Hand, detect_natural
-from chinese_poker.knobs import NATURAL_NAMES
+from chinese_poker.hand import ROW_NAMES, Hand, detect_natural, held_naturals
 from chinese_poker.rules import Rules
 
 __all__ = ["HandCheck", "check_hand", "held_patterns"]
 
 
 def held_patterns(cards: Sequence[int]) -> list[str]:
-    """Every natural kind (RULES.md 5) the 13 cards hold, whatever any rules list."""
-    held = []
-    for kind in NATURAL_NAMES:
-        if detect_natural(cards, Rules().replace(naturals=[(kind, 1)])) is not None:
-            held.append(kind)
-    return held
+    """Every natural kind (RULES.md 5) the 13 cards hold under the default knobs, whatever any rules list."""
+    return list(held_naturals(cards, Rules()))
 
 
-def _foul_reasons(rules: Rules, strengths: Sequence[int]) -> list[str]:
+# The core's foul_reasons bits, and how to say each.
+_FRONT_BEATS_MIDDLE, _MIDDLE_BEATS_BACK, _MIDDLE_EQUALS_BACK = 1, 2, 4
+
+
+def _foul_reasons(bits: int, strengths: Sequence[int]) -> list[str]:
     front, middle, back = strengths
     reasons = []
-    if front > middle:
+    if bits & _FRONT_BEATS_MIDDLE:
         reasons.append(f"the front ({describe(front)}) beats the middle ({describe(middle)})")
-    if middle > back:
+    if bits & _MIDDLE_BEATS_BACK:
         reasons.append(f"the middle ({describe(middle)}) beats the back ({describe(back)})")
-    elif middle == back and rules.middle_vs_back == "strict":
+    if bits & _MIDDLE_EQUALS_BACK:
         reasons.append(f"the middle equals the back ({describe(back)}) and middle_vs_back is strict")
     return reasons
 
@@ -62,17 +61,17 @@ def check_hand(hand: Hand, rules: Rules) -> HandCheck:
     if hand.is_declared:
         lines.append(f"declares a natural: {' '.join(format_card(c) for c in hand.cards)}")
     else:
-        strengths = [int(s) for s in facts["strengths"]]
+        strengths = list(facts.strengths)
         rows = []
         for row, codes, strength, royalty in zip(
-            ROW_NAMES, (hand.front, hand.middle, hand.back), strengths, facts["royalties"]
+            ROW_NAMES, (hand.front, hand.middle, hand.back), strengths, facts.royalties
         ):
             extra = f"  (royalty {royalty})" if royalty else ""
             rows.append([row, " ".join(format_card(c) for c in codes or ()), describe(strength) + extra])
         lines += text_table(["row", "cards", "hand"], rows)[1:]
-        foul = bool(facts["foul"])
+        foul = facts.foul
         if foul:
-            reasons = _foul_reasons(rules, strengths)
+            reasons = _foul_reasons(facts.foul_reasons, strengths)
             lines.append(f"FOUL under {rules_name}: " + "; ".join(reasons))
             suggestion = arrange(hand.cards, rules).hand
             rows_text = [

@@ -2,34 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Union
 
 import numpy as np
 
 from chinese_poker import _core
 from chinese_poker.cards import CardsLike, format_card, parse_cards
-from chinese_poker.rules import Rules
+from chinese_poker.rules import Rules, core_spec
 
-__all__ = ["ROW_NAMES", "ROW_SIZES", "Hand", "detect_natural", "rules_spec"]
+#: What every entry point accepts as rules: ``Rules``, a preset name, or a rules document (mapping).
+RulesLike = Union[Rules, str, Mapping[str, Any]]
+
+__all__ = ["ROW_NAMES", "ROW_SIZES", "Hand", "RulesLike", "detect_natural", "held_naturals", "rules_or_default"]
 
 ROW_NAMES = ("front", "middle", "back")
 ROW_SIZES = (3, 5, 5)
 
 
-@lru_cache(maxsize=128)
-def rules_spec(rules: Rules) -> _core.RulesSpec:
-    """The core's form of ``rules``, converted once per distinct ``Rules`` value."""
-    return _core.RulesSpec(rules.resolved())
-
-
-def _rules_or_default(rules: Rules | None) -> Rules:
+def rules_or_default(rules: RulesLike | None) -> Rules:
+    """``rules`` as ``Rules``: ``None`` is the default (``pagat``), a string names a preset, a mapping is a
+    rules document (``Rules.from_dict``)."""
     if rules is None:
         return Rules()
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a chinese_poker.Rules, got {type(rules).__name__}")
-    return rules
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    if isinstance(rules, Mapping):
+        return Rules.from_dict(rules)
+    raise TypeError(f"rules must be a chinese_poker.Rules, a preset name or a mapping, got {type(rules).__name__}")
 
 
 class Hand:
@@ -120,14 +122,14 @@ class Hand:
         """The 13 card codes as a uint8 array of shape (13,)."""
         return np.asarray(self._cards, dtype=np.uint8)
 
-    def facts(self, rules: Rules | None = None) -> dict[str, Any]:
-        """Foul, natural, row strengths and royalties of this hand under ``rules`` (default ``pagat``)."""
-        rules = _rules_or_default(rules)
-        return _core.player_facts(self.codes(), self._declared, rules_spec(rules))
+    def facts(self, rules: RulesLike | None = None) -> _core.PlayerFacts:
+        """Foul (and why), natural, row strengths and royalties of this hand under ``rules`` (default
+        ``pagat``), as the core computes them."""
+        return _core.player_facts(bytes(self._cards), self._declared, core_spec(rules_or_default(rules)))
 
-    def is_foul(self, rules: Rules | None = None) -> bool:
+    def is_foul(self, rules: RulesLike | None = None) -> bool:
         """Whether the setting breaks back >= middle >= front (RULES.md 2.5); never for a declared natural."""
-        return bool(self.facts(rules)["foul"])
+        return self.facts(rules).foul
 
     def __str__(self) -> str:
         def text(codes: Sequence[int]) -> str:
@@ -164,26 +166,28 @@ def _distinct(codes: tuple[int, ...]) -> tuple[int, ...]:
     return codes
 
 
-def detect_natural(cards13: CardsLike, rules: Rules | None = None) -> str | None:
-    """The best natural (13-card special hand) the cards hold under ``rules``, by name, or ``None``.
+def detect_natural(cards13: CardsLike, rules: RulesLike | None = None) -> str | None:
+    """The best natural (13-card special hand) the cards hold among those ``rules`` list, by name, or ``None``.
 
     Considers every kind the rules list, whatever ``natural_declaration`` says; three straights and three
     flushes are found by a search over the splits.
     """
-    rules = _rules_or_default(rules)
+    rules = rules_or_default(rules)
     codes = parse_cards(cards13)
     if len(codes) != 13:
         raise ValueError(f"a natural takes 13 cards, got {len(codes)}")
-    if not rules.naturals:
-        return None
-    facts = _core.player_facts(np.asarray(codes, dtype=np.uint8), False, _detecting_spec(rules))
-    return facts["natural"]
+    kind = _core.detect_natural(bytes(codes), core_spec(rules))
+    return None if kind is None else kind.name
 
 
-@lru_cache(maxsize=128)
-def _detecting_spec(rules: Rules) -> _core.RulesSpec:
-    """The core's form of ``rules`` with ``natural_declaration="auto"``, under which it looks for naturals in
-    every hand (the setting it also reads is irrelevant to detection). Cached: ``replace`` validates every
-    knob, which would otherwise dominate each call."""
-    auto = rules if rules.natural_declaration == "auto" else rules.replace(natural_declaration="auto")
-    return rules_spec(auto)
+def held_naturals(cards13: CardsLike, rules: RulesLike | None = None) -> tuple[str, ...]:
+    """Every natural kind the 13 cards hold under the knobs of ``rules`` (how quads, trips and a front
+    straight with an ace count), whether or not the rules list it; in the order of ``NATURAL_NAMES``."""
+    codes = parse_cards(cards13)
+    if len(codes) != 13:
+        raise ValueError(f"a natural takes 13 cards, got {len(codes)}")
+    return tuple(kind.name for kind in _core.held_naturals(bytes(codes), core_spec(rules_or_default(rules))))
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

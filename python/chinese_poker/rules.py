@@ -34,12 +34,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from chinese_poker import _core
 from chinese_poker._suggest import did_you_mean
 from chinese_poker._toml import toml_key, toml_value
 from chinese_poker.knobs import (
     BOOL_KNOBS,
     CHOICES,
     INT_RANGES,
+    ROWS,
     ROYALTY_TABLES,
     FoulPolicy,
     MiddleVsBack,
@@ -210,6 +212,12 @@ class Rules:
             data[knob] = value
         return data
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle the knobs only: the cached core form is rebuilt where the rules are used."""
+        state = dict(self.__dict__)
+        state.pop(_SPEC_CACHE, None)
+        return state
+
     def resolved(self) -> dict[str, Any]:
         """The resolved rules dict of SETTLEMENT.md section 6, for the C++ core and the reference.
 
@@ -327,3 +335,40 @@ def _preset(name: str, loading: tuple[str, ...] | None = None) -> Rules:
     except ValueError as error:
         raise ValueError(f"preset {name!r}: {error}") from error
     return dataclasses.replace(rules, name=name)
+
+
+# ----- the core's form of the rules -----------------------------------------------------------------------
+
+_SPEC_CACHE = "_core_spec"
+
+
+def core_spec(rules: Rules) -> _core.RulesSpec:
+    """The core's typed form of ``rules`` (every knob a typed field), built once per ``Rules`` and cached on it.
+
+    The one place where knob values cross into the core: each enum-like knob becomes the bound enum member
+    of the same name, each count an int, the tables lists of typed entries. The core checks every value.
+    """
+    cached = rules.__dict__.get(_SPEC_CACHE)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    spec = _core.RulesSpec()
+    for knob in KNOBS:
+        value = getattr(rules, knob)
+        if knob == "royalties":
+            spec.royalties = [
+                (row_index, _core.RoyaltyCategory[category], units)
+                for row_index, row in enumerate(ROWS)
+                for category, units in rules.royalty_table[row].items()
+            ]
+        elif knob == "naturals":
+            spec.naturals = [(_core.NaturalKind[name], units) for name, units in value]
+        elif knob in CHOICES:
+            setattr(spec, knob, type(getattr(spec, knob))[value])
+        else:
+            setattr(spec, knob, value)
+    object.__setattr__(rules, _SPEC_CACHE, spec)
+    return spec
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -11,10 +11,13 @@ import numpy as np
 from chinese_poker import _core
 from chinese_poker.cards import format_card
 from chinese_poker.evaluation import category, describe
-from chinese_poker.hand import ROW_NAMES, Hand, _rules_or_default, rules_spec
-from chinese_poker.rules import Rules
+from chinese_poker.hand import ROW_NAMES, Hand, RulesLike, rules_or_default
+from chinese_poker.rules import Rules, core_spec
 
-__all__ = ["PairResult", "PlayerResult", "Settlement", "settle", "settle_batch"]
+__all__ = ["MAX_STAKE", "PairResult", "PlayerResult", "Settlement", "settle", "settle_batch"]
+
+#: The greatest stake of one pair (the core's cap): with it and the rules' caps no total overflows.
+MAX_STAKE = 1_000_000
 
 HandLike = Union[Hand, Sequence[Any]]
 
@@ -66,17 +69,93 @@ class PlayerResult:
     net: int
 
 
-@dataclass(frozen=True)
 class Settlement:
-    """The settled round: ``net`` units per player (summing to zero) and the breakdown of every pair."""
+    """The settled round: ``net`` units per player (summing to zero) and the breakdown of every pair.
 
-    rules: Rules
-    players: tuple[PlayerResult, ...]
-    pairs: tuple[PairResult, ...]
+    ``players`` and ``pairs`` are built from the core's result on first use (most callers read ``net``).
+    """
+
+    __slots__ = ("_pairs", "_players", "_result", "_surrendered", "hands", "names", "rules")
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: tuple[Hand, ...],
+        result: _core.RoundResult | None,
+        surrendered: tuple[bool, ...],
+        names: tuple[str, ...] | None = None,
+        players: tuple[PlayerResult, ...] | None = None,
+        pairs: tuple[PairResult, ...] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.hands = hands
+        self.names = names if names is not None else tuple(f"Player {k}" for k in range(len(hands)))
+        self._result = result
+        self._surrendered = surrendered
+        self._players = players
+        self._pairs = pairs
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The core's result does not pickle; the materialised breakdown does.
+        return (Settlement, (self.rules, self.hands, None, self._surrendered, self.names, self.players, self.pairs))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Settlement):
+            return NotImplemented
+        return (self.rules, self.hands, self.names, self.players, self.pairs) == (
+            other.rules, other.hands, other.names, other.players, other.pairs
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Settlement(rules={self.rules!r}, names={self.names!r}, net={self.net!r})"
+
+    @property
+    def players(self) -> tuple[PlayerResult, ...]:
+        """Each player's hand, foul, natural, row strengths, royalties, surrender, home run and net."""
+        if self._players is None:
+            assert self._result is not None
+            result = self._result
+            self._players = tuple(
+                PlayerResult(
+                    hand=hand, foul=facts.foul, natural=None if facts.natural is None else facts.natural.name,
+                    strengths=facts.strengths if facts.has_setting else None, royalties=facts.royalties,
+                    surrendered=surrendered, home_run=home_run, net=net,
+                )
+                for hand, facts, surrendered, home_run, net in zip(
+                    self.hands, result.facts, self._surrendered, result.home_run, result.net
+                )
+            )
+        return self._players
+
+    @property
+    def pairs(self) -> tuple[PairResult, ...]:
+        """The breakdown of every pair ``(i, j)``, ``i < j``: (0, 1), (0, 2), ..."""
+        if self._pairs is None:
+            assert self._result is not None
+            players = self.players
+            self._pairs = tuple(
+                PairResult(
+                    i=p.i, j=p.j, decided_by=p.decided_by.name, rows=p.rows,
+                    foul=(players[p.i].foul, players[p.j].foul),
+                    natural=(players[p.i].natural, players[p.j].natural),
+                    royalties=(players[p.i].royalties, players[p.j].royalties),
+                    surrendered=(players[p.i].surrendered, players[p.j].surrendered),
+                    natural_units=p.natural_units, surrender_units=p.surrender_units, row_units=p.row_units,
+                    royalty_units=p.royalty_units, overall_units=p.overall_units, scoop=p.scoop,
+                    scoop_bonus_units=p.scoop_bonus_units, multiplier=p.multiplier, subtotal=p.subtotal,
+                    stake=p.stake, home_run=p.home_run, units=p.units,
+                )
+                for p in self._result.pairs
+            )
+        return self._pairs
 
     @property
     def net(self) -> tuple[int, ...]:
         """Units won (+) or lost (-) by each player; they sum to zero."""
+        if self._result is not None:
+            return self._result.net  # type: ignore[no-any-return]
         return tuple(p.net for p in self.players)
 
     @property
@@ -129,7 +208,7 @@ class Settlement:
                                     ("HOME RUN", p.home_run)) if on]
             if p.natural:
                 tags.append(f"natural: {p.natural}")
-            lines.append(f"Player {index}: {p.hand}" + (f"  [{', '.join(tags)}]" if tags else ""))
+            lines.append(f"{self.names[index]}: {p.hand}" + (f"  [{', '.join(tags)}]" if tags else ""))
             if p.strengths is not None:
                 for name, strength, royalty in zip(ROW_NAMES, p.strengths, p.royalties):
                     extra = f"  (royalty {royalty})" if royalty else ""
@@ -146,7 +225,7 @@ class Settlement:
                 f"{pr.surrender_units:>+5d}{pr.stake:>6d}{pr.home_run:>4d}{pr.units:>+7d}"
             )
         lines.append("")
-        lines.append("Net: " + ", ".join(f"player {k} {n:+d}" for k, n in enumerate(self.net)))
+        lines.append("Net: " + ", ".join(f"{name} {n:+d}" for name, n in zip(self.names, self.net)))
         return "\n".join(lines)
 
 
@@ -163,68 +242,77 @@ def _as_hand(value: HandLike, index: int) -> Hand:
         raise type(error)(f"player {index}: {error}") from None
 
 
-def _check_stakes(stakes: Any, players: int) -> np.ndarray | None:
+def _stakes_matrix(stakes: Any, players: int) -> np.ndarray | None:
+    """The stakes as the core takes them (int64, P x P), or None. Only the conversion is checked here (shape,
+    integer dtype, and that every value survives the conversion); the core checks the values."""
     if stakes is None:
         return None
     matrix = np.asarray(stakes)
     if matrix.shape != (players, players):
         raise ValueError(f"stakes must be a {players} x {players} matrix, got shape {matrix.shape}")
-    if not np.issubdtype(matrix.dtype, np.integer):
+    if matrix.dtype.kind not in "iu" and not (matrix.dtype == object and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in matrix.flat
+    )):
         raise TypeError(f"stakes must be integers, got dtype {matrix.dtype}")
-    if not np.array_equal(matrix, matrix.T):
-        raise ValueError("stakes must be symmetric: stakes[i][j] == stakes[j][i]")
-    if (matrix < 0).any():
-        raise ValueError("stakes must be non-negative")
-    return np.ascontiguousarray(matrix, dtype=np.int64)
+    for (i, j), value in np.ndenumerate(matrix):
+        if not 0 <= int(value) <= MAX_STAKE:
+            raise ValueError(f"stakes[{i}][{j}] = {int(value)} is not in 0..{MAX_STAKE}")
+    return matrix.astype(np.int64)
 
 
 def settle(
     hands: Sequence[HandLike],
-    rules: Rules | None = None,
+    rules: RulesLike | None = None,
     stakes: Any = None,
     surrender: Sequence[bool] | None = None,
+    names: Sequence[str] | None = None,
 ) -> Settlement:
     """Settle one round between 2 to 4 players under ``rules`` (default: the ``pagat`` preset).
 
-    ``hands``: ``Hand`` objects (or ``(front, middle, back)`` triples, or 13 cards front-middle-back).
-    ``stakes``: an optional symmetric P x P matrix of non-negative ints multiplying each pair's result.
-    ``surrender``: optional flags per player (needs ``surrender_units > 0``).
+    ``hands``: ``Hand`` objects (or ``(front, middle, back)`` triples, 13 cards front-middle-back, or the
+    text ``str(hand)`` gives). ``rules``: ``Rules``, a preset name or a rules mapping. ``stakes``: an
+    optional symmetric P x P matrix of ints 0..``MAX_STAKE`` multiplying each pair's result.
+    ``surrender``: optional bools per player (needs ``surrender_units > 0``). ``names``: optional player
+    names for ``explain()``.
     """
-    rules = _rules_or_default(rules)
+    rules = rules_or_default(rules)
     if isinstance(hands, (str, Hand)) or not 2 <= len(hands) <= 4:
         count = "one hand" if isinstance(hands, (str, Hand)) else f"{len(hands)} hands"
         raise ValueError(f"a round has 2 to 4 players, got {count}")
-    players = [_as_hand(h, k) for k, h in enumerate(hands)]
-    flags = [False] * len(players) if surrender is None else [bool(s) for s in surrender]
-    if len(flags) != len(players):
-        raise ValueError(f"surrender needs one flag per player ({len(players)}), got {len(flags)}")
-    matrix = _check_stakes(stakes, len(players))
-    cards = np.array([h.cards for h in players], dtype=np.uint8)
-    raw = _core.settle_round(cards, [h.is_declared for h in players], flags, matrix, rules_spec(rules))
-    results = []
-    for index, (hand, facts) in enumerate(zip(players, raw["players"])):
-        results.append(PlayerResult(
-            hand=hand, foul=facts["foul"], natural=facts["natural"],
-            strengths=tuple(facts["strengths"]) if facts["has_setting"] else None,
-            royalties=tuple(facts["royalties"]), surrendered=flags[index],
-            home_run=raw["home_run"][index], net=raw["net"][index],
-        ))
-    pairs = []
-    for d in raw["pairs"]:
-        i, j = d["i"], d["j"]
-        pairs.append(PairResult(
-            foul=(results[i].foul, results[j].foul), natural=(results[i].natural, results[j].natural),
-            royalties=(results[i].royalties, results[j].royalties),
-            surrendered=(flags[i], flags[j]), **d,
-        ))
-    return Settlement(rules=rules, players=tuple(results), pairs=tuple(pairs))
+    players = tuple(_as_hand(h, k) for k, h in enumerate(hands))
+    flags = tuple(_surrender_flags(surrender, len(players)))
+    if names is not None:
+        names = tuple(names)
+        if len(names) != len(players) or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"names needs one string per player ({len(players)})")
+    cards = b"".join(bytes(h.cards) for h in players)
+    result = _core.settle_round(
+        cards, [h.is_declared for h in players], flags, _stakes_matrix(stakes, len(players)), core_spec(rules)
+    )
+    return Settlement(rules, players, result, flags, names)
 
 
-def settle_batch(rounds: np.ndarray, rules: Rules | None = None) -> np.ndarray:
+def _surrender_flags(surrender: Sequence[bool] | None, players: int) -> list[bool]:
+    if surrender is None:
+        return [False] * players
+    flags = list(surrender)
+    if len(flags) != players:
+        raise ValueError(f"surrender needs one flag per player ({players}), got {len(flags)}")
+    for index, flag in enumerate(flags):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"surrender[{index}] must be a bool, got {type(flag).__name__}")
+    return [bool(flag) for flag in flags]
+
+
+def settle_batch(rounds: np.ndarray, rules: RulesLike | None = None) -> np.ndarray:
     """Net units of many rounds at once, in C++ with the GIL released.
 
     ``rounds``: a C-contiguous uint8 array of shape (R, P, 13), P in 2..4, each player's front 3, middle 5 and
     back 5 card codes. Returns an int64 array (R, P). Under ``natural_declaration="auto"`` naturals are
     detected; nobody declares. A card twice in a round raises ValueError naming the round.
     """
-    return _core.settle_batch(rounds, rules_spec(_rules_or_default(rules)))
+    return _core.settle_batch(rounds, core_spec(rules_or_default(rules)))
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
