@@ -533,6 +533,27 @@ static void test_foul_reasons() {
   CHECK(f.foul && f.foul_reasons == kFoulMiddleEqualsBack);
   f = facts_of("2c 3d 5h / 4s 4h 6c 7d 8h / As Ad Kc Kd 9h", strict);
   CHECK(!f.foul && f.foul_reasons == 0);
+  // Over random settings, each bit is exactly its comparison and foul is any bit.
+  std::uint8_t deck[52];
+  for (int k = 0; k < 52; ++k) deck[k] = static_cast<std::uint8_t>(k);
+  std::uint64_t state = 12345;
+  int fouls = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    for (int k = 51; k > 0; --k) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      std::swap(deck[k], deck[static_cast<int>((state >> 33) % static_cast<std::uint64_t>(k + 1))]);
+    }
+    PlayerInput p;
+    p.cards = deck;
+    for (const RulesSpec* r : {&loose, static_cast<const RulesSpec*>(&strict)}) {
+      CHECK(!player_facts(p, 0, *r, &f));
+      const Strength fr = f.strength[0], mi = f.strength[1], ba = f.strength[2];
+      const unsigned want = (fr > mi ? 1u : 0u) | (mi > ba ? 2u : 0u) | (r->strict_middle && mi == ba ? 4u : 0u);
+      CHECK(f.foul_reasons == want && f.foul == (want != 0));
+      fouls += f.foul;
+    }
+  }
+  CHECK(fouls > 1000 && fouls < 6000);
   // A declared natural has no setting and is never foul-checked.
   const auto dragon = hand_of("Ks Qs Js 2c 3d 4h 5s 6c 7d 8h 9s Tc Ad");
   PlayerInput in;
