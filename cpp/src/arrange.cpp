@@ -211,6 +211,7 @@ CardIssue copy_checked(const std::uint8_t* cards13, std::int64_t item, std::uint
 }
 
 void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept {
+  assert(!check_cards(cards13, 13, 0));
   Scratch& sc = scratch();
   HandSubsets& h = sc.subsets;
   evaluate_subsets(cards13, rules.wheel, h);
@@ -237,6 +238,7 @@ void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrang
 
 double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
                       Arrangement* out) noexcept {
+  assert(!check_cards(cards13, 13, 0));
   Scratch& sc = scratch();
   HandSubsets& h = sc.subsets;
   evaluate_subsets(cards13, rules.wheel, h);
@@ -303,9 +305,22 @@ std::ptrdiff_t find_class(const RowModel& row, Strength s) noexcept {
   return it - row.classes.begin();
 }
 
-// Debug-build check of what every arranging entry point requires of its rules and model.
+// Debug-build check of what every arranging entry point requires of its rules and model. The model's
+// sizes only, so that it costs nothing per hand; validate_model checks all of it once, where a model is made.
 [[maybe_unused]] bool usable(const RulesSpec& rules, const ExpectedModel& model) noexcept {
-  return validate_rules(rules) == nullptr && validate_model(model) == nullptr && model.wheel == rules.wheel;
+  if (validate_rules(rules) != nullptr || model.wheel != rules.wheel) return false;
+  for (int r = 0; r < 3; ++r) {
+    const RowModel& row = model.row[r];
+    const std::size_t n = row_classes(r, model.wheel).size();
+    if (row.classes.size() != n || row.win.size() != n || row.loss.size() != n || row.extra_win.size() != n ||
+        row.extra_loss.size() != n || row.always.size() != n) {
+      return false;
+    }
+  }
+  for (const auto& v : model.middle_upto) {
+    if (v.size() != model.row[kMiddle].classes.size()) return false;
+  }
+  return true;
 }
 
 }  // namespace

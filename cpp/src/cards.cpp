@@ -1,5 +1,6 @@
 #include "chinese_poker/cards.hpp"
 
+#include <cassert>
 #include <cctype>
 
 namespace chinese_poker {
@@ -54,6 +55,7 @@ int parse_card(const std::string& token) noexcept {
 }
 
 CardIssue check_cards(const std::uint8_t* cards, int count, std::int64_t item) noexcept {
+  assert(count >= 0 && (count == 0 || cards != nullptr));
   CardIssue issue;
   int first_at[kDeckSize];
   for (int& at : first_at) at = -1;

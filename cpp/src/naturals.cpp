@@ -273,6 +273,7 @@ bool copy_valid(const std::uint8_t* cards13, std::uint8_t* copy) noexcept {
 namespace detail {
 
 int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
+  assert(!check_cards(cards13, 13, 0));
   const Counts counts(cards13);
   for (int level = rules.num_naturals - 1; level >= 0; --level) {
     if (holds_with(rules.natural_kind[static_cast<std::size_t>(level)], cards13, counts, rules)) return level;
@@ -281,6 +282,7 @@ int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) no
 }
 
 std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept {
+  assert(!check_cards(c, 13, 0));
   switch (kind) {
     case NaturalKind::kSixPairs:
       return six_pairs_key(Counts(c), rules);

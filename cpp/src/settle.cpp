@@ -178,6 +178,7 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
 
 // Foul, natural, strengths and royalties of a player whose 13 cards are valid.
 SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept {
+  assert(!check_cards(in.cards, 13, 0));
   PlayerFacts& f = *out;
   f = PlayerFacts{};
   SettleError error;
@@ -214,6 +215,7 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
 // Settles a round whose cards (in `players`) are a validated private copy and whose stakes are valid.
 SettleError settle_valid(const PlayerInput* players, int num_players, const RulesSpec& rules,
                          const std::int64_t* stakes, RoundResult* out) noexcept {
+  assert(num_players >= kMinPlayers && num_players <= kMaxPlayers);
   RoundResult& r = *out;
   r.players = num_players;
   r.num_pairs = num_players * (num_players - 1) / 2;

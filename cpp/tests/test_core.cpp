@@ -1,7 +1,10 @@
 // The core's own tests, runnable without Python (and under ASan/UBSan in CI).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -12,6 +15,7 @@
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/naturals.hpp"
 #include "chinese_poker/settle.hpp"
+#include "checked.hpp"
 
 using namespace chinese_poker;
 
@@ -365,6 +369,711 @@ static void test_arrange() {
   CHECK(issue.item == 2 && issue.kind == CardIssueKind::kDuplicate && issue.position == 5 && issue.first_position == 0);
 }
 
+// ----- checked arithmetic -----
+
+static void test_checked_math() {
+  using detail::add_overflows;
+  using detail::mul_overflows;
+  using detail::sub_overflows;
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  std::int64_t r = 0;
+  CHECK(!add_overflows(kMax - 1, 1, &r) && r == kMax);
+  CHECK(add_overflows(kMax, 1, &r));
+  CHECK(!add_overflows(kMin, kMax, &r) && r == -1);
+  CHECK(add_overflows(kMin, -1, &r));
+  CHECK(!sub_overflows(0, kMax, &r) && r == -kMax);
+  CHECK(sub_overflows(0, kMin, &r));
+  CHECK(sub_overflows(kMax, -1, &r));
+  CHECK(!sub_overflows(-1, kMax, &r) && r == kMin);
+  CHECK(mul_overflows(kMin, -1, &r));
+  CHECK(mul_overflows(-1, kMin, &r));
+  CHECK(!mul_overflows(kMin, 1, &r) && r == kMin);
+  CHECK(!mul_overflows(3037000499LL, 3037000499LL, &r) && r == 9223372030926249001LL);
+  CHECK(mul_overflows(3037000500LL, 3037000500LL, &r));
+  CHECK(mul_overflows(-3037000500LL, 3037000500LL, &r));
+  CHECK(!mul_overflows(kMin / 2, 2, &r) && r == kMin);
+  CHECK(mul_overflows(kMin / 2, -2, &r));
+  CHECK(!mul_overflows(kMax / 2, -2, &r) && r == -(kMax - 1));
+  // The portable versions agree with the compiler's on every pair of edge and ordinary values.
+  const std::int64_t values[] = {0, 1, -1, 2, -2, 3, -3, 1000, -1000, 3037000499LL, -3037000499LL, 3037000500LL,
+                                 -3037000500LL, 4294967296LL, -4294967296LL, kMax / 2, kMax / 2 + 1, kMin / 2,
+                                 kMin / 2 - 1, kMax - 1, kMax, kMin + 1, kMin};
+  bool agree = true;
+  int overflows = 0;
+  for (const std::int64_t a : values) {
+    for (const std::int64_t b : values) {
+      std::int64_t x = 0, y = 0;
+      const bool ox = add_overflows(a, b, &x), oy = detail::portable_add_overflows(a, b, &y);
+      agree = agree && ox == oy && (ox || x == y);
+      const bool sx = sub_overflows(a, b, &x), sy = detail::portable_sub_overflows(a, b, &y);
+      agree = agree && sx == sy && (sx || x == y);
+      const bool mx = mul_overflows(a, b, &x), my = detail::portable_mul_overflows(a, b, &y);
+      agree = agree && mx == my && (mx || x == y);
+      overflows += ox + sx + mx;
+    }
+  }
+  CHECK(agree);
+  CHECK(overflows > 100);  // the table does exercise the overflow branches
+  detail::CheckedMath math;
+  CHECK(math.add(2, 3) == 5 && math.mul(-4, 5) == -20 && math.neg(7) == -7 && !math.overflow());
+  (void)math.neg(kMin);
+  CHECK(math.overflow());
+}
+
+// ----- rules -----
+
+static void test_validate_rules() {
+  CHECK(validate_rules(RulesSpec{}) == nullptr);
+  CHECK(validate_rules(pagat_bonus()) == nullptr);
+  auto bad = [](void (*edit)(RulesSpec&)) {
+    RulesSpec r = pagat_bonus();
+    edit(r);
+    const char* field = validate_rules(r);
+    return std::string(field == nullptr ? "(valid)" : field);
+  };
+  CHECK(bad([](RulesSpec& r) { r.wheel = static_cast<Wheel>(2); }) == "wheel");
+  CHECK(bad([](RulesSpec& r) { r.suit_value = {0, 1, 1, 3}; }) == "suit_value");
+  CHECK(bad([](RulesSpec& r) { r.suit_value = {0, 1, 2, 4}; }) == "suit_value");
+  CHECK(bad([](RulesSpec& r) { r.suit_value = {3, 2, 1, 0}; }) == "(valid)");
+  CHECK(bad([](RulesSpec& r) { r.overall_unit = -1; }) == "overall_unit");
+  CHECK(bad([](RulesSpec& r) { r.overall_unit = kMaxUnits; }) == "(valid)");
+  CHECK(bad([](RulesSpec& r) { r.overall_unit = kMaxUnits + 1; }) == "overall_unit");
+  CHECK(bad([](RulesSpec& r) { r.scoop_bonus = 1001; }) == "scoop_bonus");
+  CHECK(bad([](RulesSpec& r) { r.scoop_multiplier = 0; }) == "scoop_multiplier");
+  CHECK(bad([](RulesSpec& r) { r.home_run_multiplier = 0; }) == "home_run_multiplier");
+  CHECK(bad([](RulesSpec& r) { r.home_run_multiplier = 1000; }) == "(valid)");
+  CHECK(bad([](RulesSpec& r) { r.home_run_min_opponents = 0; }) == "home_run_min_opponents");
+  CHECK(bad([](RulesSpec& r) { r.home_run_min_opponents = 4; }) == "home_run_min_opponents");
+  CHECK(bad([](RulesSpec& r) { r.royalty[kBack][kFlush] = -1; }) == "royalty");
+  CHECK(bad([](RulesSpec& r) { r.royalty[kMiddle][kStraight] = 1001; }) == "royalty");
+  CHECK(bad([](RulesSpec& r) { r.royalty[kFront][kOnePair] = 1; }) == "(valid)");
+  CHECK(bad([](RulesSpec& r) { r.royalty[kFront][kTwoPair] = 1; }) == "royalty");
+  CHECK(bad([](RulesSpec& r) { r.royalty[kFront][kStraight] = 2; }) == "royalty");
+  CHECK(bad([](RulesSpec& r) { r.royalty[kFront][kRoyalFlushSlot] = 2; }) == "royalty");
+  CHECK(bad([](RulesSpec& r) { r.royal_listed[kFront] = true; }) == "royal_listed");
+  CHECK(bad([](RulesSpec& r) { r.royalty[kBack][kRoyalFlushSlot] = 9; }) == "royal_listed");
+  CHECK(bad([](RulesSpec& r) {
+          r.royalty[kBack][kRoyalFlushSlot] = 9;
+          r.royal_listed[kBack] = true;
+        }) == "(valid)");
+  CHECK(bad([](RulesSpec& r) { r.num_naturals = -1; }) == "num_naturals");
+  CHECK(bad([](RulesSpec& r) { r.num_naturals = kNumNaturalKinds + 1; }) == "num_naturals");
+  CHECK(bad([](RulesSpec& r) { r.natural_kind[2] = NaturalKind::kSixPairs; }) == "natural_kind");
+  CHECK(bad([](RulesSpec& r) { r.natural_kind[1] = static_cast<NaturalKind>(13); }) == "natural_kind");
+  CHECK(bad([](RulesSpec& r) { r.natural_units[3] = 0; }) == "natural_units");
+  CHECK(bad([](RulesSpec& r) { r.natural_units[0] = 1001; }) == "natural_units");
+  CHECK(bad([](RulesSpec& r) { r.natural_units[4] = 0; }) == "(valid)");  // not listed: never read
+  CHECK(bad([](RulesSpec& r) { r.surrender_units = -5; }) == "surrender_units");
+  // The first bad field in declaration order is named.
+  CHECK(bad([](RulesSpec& r) {
+          r.surrender_units = -5;
+          r.scoop_bonus = -1;
+        }) == "scoop_bonus");
+}
+
+static void test_royalty_and_wheel() {
+  RulesSpec r;
+  r.royalty[kBack][kStraightFlush] = 5;
+  const Strength royal = make_strength(kStraightFlush, 14, 13, 12, 11, 10);
+  const Strength king_high = make_strength(kStraightFlush, 13, 12, 11, 10, 9);
+  CHECK(royalty_of(r, kBack, royal) == 5 && royalty_of(r, kBack, king_high) == 5);
+  r.royalty[kBack][kRoyalFlushSlot] = 0;
+  r.royal_listed[kBack] = true;  // listed at 0: a royal flush earns nothing
+  CHECK(royalty_of(r, kBack, royal) == 0 && royalty_of(r, kBack, king_high) == 5);
+  r.royalty[kBack][kRoyalFlushSlot] = 20;
+  CHECK(royalty_of(r, kBack, royal) == 20);
+  CHECK(royalty_of(r, kMiddle, royal) == 0);
+  // The second-highest wheel straight flush is not royal.
+  CHECK(royalty_of(r, kBack, make_strength(kStraightFlush, 14, 5, 4, 3, 2)) == 5);
+  CHECK(royalty_of(r, 3, royal) == 0 && royalty_of(r, -1, royal) == 0);
+  CHECK(royalty_of(r, kBack, 0xFFFFFFFFu) == 0);
+  const Strength wheel_low = make_strength(kStraight, 5, 4, 3, 2, 1);
+  const Strength wheel_second = make_strength(kStraight, 14, 5, 4, 3, 2);
+  CHECK(encode_wheel(wheel_low, Wheel::Second) == wheel_second);
+  CHECK(encode_wheel(wheel_low, Wheel::Low) == wheel_low);
+  CHECK(encode_wheel(make_strength(kStraightFlush, 5, 4, 3, 2, 1), Wheel::Second) ==
+        make_strength(kStraightFlush, 14, 5, 4, 3, 2));
+  CHECK(encode_wheel(make_strength(kStraight, 6, 5, 4, 3, 2), Wheel::Second) == make_strength(kStraight, 6, 5, 4, 3, 2));
+  CHECK(encode_wheel(make_strength(kOnePair, 5, 4, 3, 2), Wheel::Second) == make_strength(kOnePair, 5, 4, 3, 2));
+  // It maps the evaluator's low classes exactly onto its second classes.
+  std::vector<Strength> mapped;
+  for (const Strength s : row_classes(kBack, Wheel::Low)) mapped.push_back(encode_wheel(s, Wheel::Second));
+  std::sort(mapped.begin(), mapped.end());
+  CHECK(mapped == row_classes(kBack, Wheel::Second));
+  CHECK(eval({"As", "2d", "3c", "4h", "5s"}, Wheel::Second) == encode_wheel(eval({"As", "2d", "3c", "4h", "5s"}), Wheel::Second));
+}
+
+// ----- settlement: stakes, caps, overflow, foul reasons -----
+
+static PlayerFacts facts_of(const char* text, const RulesSpec& rules) {
+  const auto cards = hand_of(text);
+  PlayerInput in;
+  in.cards = cards.data();
+  PlayerFacts f;
+  const SettleError error = player_facts(in, 0, rules, &f);
+  CHECK(!error);
+  return f;
+}
+
+static void test_foul_reasons() {
+  const RulesSpec loose;
+  RulesSpec strict;
+  strict.strict_middle = true;
+  PlayerFacts f = facts_of("As Ah Kd / Qs Qh 3c 4d 5h / Ks Kh Kc 2d 2h", loose);
+  CHECK(f.foul && f.foul_reasons == kFoulFrontBeatsMiddle);
+  f = facts_of("2c 3d 5h / Ks Kh Kc 2d 2h / As Ad 7c 8d 9h", loose);
+  CHECK(f.foul && f.foul_reasons == kFoulMiddleBeatsBack);
+  f = facts_of("Qs Qh Qd / Jc Jd 3c 4d 5h / As Kd 7c 8d 9h", loose);
+  CHECK(f.foul && f.foul_reasons == (kFoulFrontBeatsMiddle | kFoulMiddleBeatsBack));
+  const char* equal = "2c 3d 5h / As Kd Qc Jh 9s / Ah Kc Qd Js 9h";
+  f = facts_of(equal, loose);
+  CHECK(!f.foul && f.foul_reasons == 0);
+  f = facts_of(equal, strict);
+  CHECK(f.foul && f.foul_reasons == kFoulMiddleEqualsBack);
+  f = facts_of("2c 3d 5h / 4s 4h 6c 7d 8h / As Ad Kc Kd 9h", strict);
+  CHECK(!f.foul && f.foul_reasons == 0);
+  // Over random settings, each bit is exactly its comparison and foul is any bit.
+  std::uint8_t deck[52];
+  for (int k = 0; k < 52; ++k) deck[k] = static_cast<std::uint8_t>(k);
+  std::uint64_t state = 12345;
+  int fouls = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    for (int k = 51; k > 0; --k) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      std::swap(deck[k], deck[static_cast<int>((state >> 33) % static_cast<std::uint64_t>(k + 1))]);
+    }
+    PlayerInput p;
+    p.cards = deck;
+    for (const RulesSpec* r : {&loose, static_cast<const RulesSpec*>(&strict)}) {
+      CHECK(!player_facts(p, 0, *r, &f));
+      const Strength fr = f.strength[0], mi = f.strength[1], ba = f.strength[2];
+      const unsigned want = (fr > mi ? 1u : 0u) | (mi > ba ? 2u : 0u) | (r->strict_middle && mi == ba ? 4u : 0u);
+      CHECK(f.foul_reasons == want && f.foul == (want != 0));
+      fouls += f.foul;
+    }
+  }
+  CHECK(fouls > 1000 && fouls < 6000);
+  // A declared natural has no setting and is never foul-checked.
+  const auto dragon = hand_of("Ks Qs Js 2c 3d 4h 5s 6c 7d 8h 9s Tc Ad");
+  PlayerInput in;
+  in.cards = dragon.data();
+  in.declared = true;
+  CHECK(!player_facts(in, 0, pagat_bonus(), &f));
+  CHECK(!f.has_setting && !f.foul && f.foul_reasons == 0 && f.natural == 3);
+}
+
+static void test_stakes() {
+  const auto a = hand_of("6s 6h 6d / 4s 4h 4d 9s 9h / Ks Kh Kd 8s 8h");
+  const auto b = hand_of("Qs Qh 7s / Js Jh Jd 2s 2h / Ac 5s 5h 5d 5c");
+  const auto c = hand_of("2c 3c 4c / 6c 7c 8c Tc 3d / Qc Qd Th Td 9c");
+  PlayerInput in[3];
+  in[0].cards = a.data();
+  in[1].cards = b.data();
+  in[2].cards = c.data();
+  RoundResult plain, staked;
+  CHECK(!settle_round(in, 3, RulesSpec{}, nullptr, &plain));
+  const std::int64_t stakes[9] = {0, 2, 0, 2, 7, 5, 0, 5, 0};
+  CHECK(!settle_round(in, 3, RulesSpec{}, stakes, &staked));
+  CHECK(staked.pairs[0].stake == 2 && staked.pairs[0].units == 2 * plain.pairs[0].units);
+  CHECK(staked.pairs[1].stake == 0 && staked.pairs[1].units == 0);
+  CHECK(staked.pairs[2].stake == 5 && staked.pairs[2].units == 5 * plain.pairs[2].units);
+  CHECK(plain.pairs[0].units != 0 && plain.pairs[2].units != 0);
+  auto stake_error = [&](std::int64_t* m) {
+    RoundResult r;
+    return settle_round(in, 3, RulesSpec{}, m, &r);
+  };
+  std::int64_t m[9];
+  std::memcpy(m, stakes, sizeof m);
+  m[3] = -2;  // [1][0]
+  SettleError e = stake_error(m);
+  CHECK(e.status == SettleStatus::kBadStake && e.player == 1 && e.other == 0);
+  std::memcpy(m, stakes, sizeof m);
+  m[2] = kMaxStake + 1;  // [0][2]
+  m[6] = kMaxStake + 1;
+  e = stake_error(m);
+  CHECK(e.status == SettleStatus::kBadStake && e.player == 0 && e.other == 2);
+  m[2] = m[6] = kMaxStake;
+  CHECK(!stake_error(m));
+  std::memcpy(m, stakes, sizeof m);
+  m[5] = 6;  // [1][2] = 6, [2][1] = 5
+  e = stake_error(m);
+  CHECK(e.status == SettleStatus::kBadStake && e.player == 1 && e.other == 2);
+  std::memcpy(m, stakes, sizeof m);
+  m[8] = -1;  // the diagonal is not read, but it is still checked
+  e = stake_error(m);
+  CHECK(e.status == SettleStatus::kBadStake && e.player == 2 && e.other == 2);
+}
+
+// Every knob at its cap and the greatest stake: the total is exact (no legal input overflows).
+static void test_caps() {
+  RulesSpec r;
+  r.scoop_multiplier = kMaxUnits;
+  r.royalties_in_multiplier = true;
+  r.overall_unit = kMaxUnits;
+  r.scoop_bonus = kMaxUnits;
+  r.home_run_multiplier = kMaxUnits;
+  r.home_run_min_opponents = 1;
+  r.royalty_add = true;
+  r.royalty[kFront][kThreeOfAKind] = kMaxUnits;
+  r.royalty[kMiddle][kFourOfAKind] = kMaxUnits;
+  r.royalty[kBack][kStraightFlush] = kMaxUnits;
+  CHECK(validate_rules(r) == nullptr);
+  const auto a = hand_of("2c 2d 2h / 3c 3d 3h 3s 4c / 9s Ts Js Qs Ks");
+  const auto b = hand_of("5c 6d 8h / 7c 7d Tc Jd Qh / 8c 8d 9c 9d Kh");
+  PlayerInput in[2];
+  in[0].cards = a.data();
+  in[1].cards = b.data();
+  const std::int64_t stakes[4] = {0, kMaxStake, kMaxStake, 0};
+  RoundResult result;
+  CHECK(!settle_round(in, 2, r, stakes, &result));
+  const PairResult& p = result.pairs[0];
+  // Rows 3, royalties 3 x 1000 (add: each won row 1 + 1000), overall 1000, scoop bonus 1000, all x 1000.
+  CHECK(p.row_units == 3 && p.royalty_units == 3000 && p.overall_units == 1000 && p.scoop_bonus_units == 1000);
+  CHECK(p.multiplier == 1000 && p.subtotal == 1000 * (3 + 1000 + 1000) + 1000 * 3000);
+  CHECK(p.home_run == 1000 && result.home_run[0]);
+  CHECK(result.net[0] == 5'003'000LL * 1'000'000LL * 1000LL && result.net[1] == -result.net[0]);
+}
+
+#ifdef NDEBUG
+// Beyond the caps (only reachable with asserts off): an amount that leaves int64 is reported, never wrapped.
+static void test_overflow_beyond_caps() {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  const auto a = hand_of("2c 2d 2h / 3c 3d 3h 3s 4c / 9s Ts Js Qs Ks");
+  const auto b = hand_of("5c 6d 8h / 7c 7d Tc Jd Qh / 8c 8d 9c 9d Kh");
+  const auto c = hand_of("Jc Qc Kc / Ac Ad Ah 4d 4h / 6c 6h 6s 7h 7s");
+  PlayerInput in[3];
+  in[0].cards = a.data();
+  in[1].cards = b.data();
+  in[2].cards = c.data();
+  RoundResult result;
+  RulesSpec r;
+  r.scoop_multiplier = kMax / 2;  // 3 rows x (max / 2) overflows the subtotal
+  SettleError e = settle_round(in, 2, r, nullptr, &result);
+  CHECK(e.status == SettleStatus::kOverflow && e.player == 0 && e.other == 1);
+  r = RulesSpec{};
+  r.home_run_multiplier = kMax / 2;  // subtotal 3 x home run
+  r.home_run_min_opponents = 1;
+  e = settle_round(in, 2, r, nullptr, &result);
+  CHECK(e.status == SettleStatus::kOverflow && e.player == 0 && e.other == 1);
+  r = RulesSpec{};
+  r.royalty[kBack][kStraightFlush] = kMax / 3 * 2;  // each pair fits; player 0's net of two does not
+  e = settle_round(in, 3, r, nullptr, &result);
+  CHECK(e.status == SettleStatus::kOverflow && e.player == 0 && e.other == -1);
+  r = RulesSpec{};
+  r.num_naturals = 1;
+  r.natural_kind[0] = NaturalKind::kDragon;
+  r.natural_units[0] = std::numeric_limits<std::int64_t>::min();  // its negation does not exist
+  const auto dragon = hand_of("2s 3h 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As");
+  PlayerInput pair[2];
+  pair[0].cards = b.data();
+  pair[1].cards = dragon.data();
+  pair[1].declared = true;
+  e = settle_round(pair, 2, r, nullptr, &result);
+  CHECK(e.status == SettleStatus::kOverflow && e.player == 0 && e.other == 1);
+  std::vector<std::uint8_t> rounds(a);
+  rounds.insert(rounds.end(), b.begin(), b.end());
+  std::vector<std::int64_t> net(2);
+  r = RulesSpec{};
+  r.scoop_multiplier = kMax / 2;
+  e = settle_batch(rounds.data(), 1, 2, r, net.data());
+  CHECK(e.status == SettleStatus::kOverflow && e.round == 0 && e.player == 0 && e.other == 1);
+}
+#endif
+
+static void test_settle_round_validation() {
+  const auto a = hand_of("6s 6h 6d / 4s 4h 4d 9s 9h / Ks Kh Kd 8s 8h");
+  auto b = hand_of("Qs Qh 7s / Js Jh Jd 2s 2h / Ac 5s 5h 5d 5c");
+  PlayerInput in[2];
+  in[0].cards = a.data();
+  in[1].cards = b.data();
+  RoundResult result;
+  b[4] = a[10];  // Ks held by both
+  SettleError e = settle_round(in, 2, RulesSpec{}, nullptr, &result);
+  CHECK(e.status == SettleStatus::kBadCards && e.player == 1 && e.cards.kind == CardIssueKind::kDuplicate);
+  CHECK(e.cards.position == 13 + 4 && e.cards.first_position == 10 && e.cards.card == a[10]);
+  b[4] = 77;
+  e = settle_round(in, 2, RulesSpec{}, nullptr, &result);
+  CHECK(e.status == SettleStatus::kBadCards && e.player == 1 && e.cards.kind == CardIssueKind::kOutOfRange &&
+        e.cards.position == 17 && e.cards.card == 77);
+  e = settle_round(in, 1, RulesSpec{}, nullptr, &result);
+  CHECK(e.status == SettleStatus::kBadPlayerCount);
+  e = settle_round(in, 5, RulesSpec{}, nullptr, &result);
+  CHECK(e.status == SettleStatus::kBadPlayerCount);
+  PlayerFacts f;
+  e = player_facts(in[1], 3, RulesSpec{}, &f);
+  CHECK(e.status == SettleStatus::kBadCards && e.player == 3 && e.cards.position == 4 && e.cards.card == 77);
+}
+
+// ----- naturals -----
+
+static void test_held_naturals() {
+  const RulesSpec rules;  // no naturals listed: held_naturals still sees every kind
+  auto bit = [](NaturalKind k) { return std::uint32_t{1} << static_cast<int>(k); };
+  const auto six_pairs = hand_of("2c 2d 5h 5s 7c 7d 9h 9s Jc Jd Kh Ks Ac");
+  CHECK(held_naturals(six_pairs.data(), rules) == bit(NaturalKind::kSixPairs));
+  const auto dragon = hand_of("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad");
+  CHECK(held_naturals(dragon.data(), rules) == (bit(NaturalKind::kDragon) | bit(NaturalKind::kThreeStraights)));
+  const auto clean = hand_of("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As");
+  CHECK(held_naturals(clean.data(), rules) ==
+        (bit(NaturalKind::kThreeStraights) | bit(NaturalKind::kThreeFlushes) | bit(NaturalKind::kDragon) |
+         bit(NaturalKind::kCleanDragon) | bit(NaturalKind::kAllOneColour) | bit(NaturalKind::kThreeStraightFlushes)));
+  // Four deuces count as two pairs only under quads_as_two_pairs.
+  const auto quads = hand_of("2c 2d 2h 2s 5c 5d 7h 7s 9c 9d Jh Js Ac");
+  CHECK(held_naturals(quads.data(), rules) == bit(NaturalKind::kSixPairs));
+  RulesSpec strict_pairs;
+  strict_pairs.quads_as_two_pairs = false;
+  CHECK(held_naturals(quads.data(), strict_pairs) == 0);
+  // Every bit agrees with holds_natural, for these hands and knobs.
+  for (const auto* h : {&six_pairs, &dragon, &clean, &quads}) {
+    for (const RulesSpec* r : {&rules, static_cast<const RulesSpec*>(&strict_pairs)}) {
+      std::uint32_t expected = 0;
+      for (int k = 0; k < kNumNaturalKinds; ++k) {
+        if (holds_natural(static_cast<NaturalKind>(k), h->data(), *r)) expected |= std::uint32_t{1} << k;
+      }
+      CHECK(held_naturals(h->data(), *r) == expected);
+    }
+  }
+}
+
+// ----- the expected model -----
+
+// Field tables holding every class of each row (low encoding, strongest first so that building has to
+// sort), with the given probabilities and zero elsewhere.
+static FieldTables synthetic_field(const std::vector<std::pair<Strength, double>>& front,
+                                   const std::vector<std::pair<Strength, double>>& middle,
+                                   const std::vector<std::pair<Strength, double>>& back) {
+  FieldTables t;
+  const std::vector<std::pair<Strength, double>>* given[3] = {&front, &middle, &back};
+  for (int r = 0; r < 3; ++r) {
+    const std::vector<Strength>& classes = row_classes(r, Wheel::Low);
+    t.strengths[r].assign(classes.rbegin(), classes.rend());
+    t.prob[r].assign(classes.size(), 0.0);
+    for (const auto& [s, p] : *given[r]) {
+      const auto it = std::find(t.strengths[r].begin(), t.strengths[r].end(), s);
+      CHECK(it != t.strengths[r].end());
+      t.prob[r][static_cast<std::size_t>(it - t.strengths[r].begin())] = p;
+    }
+  }
+  return t;
+}
+
+struct ModelValues {
+  double win, loss, extra_win, extra_loss, always;
+};
+
+static ModelValues values_at(const ExpectedModel& m, int row, Strength s) {
+  const RowModel& r = m.row[row];
+  const std::size_t k = class_of(r.classes, s);
+  return ModelValues{r.win[k], r.loss[k], r.extra_win[k], r.extra_loss[k], r.always[k]};
+}
+
+static bool near(double a, double b) { return std::fabs(a - b) < 1e-12; }
+
+static void test_build_expected_model() {
+  const Strength f_low = eval({"7s", "5h", "3c"}), f_pair = eval({"9s", "9h", "2c"}), f_trips = eval({"Qs", "Qh", "Qd"});
+  const Strength m_wheel = eval({"As", "2d", "3c", "4h", "5s"}), m_six = eval({"2s", "3d", "4c", "5h", "6s"});
+  const Strength b_flush = eval({"As", "Ks", "Qs", "Js", "9s"});
+  const FieldTables field = synthetic_field({{f_low, 0.25}, {f_pair, 0.5}, {f_trips, 0.25}},
+                                            {{m_wheel, 0.5}, {m_six, 0.5}}, {{b_flush, 1.0}});
+  // pagat-bonus: the front trips pay 3 (a won row is worth 3 instead of 1), no suit tie-break.
+  RulesSpec rules = pagat_bonus();
+  ExpectedModel m;
+  CHECK(build_expected_model(field, rules, &m) == nullptr);
+  CHECK(validate_model(m) == nullptr);
+  ModelValues v = values_at(m, kFront, f_pair);
+  CHECK(near(v.win, 0.25) && near(v.loss, 0.25) && v.extra_win == 0 && near(v.extra_loss, 0.25 * 2) && v.always == 0);
+  v = values_at(m, kFront, f_trips);
+  CHECK(near(v.win, 0.75) && near(v.loss, 0) && v.extra_win == 2 && near(v.extra_loss, 0));
+  v = values_at(m, kFront, row_classes(kFront, Wheel::Low).front());
+  CHECK(near(v.win, 0) && near(v.loss, 1) && near(v.extra_loss, 0.5));
+  v = values_at(m, kMiddle, m_six);
+  CHECK(near(v.win, 0.5) && near(v.loss, 0));
+  v = values_at(m, kBack, b_flush);
+  CHECK(near(v.win, 0) && near(v.loss, 0));
+  v = values_at(m, kBack, row_classes(kBack, Wheel::Low).back());
+  CHECK(near(v.win, 1) && near(v.loss, 0));
+  CHECK(m.overall_unit == 0 && m.scoop_bonus == 0 && m.scoop_multiplier == 1 && !m.royalties_in_multiplier);
+  // Expected units of a setting: sum over rows of win - loss (no pair terms here) and royalties.
+  double ev = 0;
+  const Strength setting[3] = {f_trips, m_six, eval({"2s", "2h", "2d", "3c", "3d"})};
+  CHECK(expected_units(setting, m, &ev));
+  CHECK(near(ev, (0.75 + 0.75 * 2) + 0.5 + 1));
+  // A royal flush back also earns its royalty (5: one unit and 4 more) against a field it always beats.
+  const Strength royal_back[3] = {f_trips, m_six, row_classes(kBack, Wheel::Low).back()};
+  CHECK(expected_units(royal_back, m, &ev));
+  CHECK(near(ev, (0.75 + 0.75 * 2) + 0.5 + 1 + 4));
+  // The middle_upto bounds are running maxima / minima over the middle classes.
+  const std::size_t six = class_of(m.row[kMiddle].classes, m_six);
+  CHECK(m.middle_upto[0][six] == 0.5 && m.middle_upto[1][six] == 0);
+  CHECK(m.middle_upto[0].back() == 1 && m.middle_upto[1].front() == 1);
+
+  // Suit tie-break (ties split evenly) and royalty_mode "add" (a won trips front adds 3), pair terms.
+  rules.suit_tiebreak = true;
+  rules.royalty_add = true;
+  rules.scoop_multiplier = 2;
+  rules.overall_unit = 1;
+  rules.royalties_in_multiplier = true;
+  CHECK(build_expected_model(field, rules, &m) == nullptr);
+  v = values_at(m, kFront, f_pair);
+  CHECK(near(v.win, 0.5) && near(v.loss, 0.5) && near(v.extra_loss, 0.25 * 3));
+  v = values_at(m, kFront, f_trips);
+  CHECK(near(v.win, 0.875) && near(v.loss, 0.125) && v.extra_win == 3 && near(v.extra_loss, 0.375));
+  v = values_at(m, kBack, b_flush);
+  CHECK(near(v.win, 0.5) && near(v.loss, 0.5));
+  CHECK(m.overall_unit == 1 && m.scoop_multiplier == 2 && m.royalties_in_multiplier);
+
+  // royalty_condition "always": the royalty less the field's mean royalty (0.25 x 3), whatever the result.
+  rules = pagat_bonus();
+  rules.royalty_always = true;
+  CHECK(build_expected_model(field, rules, &m) == nullptr);
+  v = values_at(m, kFront, f_trips);
+  CHECK(near(v.always, 3 - 0.75) && v.extra_win == 0 && v.extra_loss == 0);
+  v = values_at(m, kFront, f_pair);
+  CHECK(near(v.always, -0.75));
+
+  // wheel "second": the field's low-encoded wheel becomes 14,5,4,3,2 and now beats the six-high straight.
+  rules = pagat_bonus();
+  rules.wheel = Wheel::Second;
+  CHECK(build_expected_model(field, rules, &m) == nullptr);
+  CHECK(m.wheel == Wheel::Second && validate_model(m) == nullptr);
+  const Strength m_wheel_second = encode_wheel(m_wheel, Wheel::Second);
+  v = values_at(m, kMiddle, m_six);
+  CHECK(near(v.win, 0) && near(v.loss, 0.5));
+  v = values_at(m, kMiddle, m_wheel_second);
+  CHECK(near(v.win, 0.5) && near(v.loss, 0));
+  const Strength low_wheel_setting[3] = {f_pair, m_wheel, b_flush};
+  CHECK(!expected_units(low_wheel_setting, m, &ev));  // not a class under this wheel
+
+  // Bad input is reported, never indexed.
+  rules = pagat_bonus();
+  auto error_of = [&](FieldTables t) {
+    ExpectedModel out;
+    const char* e = build_expected_model(t, rules, &out);
+    return std::string(e == nullptr ? "(ok)" : e);
+  };
+  FieldTables t = field;
+  t.prob[kMiddle].pop_back();
+  CHECK(error_of(t) == "middle_prob: not as long as middle_strengths");
+  t = field;
+  t.prob[kFront][3] = -0.1;
+  CHECK(error_of(t) == "front_prob: a probability is negative or not finite");
+  t = field;
+  t.prob[kBack][0] = std::nan("");
+  CHECK(error_of(t) == "back_prob: a probability is negative or not finite");
+  t = field;
+  t.prob[kBack][0] = std::numeric_limits<double>::infinity();
+  CHECK(error_of(t) == "back_prob: a probability is negative or not finite");
+  t = field;
+  t.strengths[kBack].pop_back();
+  t.prob[kBack].pop_back();
+  CHECK(error_of(t) == "back_strengths: not every back strength exactly once");
+  t = field;
+  t.strengths[kFront][0] = t.strengths[kFront][1];
+  CHECK(error_of(t) == "front_strengths: not every front strength exactly once");
+  t = field;
+  t.strengths[kMiddle][5] = make_strength(kHighCard, 15);
+  CHECK(error_of(t) == "middle_strengths: not every middle strength exactly once");
+  t = FieldTables{};
+  CHECK(error_of(t) == "front_strengths: not every front strength exactly once");
+  rules.overall_unit = -3;
+  CHECK(error_of(field) == "overall_unit");
+}
+
+static void test_validate_model() {
+  ExpectedModel m = zero_model();
+  CHECK(validate_model(m) == nullptr);
+  auto error_of = [](ExpectedModel x) {
+    const char* e = validate_model(x);
+    return std::string(e == nullptr ? "(ok)" : e);
+  };
+  ExpectedModel x = m;
+  x.row[kMiddle].classes = row_classes(kMiddle, Wheel::Second);
+  CHECK(error_of(x) == "row 1 (middle): classes are not the row's strengths under the wheel");
+  x = m;
+  x.wheel = Wheel::Second;  // its classes are still the low ones
+  CHECK(error_of(x) == "row 1 (middle): classes are not the row's strengths under the wheel");
+  x = m;
+  x.wheel = static_cast<Wheel>(5);
+  CHECK(error_of(x) == "wheel: unknown");
+  x = m;
+  x.row[kBack].extra_loss.pop_back();
+  CHECK(error_of(x) == "row 2 (back): vectors of different lengths");
+  x = m;
+  x.row[kFront].always[7] = std::nan("");
+  CHECK(error_of(x) == "row 0 (front): a value is not finite");
+  x = m;
+  x.scoop_bonus = std::numeric_limits<double>::infinity();
+  CHECK(error_of(x) == "pair terms: a value is not finite");
+  x = m;
+  x.row[kMiddle].win[100] = 0.5;  // changed after finish_model
+  CHECK(error_of(x) == "middle_upto: not what finish_model derives from the middle row");
+  finish_model(x);
+  CHECK(error_of(x) == "(ok)");
+  x = m;
+  for (auto& v : x.middle_upto) v.clear();
+  CHECK(error_of(x) == "middle_upto: not derived (call finish_model)");
+  // finish_model leaves a model with unequal middle vectors without bounds instead of reading past them.
+  x = m;
+  x.row[kMiddle].loss.resize(10);
+  finish_model(x);
+  CHECK(x.middle_upto[0].empty() && validate_model(x) != nullptr);
+
+  // expected_units never reads outside the model: strengths that are not classes of their row fail.
+  double ev = -7;
+  const Strength good[3] = {eval({"7s", "5h", "3c"}), eval({"Ts", "9h", "8c", "4d", "2h"}), eval({"As", "Ah", "Kd", "Kc", "2h"})};
+  CHECK(expected_units(good, m, &ev) && ev == 0);
+  ExpectedModel y = m;
+  y.row[kFront].win[class_of(y.row[kFront].classes, good[0])] = 0.25;
+  CHECK(expected_units(good, y, &ev) && near(ev, 0.25));
+  const Strength five_in_front[3] = {good[1], good[1], good[2]};
+  const Strength zero[3] = {0, 0, 0};
+  const Strength huge[3] = {good[0], good[1], 0xFFFFFFFFu};
+  ev = -7;
+  CHECK(!expected_units(five_in_front, m, &ev) && !expected_units(zero, m, &ev) && !expected_units(huge, m, &ev));
+  CHECK(ev == -7);
+  ExpectedModel empty;
+  CHECK(!expected_units(good, empty, &ev) && validate_model(empty) != nullptr);
+  ExpectedModel short_row = m;
+  short_row.row[kBack].win.resize(3);
+  CHECK(!expected_units(good, short_row, &ev));
+}
+
+// ----- arranging one hand -----
+
+static void test_arrange_hand() {
+  const RulesSpec rules = pagat_bonus();
+  const FieldTables field = synthetic_field({{eval({"9s", "9h", "2c"}), 1.0}}, {{eval({"Ts", "Th", "2c", "3d", "4h"}), 1.0}},
+                                            {{eval({"Js", "Jh", "Jd", "3d", "4h"}), 1.0}});
+  ExpectedModel model;
+  CHECK(build_expected_model(field, rules, &model) == nullptr);
+  const auto hand = hand_of("As Ks Qs Js Ts 9h 9d 9c 2c 2d 7h 5s 3d");
+  ArrangeResult strongest, expected;
+  CHECK(!arrange_hand(hand.data(), rules, model, false, &strongest));
+  CHECK(!arrange_hand(hand.data(), rules, model, true, &expected));
+  Arrangement a;
+  CHECK(!strongest_arrangement(hand.data(), rules, &a));
+  CHECK(std::memcmp(a.cards, strongest.cards, 13) == 0);
+  CHECK(strongest.strength[2] == make_strength(kStraightFlush, 14, 13, 12, 11, 10) &&
+        strongest.strength[1] == make_strength(kFullHouse, 9, 2) && strongest.strength[0] == make_strength(kHighCard, 7, 5, 3));
+  // The strongest setting's expectation under the model: front loses (7 high < the field's 9s), middle
+  // (a full house, royalty 2) and back (a royal flush, royalty 5) win against the field's rows.
+  double ev = 0;
+  CHECK(expected_units(strongest.strength, model, &ev) && ev == strongest.expected_units);
+  CHECK(near(ev, -1 + (1 + 1) + (1 + 4)));
+  double best = 0;
+  CHECK(!expected_arrangement(hand.data(), rules, model, &a, &best));
+  CHECK(std::memcmp(a.cards, expected.cards, 13) == 0 && best == expected.expected_units);
+  CHECK(expected.expected_units >= strongest.expected_units);
+  CHECK(expected_units(expected.strength, model, &ev) && near(ev, expected.expected_units));
+  CHECK(is_legal(a, rules) && same_cards(expected.cards, hand.data()));
+  CHECK(strongest.natural == -1 && expected.natural == -1);
+  // The natural held is reported whatever the declaration rule; the setting is arranged anyway.
+  const auto dragon = hand_of("Ks Qs Js 2c 3d 4h 5s 6c 7d 8h 9s Tc Ad");
+  ArrangeResult d;
+  CHECK(!arrange_hand(dragon.data(), rules, model, true, &d));
+  CHECK(d.natural == 3 && same_cards(d.cards, dragon.data()));
+  RulesSpec automatic = rules;
+  automatic.natural_auto = true;
+  CHECK(!arrange_hand(dragon.data(), automatic, model, false, &d) && d.natural == 3);
+  // A bad card is the CardIssue.
+  auto bad = hand;
+  bad[6] = bad[2];
+  const CardIssue issue = arrange_hand(bad.data(), rules, model, true, &d);
+  CHECK(issue.kind == CardIssueKind::kDuplicate && issue.position == 6 && issue.first_position == 2 && issue.item == 0);
+}
+
+// ----- any byte in any position -----
+
+static void expect_issue(const CardIssue& issue, CardIssueKind kind, int position, int card, int first_position) {
+  CHECK(issue.kind == kind && issue.position == position && issue.card == card && issue.first_position == first_position);
+}
+
+static void test_bad_codes_everywhere() {
+  const RulesSpec rules = pagat_bonus();
+  const ExpectedModel model = zero_model();
+  const auto good = hand_of("2c 2d 5h / 5s 7c 7d 9h 9s / Jc Jd Kh Ks Ac");
+  std::vector<Arrangement> buffer(kNumSplits);
+  int failures_before = g_failures;
+  auto check_hand = [&](const std::vector<std::uint8_t>& h, CardIssueKind kind, int position, int first) {
+    const int card = h[static_cast<std::size_t>(position)];
+    expect_issue(check_cards(h.data(), 13, 0), kind, position, card, first);
+    ArrangeResult r;
+    expect_issue(arrange_hand(h.data(), rules, model, true, &r), kind, position, card, first);
+    expect_issue(arrange_hand(h.data(), rules, model, false, &r), kind, position, card, first);
+    Arrangement a;
+    double ev = 0;
+    std::size_t n = 99;
+    expect_issue(strongest_arrangement(h.data(), rules, &a), kind, position, card, first);
+    expect_issue(expected_arrangement(h.data(), rules, model, &a, &ev), kind, position, card, first);
+    expect_issue(legal_arrangements(h.data(), rules, true, false, buffer.data(), &n), kind, position, card, first);
+    CHECK(n == 0);
+    std::vector<std::uint8_t> batch(good);
+    batch.insert(batch.end(), h.begin(), h.end());
+    batch.insert(batch.end(), good.begin(), good.end());
+    std::vector<std::uint8_t> out(batch.size());
+    const CardIssue issue = arrange_batch(batch.data(), 3, rules, &model, out.data(), nullptr);
+    CHECK(issue.item == 1);
+    expect_issue(issue, kind, position, card, first);
+    CHECK(detect_natural(h.data(), rules) == -1 && held_naturals(h.data(), rules) == 0);
+    CHECK(!holds_natural(NaturalKind::kSixPairs, h.data(), rules) &&
+          natural_key(NaturalKind::kSixPairs, h.data(), rules) == 0);
+    PlayerInput in;
+    in.cards = h.data();
+    PlayerFacts f;
+    const SettleError e = player_facts(in, 2, rules, &f);
+    CHECK(e.status == SettleStatus::kBadCards && e.player == 2);
+    expect_issue(e.cards, kind, position, card, first);
+  };
+  CHECK(detect_natural(good.data(), rules) == 0);  // the unbroken hand holds six pairs
+  for (int pos = 0; pos < 13; ++pos) {
+    for (int code = kDeckSize; code < 256; ++code) {
+      auto h = good;
+      h[static_cast<std::size_t>(pos)] = static_cast<std::uint8_t>(code);
+      check_hand(h, CardIssueKind::kOutOfRange, pos, -1);
+    }
+    for (int other = 0; other < 13; ++other) {
+      if (other == pos) continue;
+      auto h = good;
+      h[static_cast<std::size_t>(pos)] = h[static_cast<std::size_t>(other)];
+      check_hand(h, CardIssueKind::kDuplicate, std::max(pos, other), std::min(pos, other));
+    }
+  }
+  CHECK(g_failures == failures_before);
+  // Rounds of four players: every position of the table, every bad code, every repeat.
+  std::vector<std::uint8_t> table(52);
+  for (std::size_t k = 0; k < 52; ++k) table[k] = static_cast<std::uint8_t>((k * 7) % 52);
+  std::vector<std::int64_t> net(4);
+  CHECK(!settle_batch(table.data(), 1, 4, rules, net.data()));
+  auto check_round_of = [&](const std::vector<std::uint8_t>& t, CardIssueKind kind, int position, int first) {
+    const int card = t[static_cast<std::size_t>(position)];
+    expect_issue(check_round(t.data(), 4, 0), kind, position, card, first);
+    SettleError e = settle_batch(t.data(), 1, 4, rules, net.data());
+    CHECK(e.status == SettleStatus::kBadCards && e.round == 0 && e.player == position / 13);
+    expect_issue(e.cards, kind, position, card, first);
+    PlayerInput in[4];
+    for (std::size_t p = 0; p < 4; ++p) in[p].cards = t.data() + 13 * p;
+    RoundResult result;
+    e = settle_round(in, 4, rules, nullptr, &result);
+    CHECK(e.status == SettleStatus::kBadCards && e.player == position / 13);
+    expect_issue(e.cards, kind, position, card, first);
+  };
+  for (int pos = 0; pos < 52; ++pos) {
+    for (int code = kDeckSize; code < 256; ++code) {
+      auto t = table;
+      t[static_cast<std::size_t>(pos)] = static_cast<std::uint8_t>(code);
+      check_round_of(t, CardIssueKind::kOutOfRange, pos, -1);
+    }
+    for (int other = 0; other < 52; ++other) {
+      if (other == pos) continue;
+      auto t = table;
+      t[static_cast<std::size_t>(pos)] = t[static_cast<std::size_t>(other)];
+      check_round_of(t, CardIssueKind::kDuplicate, std::max(pos, other), std::min(pos, other));
+    }
+  }
+  CHECK(g_failures == failures_before);
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -376,6 +1085,21 @@ int main() {
   test_naturals();
   test_settle_batch_validation();
   test_arrange();
+  test_checked_math();
+  test_validate_rules();
+  test_royalty_and_wheel();
+  test_foul_reasons();
+  test_stakes();
+  test_caps();
+#ifdef NDEBUG
+  test_overflow_beyond_caps();
+#endif
+  test_settle_round_validation();
+  test_held_naturals();
+  test_build_expected_model();
+  test_validate_model();
+  test_arrange_hand();
+  test_bad_codes_everywhere();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

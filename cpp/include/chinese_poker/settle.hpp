@@ -83,7 +83,8 @@ struct SettleError {
   int player = -1;
   int other = -1;               // the other player of a pair (kOverflow in a pair, kBadStake)
   std::int64_t round = -1;      // settle_batch: the round (-1 otherwise)
-  CardIssue cards;              // kBadCards: position is player * 13 + index (player_facts: the index)
+  CardIssue cards;              // kBadCards: position is player * 13 + index (player_facts: the index);
+                                // item is the round in settle_batch, else -1
   explicit operator bool() const noexcept { return status != SettleStatus::kOk; }
 };
 
