@@ -1,0 +1,102 @@
+"""The typed boundary: both sides list the same knobs and values, errors say where, amounts are capped."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from chinese_poker import Hand, Rules, _core, settle
+from chinese_poker.knobs import CHOICES, INT_RANGES, NATURAL_NAMES, ROYALTY_CATEGORIES
+from chinese_poker.rules import KNOBS, core_spec
+
+E1 = [Hand("6s 6h 6d", "4s 4h 4d 9s 9h", "Ks Kh Kd 8s 8h"), Hand("Qs Qh 7s", "Js Jh Jd 2s 2h", "Ac 5s 5h 5d 5c")]
+
+
+def test_both_sides_list_the_same_knobs_and_values() -> None:
+    assert _core.RulesSpec.KNOBS == KNOBS
+    spec = _core.RulesSpec()
+    for knob, values in CHOICES.items():
+        enum_type = type(getattr(spec, knob))
+        assert tuple(enum_type.__members__) == values, knob
+        assert getattr(spec, knob).name == values[0], f"{knob}: the core's default is the first value"
+    assert tuple(_core.NaturalKind.__members__) == NATURAL_NAMES
+    assert tuple(_core.RoyaltyCategory.__members__) == ROYALTY_CATEGORIES
+
+
+@pytest.mark.parametrize("knob", sorted(INT_RANGES))
+def test_core_rejects_ints_outside_the_python_range(knob: str) -> None:
+    low, high = INT_RANGES[knob]
+    spec = _core.RulesSpec()
+    setattr(spec, knob, low)
+    setattr(spec, knob, high)
+    for bad in (low - 1, high + 1, 2**70, True):
+        with pytest.raises(ValueError, match=knob):
+            setattr(spec, knob, bad)
+
+
+def test_spec_of_every_preset_round_trips_its_knobs() -> None:
+    for name in Rules.presets():
+        rules = Rules.preset(name)
+        spec = core_spec(rules)
+        assert core_spec(rules) is spec  # cached per Rules
+        for knob in CHOICES:
+            assert getattr(spec, knob).name == getattr(rules, knob), (name, knob)
+        assert [(kind.name, units) for kind, units in spec.naturals] == list(rules.naturals)
+        table = {(("front", "middle", "back")[row], category.name): units for row, category, units in spec.royalties}
+        expected = {(row, c): u for row, cats in rules.royalty_table.items() for c, u in cats.items()}
+        assert table == expected
+
+
+def test_typed_setters_refuse_strings_and_bad_entries() -> None:
+    spec = _core.RulesSpec()
+    with pytest.raises(TypeError):
+        spec.wheel = "sceond"  # type: ignore[assignment]
+    with pytest.raises(ValueError, match="front"):
+        spec.royalties = [(0, _core.RoyaltyCategory.flush, 3)]
+    with pytest.raises(ValueError, match="listed twice"):
+        spec.naturals = [(_core.NaturalKind.dragon, 3), (_core.NaturalKind.dragon, 4)]
+    with pytest.raises(ValueError, match="must be a bool"):
+        spec.royalty_cancel = 1  # type: ignore[assignment]
+
+
+def test_huge_stakes_are_refused_not_wrapped() -> None:
+    with pytest.raises(ValueError, match="not in 0..1000000"):
+        settle(E1, stakes=[[1, 2**62], [2**62, 1]])
+    with pytest.raises(ValueError, match="not in 0..1000000"):
+        settle(E1, stakes=np.array([[1, 2**64 - 1], [2**64 - 1, 1]], dtype=np.uint64))
+    assert settle(E1).net == (-1, 1)
+    assert settle(E1, stakes=[[1, 10**6], [10**6, 1]]).net == (-(10**6), 10**6)
+
+
+def test_core_errors_say_where_by_index() -> None:
+    with pytest.raises(_core.InputError) as info:
+        settle([E1[0], E1[0]])
+    assert (info.value.kind, info.value.player, info.value.other) == ("card_repeated", 1, 0)
+    assert info.value.card == 4 * 4 + 3  # 6s
+    rounds = np.zeros((2, 2, 13), dtype=np.uint8)
+    rounds[:, 0] = np.arange(13)
+    rounds[:, 1] = np.arange(13, 26)
+    rounds[1, 1, 4] = 77
+    with pytest.raises(_core.InputError) as batch:
+        _core.settle_batch(rounds, core_spec(Rules()))
+    assert (batch.value.kind, batch.value.item, batch.value.player, batch.value.position, batch.value.card) == (
+        "card_out_of_range", 1, 1, 4, 77)
+
+
+def test_expected_units_refuses_a_strength_that_is_no_class() -> None:
+    from chinese_poker.arrange import build_expected_model, field_tables
+
+    model = build_expected_model(field_tables(), Rules())
+    with pytest.raises(ValueError, match="not one of its row's hand classes"):
+        _core.expected_units([0x7FFFFFFF, 0, 0], model)
+
+
+def test_rules_accepted_as_a_preset_name_or_a_mapping() -> None:
+    by_name = settle(E1, "wikipedia-1-6")
+    assert by_name.net == settle(E1, Rules.preset("wikipedia-1-6")).net
+    assert settle(E1, {"preset": "wikipedia-1-6"}).net == by_name.net
+
+
+def test_str_of_a_hand_parses_back() -> None:
+    for hand in E1:
+        assert Hand.parse(str(hand)) == hand
+    assert settle([str(h) for h in E1]).net == settle(E1).net
