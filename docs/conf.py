@@ -40,9 +40,10 @@ myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
 
 # API reference: signatures from the code, types from its annotations, shown in the description.
-autodoc_typehints = "description"
-autodoc_typehints_description_target = "documented_params"
+autodoc_typehints = "signature"
+autodoc_typehints_format = "short"
 autodoc_member_order = "bysource"
+add_module_names = False
 autodoc_preserve_defaults = True
 
 # Doctests: every example prints what the library really returns. Exception messages are compared too
