@@ -20,7 +20,7 @@ THREE_CARD_CLASSES = [286, 156, 0, 13, 0, 0, 0, 0, 0]
 
 
 def strengths_by_numpy(hands: np.ndarray, wheel: str) -> np.ndarray:
-    """Strengths of SETTLEMENT.md section 1, computed independently of the package with numpy."""
+    """Strengths of RULES.md section 8, computed independently of the package with numpy."""
     out = np.empty(len(hands), dtype=np.int64)
     width = hands.shape[1]
     for start in range(0, len(hands), 400_000):
@@ -186,7 +186,7 @@ def test_default_wheel_is_low() -> None:
     assert evaluate_batch(hands, wheel="second").tolist() == [evaluate(wheel, "second")]
 
 
-# --- RULES.md orderings and SETTLEMENT.md encoding ------------------------------------------------------
+# --- RULES.md orderings and RULES.md encoding ------------------------------------------------------
 
 
 def test_settlement_encoding_examples() -> None:

@@ -46,8 +46,9 @@ def e2_round(**extra: Any) -> dict[str, Any]:
 
 
 def error_of(data: Any, **kwargs: Any) -> str:
+    """The one-line error of a round: from reading it, or (what only the core checks) from settling it."""
     with pytest.raises(RoundError) as info:
-        parse_round(data, **kwargs)
+        settle_round(parse_round(data, **kwargs), kwargs.get("where", ""))
     return str(info.value)
 
 

@@ -94,10 +94,10 @@ PRESET_KNOBS: dict[str, dict[str, Any]] = {
     "pusoy": {},
 }
 PRESET_SOURCES = {
-    "pagat": "seed 000, simplest payment",
-    "pagat-bonus": "seed 000 with its special hands",
-    "wikipedia-2-4": "seed 001, 2-4 method",
-    "wikipedia-1-6": "seed 001, 1-6 method",
+    "pagat": "pagat.com, Chinese Poker",
+    "pagat-bonus": "with its special hands",
+    "wikipedia-2-4": "Chinese poker (en.wikipedia.org/wiki/Chinese_poker): 2-4 method",
+    "wikipedia-1-6": "Chinese poker (en.wikipedia.org/wiki/Chinese_poker): 1-6 method",
     "shisanzhang-hk": "Hong Kong 十三張",
     "shisanshui-app": "mainland 十三水 apps",
     "capsa-susun": "Indonesian tables (low confidence)",

@@ -66,7 +66,7 @@ int compare_row(const PlayerInput& a, const PlayerFacts& fa, const PlayerInput& 
   return suit_tiebreak(a.cards + kRowStart[row], b.cards + kRowStart[row], kRowSize[row], sa, rules);
 }
 
-// Value to i of one row (docs/SETTLEMENT.md 4.5).
+// Value to i of one row (RULES.md None11.5).
 std::int64_t row_value(int result, std::int64_t ri, std::int64_t rj, const RulesSpec& rules,
                        detail::CheckedMath& math) noexcept {
   if (rules.royalty_cancel && ri > 0 && rj > 0) return result;
@@ -202,7 +202,7 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
       f.royalty[row] = royalty_of(rules, row, f.strength[row]);
     }
     const Strength front = f.strength[kFront], middle = f.strength[kMiddle], back = f.strength[kBack];
-    // Suits never matter here, even with the suit tie-break on (docs/SETTLEMENT.md 2).
+    // Suits never matter here, even with the suit tie-break on (RULES.md None9).
     const unsigned reasons = (front > middle ? unsigned{kFoulFrontBeatsMiddle} : 0u) |
                              (middle > back ? unsigned{kFoulMiddleBeatsBack} : 0u) |
                              (rules.strict_middle && middle == back ? unsigned{kFoulMiddleEqualsBack} : 0u);

@@ -75,7 +75,7 @@ ROYALTY_CATEGORIES: tuple[str, ...] = (
 #: The categories a three-card front can hold (RULES.md 2.3: no three-card straights or flushes).
 FRONT_CATEGORIES: tuple[str, ...] = ("high_card", "one_pair", "three_of_a_kind")
 
-#: Every natural (13-card special hand) a ``naturals`` list may name (RULES.md 5, SETTLEMENT.md 3).
+#: Every natural (13-card special hand) a ``naturals`` list may name (RULES.md 5, RULES.md None10).
 NATURAL_NAMES: tuple[str, ...] = (
     "six_pairs", "three_straights", "three_flushes", "dragon", "clean_dragon", "five_pairs_and_trips",
     "four_trips", "all_one_colour", "all_small", "all_big", "three_quads", "three_straight_flushes",

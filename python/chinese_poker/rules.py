@@ -3,7 +3,7 @@
 ``Rules()`` is the default game (the ``pagat`` preset); ``Rules.preset(name)`` gives any preset of RULES.md
 section 6 (loaded from the TOML files in ``chinese_poker/presets``); ``rules.replace(**knobs)`` changes
 knobs; ``Rules.from_dict`` / ``to_dict``, ``from_json`` / ``to_json``, ``from_toml`` / ``to_toml`` and
-``load`` / ``save`` convert to and from data. ``rules.resolved()`` is the plain dict of SETTLEMENT.md
+``load`` / ``save`` convert to and from data. ``rules.resolved()`` is the plain dict of RULES.md
 section 6 that the C++ core and the pure-Python reference consume.
 
 Stored forms (all immutable, so a ``Rules`` is hashable):
@@ -219,7 +219,7 @@ class Rules:
         return state
 
     def resolved(self) -> dict[str, Any]:
-        """The resolved rules dict of SETTLEMENT.md section 6, for the C++ core and the reference.
+        """The resolved rules dict of RULES.md section 13, for the C++ core and the reference.
 
         Every knob by name (no ``"preset"``); ``royalties`` always the full table
         ``{"front": {...}, "middle": {...}, "back": {...}}`` (built-in names expanded); ``naturals`` a

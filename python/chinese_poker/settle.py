@@ -1,4 +1,4 @@
-"""Settling a round: who pays whom, and why, unit by unit (RULES.md section 3, docs/SETTLEMENT.md)."""
+"""Settling a round: who pays whom, and why, unit by unit (RULES.md section 3, docs/RULES.md)."""
 
 from __future__ import annotations
 
@@ -254,8 +254,10 @@ def _stakes_matrix(stakes: Any, players: int) -> np.ndarray | None:
         isinstance(v, int) and not isinstance(v, bool) for v in matrix.flat
     )):
         raise TypeError(f"stakes must be integers, got dtype {matrix.dtype}")
+    int64 = np.iinfo(np.int64)
     for (i, j), value in np.ndenumerate(matrix):
-        if not 0 <= int(value) <= MAX_STAKE:
+        # Only what would not survive the conversion to int64 is refused here; the core checks the range.
+        if not int64.min <= int(value) <= int64.max:
             raise ValueError(f"stakes[{i}][{j}] = {int(value)} is not in 0..{MAX_STAKE}")
     return matrix.astype(np.int64)
 

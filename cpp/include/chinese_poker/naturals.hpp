@@ -1,4 +1,4 @@
-// Naturals: 13-card special hands (RULES.md section 5, docs/SETTLEMENT.md section 3).
+// Naturals: 13-card special hands (RULES.md section 5, RULES.md section 10).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Settlement of a round between 2 to 4 players (RULES.md section 3, docs/SETTLEMENT.md section 4).
+// Settlement of a round between 2 to 4 players (RULES.md section 3, RULES.md section 11).
 #pragma once
 
 #include <cstddef>
@@ -16,7 +16,7 @@ constexpr int kMaxPairs = 6;
 // Greatest stake of one pair. With it and the rules' caps (kMaxUnits) every total stays far inside int64.
 constexpr std::int64_t kMaxStake = 1'000'000;
 
-// Bits of PlayerFacts::foul_reasons: why a setting fouls (docs/SETTLEMENT.md 2).
+// Bits of PlayerFacts::foul_reasons: why a setting fouls (RULES.md None9).
 constexpr std::uint8_t kFoulFrontBeatsMiddle = 1;
 constexpr std::uint8_t kFoulMiddleBeatsBack = 2;
 constexpr std::uint8_t kFoulMiddleEqualsBack = 4;  // only under middle_vs_back "strict"

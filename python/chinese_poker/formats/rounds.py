@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Union
 
+from chinese_poker._core import InputError
 from chinese_poker._suggest import did_you_mean
 from chinese_poker.cards import format_card
 from chinese_poker.formats.records import RawRound
-from chinese_poker.hand import ROW_NAMES, Hand, detect_natural
+from chinese_poker.hand import ROW_NAMES, Hand
 from chinese_poker.rules import Rules
 from chinese_poker.settle import Settlement, settle
 
@@ -188,7 +189,8 @@ def _parse_player(data: object, index: int) -> tuple[str | None, Hand, bool]:
 
 
 def _parse_stakes(value: object, players: int) -> tuple[tuple[int, ...], ...]:
-    shape = f"stakes must be a {players} x {players} matrix of non-negative integers"
+    """The stakes matrix's shape and integer entries; the core checks their range and symmetry."""
+    shape = f"stakes must be a {players} x {players} matrix of integers"
     if not isinstance(value, list) or len(value) != players:
         raise ValueError(
             f"{shape}, got {_type_name(value)}"
@@ -200,16 +202,9 @@ def _parse_stakes(value: object, players: int) -> tuple[tuple[int, ...], ...]:
             count = f" of {len(row)} entries" if isinstance(row, list) else ""
             raise ValueError(f"{shape}; row {i} is {_type_name(row)}{count}")
         for j, entry in enumerate(row):
-            if isinstance(entry, bool) or not isinstance(entry, int) or entry < 0:
+            if isinstance(entry, bool) or not isinstance(entry, int):
                 raise ValueError(f"{shape}; stakes[{i}][{j}] is {json.dumps(entry)}")
         matrix.append(tuple(row))
-    for i in range(players):
-        for j in range(i + 1, players):
-            if matrix[i][j] != matrix[j][i]:
-                raise ValueError(
-                    f"stakes must be symmetric: stakes[{i}][{j}] = {matrix[i][j]} "
-                    f"but stakes[{j}][{i}] = {matrix[j][i]}"
-                )
     return tuple(matrix)
 
 
@@ -268,33 +263,6 @@ def parse_round(
         if name in seen_names:
             raise RoundError(f"players {seen_names[name] + 1} and {index + 1} are both named {name!r}", where)
         seen_names[name] = index
-    owner: dict[int, int] = {}
-    for index, hand in enumerate(hands):
-        for code in hand.cards:
-            if code in owner:
-                raise RoundError(
-                    f"card {format_card(code)} is held by both {names[owner[code]]} and {names[index]}", where
-                )
-            owner[code] = index
-    for index, hand in enumerate(hands):
-        if hand.is_declared and round_rules.natural_declaration == "must_declare":
-            rules_name = round_rules.name or "custom"
-            if not round_rules.naturals:
-                raise RoundError(
-                    f"declares a natural, but the rules ({rules_name}) list no naturals",
-                    where,
-                    f"player {index + 1} ({names[index]})",
-                )
-            if detect_natural(hand.cards, round_rules) is None:
-                listed = ", ".join(name for name, _ in round_rules.naturals)
-                raise RoundError(
-                    f"declares a natural but holds none of those the rules ({rules_name}) list: {listed}",
-                    where,
-                    f"player {index + 1} ({names[index]})",
-                )
-    if any(flags) and round_rules.surrender_units == 0:
-        who = next(names[k] for k, flag in enumerate(flags) if flag)
-        raise RoundError(f"{who} surrenders, but the rules have surrender_units = 0 (surrender off)", where)
     stakes = None
     if data.get("stakes") is not None:
         try:
@@ -312,11 +280,42 @@ def parse_round(
 
 
 def settle_round(rnd: Round, where: str = "") -> Settlement:
-    """Settle a checked round; an error the core still finds is a ``RoundError`` naming ``where``."""
+    """Settle a checked round. What only the core checks (a card held twice, a declared natural not held,
+    surrender while it is off, the stakes' values) comes back as a ``RoundError`` naming ``where`` (default:
+    the round's id) and the players by name."""
+    where = where or f"round {json.dumps(rnd.id, ensure_ascii=False)}"
     try:
-        return settle(list(rnd.hands), rnd.rules, stakes=rnd.stakes, surrender=rnd.surrender)
+        return settle(list(rnd.hands), rnd.rules, stakes=rnd.stakes, surrender=rnd.surrender, names=rnd.names)
+    except InputError as error:
+        raise _named_error(error, rnd, where) from None
     except (ValueError, TypeError) as error:
-        raise RoundError(str(error), where or f"round {json.dumps(rnd.id)}") from None
+        raise RoundError(str(error), where) from None
+
+
+def _named_error(error: InputError, rnd: Round, where: str) -> RoundError:
+    """The core's index-based error in the words of the round format: players by number and name."""
+    names = rnd.names
+    player = error.player
+
+    def label(index: int) -> str:
+        return f"player {index + 1} ({names[index]})"
+
+    rules_name = rnd.rules.name or "custom"
+    if error.kind == "card_repeated" and error.other is not None and error.other != player and error.card is not None:
+        assert player is not None
+        return RoundError(f"card {format_card(error.card)} is held by both {names[error.other]} and {names[player]}",
+                          where)
+    if error.kind == "declared_without_natural" and player is not None:
+        if not rnd.rules.naturals:
+            return RoundError(f"declares a natural, but the rules ({rules_name}) list no naturals", where,
+                              label(player))
+        listed = ", ".join(name for name, _ in rnd.rules.naturals)
+        return RoundError(f"declares a natural but holds none of those the rules ({rules_name}) list: {listed}",
+                          where, label(player))
+    if error.kind == "surrender_off" and player is not None:
+        return RoundError(f"{names[player]} surrenders, but the rules have surrender_units = 0 (surrender off)",
+                          where)
+    return RoundError(str(error), where)
 
 
 def round_output(rnd: Round, settlement: Settlement, *, explain: bool = False) -> dict[str, Any]:

@@ -1,15 +1,15 @@
 """The independent pure-Python reference implementation of chinese-poker's rules.
 
-Written from RULES.md and docs/SETTLEMENT.md alone, sharing no logic with the C++ core, so that the two can
+Written from RULES.md and docs/RULES.md alone, sharing no logic with the C++ core, so that the two can
 be checked against each other. Plain and slow on purpose; no numpy.
 
 Public names:
 
-- ``evaluate(cards, wheel="low")``: strength of a 3- or 5-card row (SETTLEMENT.md 1).
-- ``compare_rows(a, b, rules)``: +1 / 0 / -1, with the optional suit tie-break (SETTLEMENT.md 5).
-- ``is_foul(front, middle, back, rules)`` and ``royalties(front, middle, back, rules)`` (SETTLEMENT.md 2).
-- ``detect_natural(cards13, rules)`` and ``natural_key(kind, cards13, rules)`` (SETTLEMENT.md 3).
-- ``settle(players, rules, stakes=None, surrender=None)``: a round's breakdown (SETTLEMENT.md 4).
+- ``evaluate(cards, wheel="low")``: strength of a 3- or 5-card row (RULES.md None8).
+- ``compare_rows(a, b, rules)``: +1 / 0 / -1, with the optional suit tie-break (RULES.md None12).
+- ``is_foul(front, middle, back, rules)`` and ``royalties(front, middle, back, rules)`` (RULES.md None9).
+- ``detect_natural(cards13, rules)`` and ``natural_key(kind, cards13, rules)`` (RULES.md None10).
+- ``settle(players, rules, stakes=None, surrender=None)``: a round's breakdown (RULES.md None11).
 - ``resolve_rules(preset_or_dict, **overrides)``: the resolved rules dict of a preset (RULES.md 6).
 - ``legal_settings(cards13, rules)``, ``pareto_front(triples)``, ``strongest(cards13, rules)``: arranging
   by brute force over every split.

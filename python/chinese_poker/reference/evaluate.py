@@ -1,11 +1,11 @@
 """Pure-Python reference: strength of a 3- or 5-card row, and comparison of two rows.
 
-Written from RULES.md section 2 and SETTLEMENT.md sections 1 and 5 only. Slow and plain on purpose.
+Written from RULES.md section 2 and RULES.md sections 1 and 5 only. Slow and plain on purpose.
 
 A card code is ``4 * rank + suit`` with rank 0 = deuce .. 12 = ace and suit 0..3 = c, d, h, s. In this module
 a card's *rank value* is ``rank + 2`` (2 = deuce .. 14 = ace), the numbers the strength encoding uses.
 
-Strength encoding (SETTLEMENT.md 1)::
+Strength encoding (RULES.md None8)::
 
     strength = category << 20 | v1 << 16 | v2 << 12 | v3 << 8 | v4 << 4 | v5
 
@@ -198,7 +198,7 @@ def _evaluate_three(cards: Sequence[int]) -> int:
 
 
 def evaluate(cards: CardsInput, wheel: str = "low") -> int:
-    """Strength of a 3-card front or a 5-card middle/back, in the encoding of SETTLEMENT.md section 1.
+    """Strength of a 3-card front or a 5-card middle/back, in the encoding of RULES.md section 8.
 
     Args:
         cards: three or five distinct card codes (ints 0..51) or card text such as ``"As Kd Qh"``.
@@ -228,7 +228,7 @@ def _suit_strength(suit: int, suit_order: str) -> int:
 
 
 def suit_sequence(cards: Sequence[int], wheel: str, suit_order: str) -> list[int]:
-    """Suit strengths of a row's cards in tie-break order (SETTLEMENT.md 5).
+    """Suit strengths of a row's cards in tie-break order (RULES.md None12).
 
     Cards are ordered by the size of their rank group (largest first), then rank (highest first, the ace low
     in a wheel), then suit (highest first by ``suit_order``); the result lists each card's suit strength.
@@ -255,7 +255,7 @@ def compare_rows(a: CardsInput, b: CardsInput, rules: Mapping[str, Any] | None =
     """Compare two rows of the same length: +1 if ``a`` wins, -1 if ``b`` wins, 0 for a tie.
 
     Rows are compared by strength under ``rules["wheel"]``. When the strengths are equal and
-    ``rules["suit_tiebreak"] == "highest_card"``, the suits decide (SETTLEMENT.md 5, ``rules["suit_order"]``).
+    ``rules["suit_tiebreak"] == "highest_card"``, the suits decide (RULES.md None12, ``rules["suit_order"]``).
 
     Raises:
         ValueError: on bad cards or rows of different lengths.

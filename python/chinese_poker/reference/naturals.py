@@ -1,4 +1,4 @@
-"""Pure-Python reference: 13-card natural hands (RULES.md section 5, SETTLEMENT.md section 3).
+"""Pure-Python reference: 13-card natural hands (RULES.md section 5, RULES.md section 10).
 
 Every kind is a plain predicate on the 13 cards; the three split-based kinds (three_straights,
 three_flushes, three_straight_flushes) search every split into back (5), middle (5) and front (3).

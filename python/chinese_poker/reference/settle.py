@@ -1,7 +1,7 @@
 """Pure-Python reference: presets, fouls, royalties and the settlement of a round.
 
-Written from RULES.md sections 2.5, 3, 4 and 6 and SETTLEMENT.md sections 2, 4 and 6 only. Each step of
-SETTLEMENT.md section 4 is one block of ``_settle_pair``, in the same order.
+Written from RULES.md sections 2.5, 3, 4 and 6 and RULES.md sections 2, 4 and 6 only. Each step of
+RULES.md section 11 is one block of ``_settle_pair``, in the same order.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def _natural_pairs(value: Any) -> list[list[Any]]:
 
 
 def resolve_rules(preset_or_dict: str | Mapping[str, Any] = "pagat", **overrides: Any) -> dict[str, Any]:
-    """The resolved rules dict (SETTLEMENT.md 6) of a preset or a knob mapping, with overrides.
+    """The resolved rules dict (RULES.md None13) of a preset or a knob mapping, with overrides.
 
     Args:
         preset_or_dict: a preset name of RULES.md section 6 (``"pagat"``, ``"pagat-bonus"``,
@@ -187,7 +187,7 @@ def resolve_rules(preset_or_dict: str | Mapping[str, Any] = "pagat", **overrides
 
 
 def is_foul(front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapping[str, Any]) -> bool:
-    """Whether a setting is foul (SETTLEMENT.md 2): legal only when back >= middle >= front by strength.
+    """Whether a setting is foul (RULES.md None9): legal only when back >= middle >= front by strength.
 
     Under ``middle_vs_back="strict"`` an equal middle and back is a foul. Suits never matter here, even with
     ``suit_tiebreak`` on. A front never equals a middle (the encoding puts a front below every five-card row
@@ -217,7 +217,7 @@ def _royalty_of_row(row: str, strength: int, table: Mapping[str, Mapping[str, in
 def royalties(
     front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapping[str, Any]
 ) -> tuple[int, int, int]:
-    """The royalty table values (front, middle, back) of a setting's three rows (SETTLEMENT.md 2).
+    """The royalty table values (front, middle, back) of a setting's three rows (RULES.md None9).
 
     Each row looks up ``rules["royalties"][row][category name]`` (0 when not listed); an A-high straight
     flush (never the wheel) looks up ``royal_flush`` first and falls back to ``straight_flush``. The value
@@ -233,7 +233,7 @@ def royalties(
 
 
 class _Player:
-    """One seat at the table, with everything SETTLEMENT.md section 2 computes before any pair."""
+    """One seat at the table, with everything RULES.md section 9 computes before any pair."""
 
     def __init__(self, index: int, spec: Mapping[str, Any], rules: Mapping[str, Any]) -> None:
         self.index = index
@@ -292,14 +292,14 @@ def _sign(value: int) -> int:
 
 
 def _won_row_value(own_royalty: int, mode: str) -> int:
-    """Worth of a won row against an opponent with no royalty (SETTLEMENT.md 4.5)."""
+    """Worth of a won row against an opponent with no royalty (RULES.md None11.5)."""
     if mode == "add":
         return 1 + own_royalty
     return own_royalty if own_royalty > 0 else 1
 
 
 def _row_value(result: int, r_i: int, r_j: int, rules: Mapping[str, Any]) -> int:
-    """Value of one row from i's side (SETTLEMENT.md 4.5), given the result and both royalties."""
+    """Value of one row from i's side (RULES.md None11.5), given the result and both royalties."""
     mode = knob(rules, "royalty_mode")
     if knob(rules, "royalty_cancel") and r_i > 0 and r_j > 0:
         return result
@@ -481,12 +481,12 @@ def settle(
     stakes: Sequence[Sequence[int]] | None = None,
     surrender: Sequence[bool] | None = None,
 ) -> dict[str, Any]:
-    """Settle one round (SETTLEMENT.md section 4): every pair of players, then the home run.
+    """Settle one round (RULES.md section 11): every pair of players, then the home run.
 
     Args:
         players: 2 to 4 dicts, each ``{"front": [3 cards], "middle": [5], "back": [5]}`` or
             ``{"declared": [13 cards]}`` (a declared natural). Cards are codes 0..51 or card text.
-        rules: the resolved rules dict of SETTLEMENT.md 6 (see ``resolve_rules``), or a preset name.
+        rules: the resolved rules dict of RULES.md None13 (see ``resolve_rules``), or a preset name.
         stakes: optional P x P symmetric matrix of non-negative ints; pair (i, j) is multiplied by
             ``stakes[i][j]`` (default 1).
         surrender: optional list of P flags; a flag needs ``surrender_units > 0``.
