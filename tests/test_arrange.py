@@ -111,10 +111,20 @@ def test_declare_a_natural_worth_more_than_playing() -> None:
     dragon = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad"
     assert arrange(dragon, Rules.preset("pagat-bonus")).declare == "dragon"
     assert arrange(dragon, Rules.preset("pagat")).declare is None  # no naturals in these rules
-    # Six pairs pay 3 a player; a hand this strong expects more than that from playing.
+    # Six pairs pay 3 a player. These six set two straight flushes: playing expects far more, so no declaring.
     strong_pairs = "Ac Ad Kc Kd Qc Qd Jc Jd Tc Td 9c 9d 2s"
     chosen = arrange(strong_pairs, Rules.preset("pagat-bonus"))
-    assert (chosen.declare == "six_pairs") == (chosen.expected_units / 3 < 3)
+    assert chosen.declare is None
+    assert [describe(s) for s in chosen.strengths] == [
+        "Pair of aces, deuce kicker",
+        "Straight flush, king high",
+        "Straight flush, king high",
+    ]
+    assert chosen.expected_units > 30
+    # Scattered low pairs expect to lose by playing: declaring six pairs is worth more.
+    weak_pairs = arrange("2c 2d 3h 3s 5c 5d 7h 7s 9c 9d Jh Js Kc", Rules.preset("pagat-bonus"))
+    assert weak_pairs.declare == "six_pairs"
+    assert weak_pairs.expected_units < 0
     # Under natural_declaration="auto" the natural counts whatever is set: it is reported.
     assert arrange(dragon, Rules.preset("shisanshui-app")).declare == "dragon"
 

@@ -111,13 +111,9 @@ def test_wheel_rules_differ_exactly_on_wheels(five_card_hands: np.ndarray, five_
     ranks = np.sort(five_card_hands[differ] // 4, axis=1)
     assert len(differ) == 4**5  # every A-2-3-4-5, 4 of them straight flushes
     assert (ranks == [0, 1, 2, 3, 12]).all()
-    wheel_vector_low = 5 << 16 | 4 << 12 | 3 << 8 | 2 << 4 | 1
-    wheel_vector_second = 14 << 16 | 5 << 12 | 4 << 8 | 3 << 4 | 2
-    assert set(np.unique(low[differ]).tolist()) == {4 << 20 | wheel_vector_low, 8 << 20 | wheel_vector_low}
-    assert set(np.unique(second[differ]).tolist()) == {
-        4 << 20 | wheel_vector_second,
-        8 << 20 | wheel_vector_second,
-    }
+    # Straight (4) and straight flush (8), tie-break 5-4-3-2-1 under "low", 14-5-4-3-2 under "second".
+    assert set(np.unique(low[differ]).tolist()) == {0x4_54321, 0x8_54321}
+    assert set(np.unique(second[differ]).tolist()) == {0x4_E5432, 0x8_E5432}
     for cat in (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH):
         tops_low = [tiebreak_vector(int(s))[0] for s in np.unique(low[low >> 20 == cat])]
         tops_second = [tiebreak_vector(int(s))[0] for s in np.unique(second[second >> 20 == cat])]
@@ -146,8 +142,8 @@ def test_all_three_card_hands(three_card_hands: np.ndarray, five_strengths: dict
 
 def test_three_card_straights_and_flushes_do_not_count() -> None:
     assert category(evaluate("Qh Kh Ah")) == HandCategory.HIGH_CARD
-    assert evaluate("Qh Kh Ah") == evaluate("Qc Kd As") == 14 << 16 | 13 << 12 | 12 << 8
-    assert evaluate("2s 3s 4s") == 4 << 16 | 3 << 12 | 2 << 8
+    assert evaluate("Qh Kh Ah") == evaluate("Qc Kd As") == 0x0_EDC00
+    assert evaluate("2s 3s 4s") == 0x0_43200
 
 
 # --- single calls equal the batch -----------------------------------------------------------------------
@@ -179,8 +175,8 @@ def test_single_evaluate_equals_batch(
 
 def test_default_wheel_is_low() -> None:
     wheel = "As 2d 3c 4h 5s"
-    assert evaluate(wheel) == evaluate(wheel, "low") == 4 << 20 | 5 << 16 | 4 << 12 | 3 << 8 | 2 << 4 | 1
-    assert evaluate(wheel, "second") == 4 << 20 | 14 << 16 | 5 << 12 | 4 << 8 | 3 << 4 | 2
+    assert evaluate(wheel) == evaluate(wheel, "low") == 0x4_54321
+    assert evaluate(wheel, "second") == 0x4_E5432
     hands = np.array([cp.parse_cards(wheel)], dtype=np.uint8)
     assert evaluate_batch(hands).tolist() == [evaluate(wheel)]
     assert evaluate_batch(hands, wheel="second").tolist() == [evaluate(wheel, "second")]
@@ -190,14 +186,15 @@ def test_default_wheel_is_low() -> None:
 
 
 def test_settlement_encoding_examples() -> None:
-    assert evaluate("Ks Kh Kd 8s 8h") == 6 << 20 | 13 << 16 | 8 << 12
-    assert evaluate("Qs Qh 7s") == 1 << 20 | 12 << 16 | 7 << 12
-    assert evaluate("As Ks Qs Js Ts") == 8 << 20 | 14 << 16 | 13 << 12 | 12 << 8 | 11 << 4 | 10
-    assert evaluate("7c 7d 7h 7s 2c") == 7 << 20 | 7 << 16 | 2 << 12
-    assert evaluate("Kh Kd 9c 9s 2h") == 2 << 20 | 13 << 16 | 9 << 12 | 2 << 8
-    assert evaluate("2c 2d 2h") == 3 << 20 | 2 << 16
-    assert evaluate("7c 5d 4h 3s 2c") == 7 << 16 | 5 << 12 | 4 << 8 | 3 << 4 | 2
-    assert evaluate("9h Ah Jh 3h 2h") == 5 << 20 | 14 << 16 | 11 << 12 | 9 << 8 | 3 << 4 | 2
+    # In hex a strength reads as the category digit, then up to five tie-break ranks (2..9, T=A, J=B, Q=C, K=D, A=E).
+    assert evaluate("Ks Kh Kd 8s 8h") == 0x6_D8000
+    assert evaluate("Qs Qh 7s") == 0x1_C7000
+    assert evaluate("As Ks Qs Js Ts") == 0x8_EDCBA
+    assert evaluate("7c 7d 7h 7s 2c") == 0x7_72000
+    assert evaluate("Kh Kd 9c 9s 2h") == 0x2_D9200
+    assert evaluate("2c 2d 2h") == 0x3_20000
+    assert evaluate("7c 5d 4h 3s 2c") == 0x0_75432
+    assert evaluate("9h Ah Jh 3h 2h") == 0x5_EB932
 
 
 @pytest.mark.parametrize(

@@ -51,24 +51,25 @@ def check_zero_sum(result: dict) -> None:
 
 
 def test_encoding_examples_of_settlement_md():
-    assert evaluate("Ks Kh Kd 8s 8h") == 6 << 20 | 13 << 16 | 8 << 12
-    assert evaluate("Qs Qh 7s") == 1 << 20 | 12 << 16 | 7 << 12
+    # In hex a strength reads as the category digit, then up to five tie-break ranks (2..9, T=A, J=B, Q=C, K=D, A=E).
+    assert evaluate("Ks Kh Kd 8s 8h") == 0x6_D8000
+    assert evaluate("Qs Qh 7s") == 0x1_C7000
     assert evaluate(list(parse_cards("Qs Qh 7s"))) == evaluate("Qs Qh 7s")
 
 
 def test_encoding_of_each_category():
-    assert evaluate("Ah Kd Qc Js Th") == 4 << 20 | 14 << 16 | 13 << 12 | 12 << 8 | 11 << 4 | 10
-    assert evaluate("As 2d 3c 4h 5s") == 4 << 20 | 5 << 16 | 4 << 12 | 3 << 8 | 2 << 4 | 1
-    assert evaluate("As 2d 3c 4h 5s", wheel="second") == 4 << 20 | 14 << 16 | 5 << 12 | 4 << 8 | 3 << 4 | 2
-    assert evaluate("As 2s 3s 4s 5s") == 8 << 20 | 5 << 16 | 4 << 12 | 3 << 8 | 2 << 4 | 1
-    assert evaluate("9c 9d 9h 9s 2c") == 7 << 20 | 9 << 16 | 2 << 12
-    assert evaluate("Ac Jc 8c 4c 2c") == 5 << 20 | 14 << 16 | 11 << 12 | 8 << 8 | 4 << 4 | 2
-    assert evaluate("7c 7d 7h Ks 2c") == 3 << 20 | 7 << 16 | 13 << 12 | 2 << 8
-    assert evaluate("7c 7d 2h 2s Ac") == 2 << 20 | 7 << 16 | 2 << 12 | 14 << 8
-    assert evaluate("7c 7d 2h 3s Ac") == 1 << 20 | 7 << 16 | 14 << 12 | 3 << 8 | 2 << 4
-    assert evaluate("7c 8d 2h 3s Ac") == 0 << 20 | 14 << 16 | 8 << 12 | 7 << 8 | 3 << 4 | 2
-    assert evaluate("7c 7d 7h") == 3 << 20 | 7 << 16
-    assert evaluate("Ac 2c 3c") == 0 << 20 | 14 << 16 | 3 << 12 | 2 << 8  # no 3-card straight or flush
+    assert evaluate("Ah Kd Qc Js Th") == 0x4_EDCBA
+    assert evaluate("As 2d 3c 4h 5s") == 0x4_54321
+    assert evaluate("As 2d 3c 4h 5s", wheel="second") == 0x4_E5432
+    assert evaluate("As 2s 3s 4s 5s") == 0x8_54321
+    assert evaluate("9c 9d 9h 9s 2c") == 0x7_92000
+    assert evaluate("Ac Jc 8c 4c 2c") == 0x5_EB842
+    assert evaluate("7c 7d 7h Ks 2c") == 0x3_7D200
+    assert evaluate("7c 7d 2h 2s Ac") == 0x2_72E00
+    assert evaluate("7c 7d 2h 3s Ac") == 0x1_7E320
+    assert evaluate("7c 8d 2h 3s Ac") == 0x0_E8732
+    assert evaluate("7c 7d 7h") == 0x3_70000
+    assert evaluate("Ac 2c 3c") == 0x0_E3200  # no 3-card straight or flush
     assert evaluate("Kc Ad 2h 3s 4c") >> 20 == 0  # K-A-2-3-4 is not a straight
 
 

@@ -9,11 +9,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from chinese_poker import Hand, Rules, detect_natural, evaluate, settle, settle_batch
+from chinese_poker import Hand, Rules, arrange, detect_natural, evaluate, evaluate_batch, settle, settle_batch
 from chinese_poker import reference as ref
 from chinese_poker.knobs import NATURAL_NAMES
 from chinese_poker.presets import PRESET_NAMES
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 # --- RULES.md section 7 -----------------------------------------------------------------------------------
@@ -107,7 +107,8 @@ def test_e6_royalties_and_shooting() -> None:
     loser = Hand("2c 3d 4h", "As Kd 7c 6s 2h", "Ad Kh 8c 7s 3s")
     pair = settle([winner, loser], eastern).pairs[0]
     assert pair.rows == (1, 1, 1)
-    assert pair.units == 3 + 10 + 5
+    assert pair.royalties == ((3, 10, 5), (0, 0, 0))  # front trips, middle straight flush, back flush
+    assert pair.units == 18  # 3 rows and 15 in royalties
     # Four players, one scoops the three others, no royalties: 3 -> 6 (shooting) -> 12 (home run) each.
     hands = [
         Hand("Ah Kh Qd", "As Ks Qs Js 9h", "Ac Kc Qc Jc 9c"),
@@ -207,7 +208,9 @@ def test_surrender_and_stakes() -> None:
         stakes=[[1, 2, 1, 1], [2, 1, 1, 1], [1, 1, 1, 3], [1, 1, 3, 1]],
     )
     assert result.pair(0, 1).units == 6 and result.pair(0, 1).decided_by == "surrender"
-    assert result.pair(2, 3).units == 3 * settle(E2).pair(2, 3).units
+    assert settle(E2).pair(2, 3).units == 1
+    assert result.pair(2, 3).units == 3  # at stake 3
+    assert result.net == (6, -12, 7, -1)
     assert sum(result.net) == 0
     with pytest.raises(ValueError, match="surrender"):
         settle(E2, surrender=[True, False, False, False])
@@ -477,42 +480,94 @@ def test_invariants(data: st.DataObject) -> None:
     swapped = settle([hands[1], hands[0], *hands[2:]], rules)
     assert swapped.pair(0, 1).units == -result.pair(0, 1).units
     assert swapped.net[:2] == (result.net[1], result.net[0])
-    # Relabelling suits changes nothing while suits never break ties. (all_one_colour is the one rule that
-    # reads colours: it would see a relabelling that mixes red and black suits, so it is left out here.)
-    if rules.suit_tiebreak == "off":
-        if any(name == "all_one_colour" for name, _ in rules.naturals):
-            rules = rules.replace(naturals=[n for n in rules.naturals if n[0] != "all_one_colour"])
-            if any(h.is_declared and detect_natural(h.cards, rules) is None for h in hands):
-                return
-            result = settle(hands, rules)
-        perm = data.draw(st.permutations(range(4)))
-        assert settle([_relabel(h, tuple(perm)) for h in hands], rules).net == result.net
+
+
+def _without_colours(rules: Rules) -> Rules:
+    """``rules`` with suits out of every comparison: no suit tie-break, and no all_one_colour natural (the
+    one rule that reads colours: it would see a relabelling that mixes red and black suits)."""
+    return rules.replace(
+        suit_tiebreak="off", surrender_units=0,
+        naturals=[natural for natural in rules.naturals if natural[0] != "all_one_colour"],
+    )  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_relabelling_suits_changes_nothing_while_suits_break_no_ties(data: st.DataObject) -> None:
+    rules = _without_colours(data.draw(rules_strategy()))
+    hands, _ = data.draw(deal_strategy(rules))
+    perm = tuple(data.draw(st.permutations(range(4))))
+    assert settle([_relabel(h, perm) for h in hands], rules).net == settle(hands, rules).net
+
+
+_ROW_SLICES = (slice(0, 3), slice(3, 8), slice(8, 13))
+
+
+def _legal_setting(cards: list[int], rng: random.Random) -> Hand:
+    """A legal setting of 13 cards: a random split that is no foul (the strongest setting if 40 splits
+    in a row foul)."""
+    cards = list(cards)
+    for _ in range(40):
+        rng.shuffle(cards)
+        hand = Hand.from_cards(cards)
+        if not hand.is_foul():
+            return hand
+    return arrange(cards, strategy="strongest").hand
+
+
+def _stronger_legal_settings(hand: Hand, row: int, spare: list[int], rng: random.Random) -> list[Hand]:
+    """Up to ten legal settings made from ``hand`` by swapping one or two cards of its ``row`` for spare
+    cards so that the row gets strictly stronger, the other rows unchanged (picked at random among all)."""
+    rows = [hand.cards[part] for part in _ROW_SLICES]
+    old = np.array(rows[row], dtype=np.uint8)
+    blocks = []
+    for count in (1, 2):
+        new = np.array(list(itertools.combinations(spare, count)), dtype=np.uint8)
+        for out in itertools.combinations(range(len(old)), count):
+            kept = np.broadcast_to(np.delete(old, out), (len(new), len(old) - count))
+            blocks.append(np.hstack([kept, new]))
+    candidates = np.ascontiguousarray(np.vstack(blocks))
+    stronger = np.flatnonzero(evaluate_batch(candidates) > evaluate(old)).tolist()
+    rng.shuffle(stronger)
+    found: list[Hand] = []
+    for index in stronger:
+        changed = Hand(*[candidates[index] if k == row else rows[k] for k in range(3)])
+        if not changed.is_foul():
+            found.append(changed)
+            if len(found) == 10:
+                break
+    return found
 
 
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_stronger_row_never_lowers_result_under_pagat(data: st.DataObject) -> None:
-    """Replacing one of a player's rows by a stronger one that keeps the hand legal never lowers its net."""
+    """Replacing one of a player's rows by a stronger one that keeps the hand legal never lowers its net.
+
+    Two or three players: with four, all 52 cards are dealt and no other card can enter a row."""
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1)))
     deck = list(range(52))
     rng.shuffle(deck)
-    players = data.draw(st.integers(2, 4))
-    hands = [Hand.from_cards(deck[13 * p : 13 * p + 13]) for p in range(players)]
-    spare = deck[13 * players :]
-    before = settle(hands, Rules())
+    players = data.draw(st.integers(2, 3))
+    hand = _legal_setting(deck[:13], rng)
+    # Opponents set legally, or (one in four) left as dealt, often foul.
+    others = [
+        _legal_setting(deck[13 * p : 13 * p + 13], rng)
+        if data.draw(st.integers(0, 3)) > 0
+        else Hand.from_cards(deck[13 * p : 13 * p + 13])
+        for p in range(1, players)
+    ]
     row = data.draw(st.sampled_from([0, 1, 2]))
-    size = (3, 5, 5)[row]
-    old = (hands[0].front, hands[0].middle, hands[0].back)
-    pool = list(old[row]) + spare
-    candidates = list(itertools.islice((c for c in itertools.combinations(pool, size)), 0, None, 97))
-    new_row = data.draw(st.sampled_from(candidates))
-    rows = list(old)
-    rows[row] = new_row
-    better = Hand(*rows)
-    if evaluate(new_row) <= evaluate(old[row]) or better.is_foul() != hands[0].is_foul():
-        return
-    after = settle([better, *hands[1:]], Rules())
+    stronger = _stronger_legal_settings(hand, row, deck[13 * players :], rng)
+    assume(stronger)
+    better = data.draw(st.sampled_from(stronger))
+    assert not hand.is_foul() and not better.is_foul()
+    assert evaluate(better.cards[_ROW_SLICES[row]]) > evaluate(hand.cards[_ROW_SLICES[row]])
+    before, after = settle([hand, *others]), settle([better, *others])
     assert after.net[0] >= before.net[0]
+    for pair_before, pair_after in zip(before.pairs[: players - 1], after.pairs[: players - 1]):
+        assert all(a >= b for a, b in zip(pair_after.rows or (), pair_before.rows or ()))
+
 
 
 @pytest.mark.parametrize("kind", ["pairs", "flushes", "straights", "dragon"])
