@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import io
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -108,7 +107,8 @@ def test_score_json_jsonl_and_explain(cli: Cli, tmp_path: Path) -> None:
     overridden = json.loads(cli("score", str(path), "--format", "json", "--rules", "pagat").stdout)
     assert [o["net"] for o in overridden] == [[3, -5, 3, -1], [3, -5, 3, -1]]
     explained = cli("score", str(path), "--explain")
-    assert "Settlement under pagat" in explained.stdout and "pair   rows F M B" in explained.stdout
+    assert "Settlement under pagat" in explained.stdout
+    assert "pair   rows F M B" in explained.stdout
 
 
 def test_score_rules_file_and_declared_natural(cli: Cli, tmp_path: Path) -> None:
@@ -125,7 +125,8 @@ def test_score_rules_file_and_declared_natural(cli: Cli, tmp_path: Path) -> None
     }
     result = cli("score", "-", stdin=json.dumps(declared))
     assert result.returncode == 0, result.stderr
-    assert "natural: six pairs" in result.stdout and "Net: North -3, P2 +3" in result.stdout
+    assert "natural: six pairs" in result.stdout
+    assert "Net: North -3, P2 +3" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -180,8 +181,10 @@ def test_score_jsonl_keep_going(cli: Cli, tmp_path: Path) -> None:
     assert going.returncode == 2
     assert [json.loads(line)["id"] for line in going.stdout.splitlines()] == ["a", "d"]
     errors = going.stderr.strip().splitlines()
-    assert len(errors) == 3 and "Traceback" not in going.stderr
-    assert 'line 2 (id "bad")' in errors[0] and "line 3: malformed JSON" in errors[1]
+    assert len(errors) == 3
+    assert "Traceback" not in going.stderr
+    assert 'line 2 (id "bad")' in errors[0]
+    assert "line 3: malformed JSON" in errors[1]
     assert "2 of 4 rounds could not be settled" in errors[2]
     path.write_text("\n".join(["{bad first line", *lines]) + "\n", encoding="utf-8")  # .jsonl: by name
     going = cli("score", str(path), "--format", "jsonl", "--keep-going")
@@ -195,7 +198,8 @@ def test_score_jsonl_keep_going(cli: Cli, tmp_path: Path) -> None:
 def test_deal_default_runs_with_no_arguments(cli: Cli) -> None:
     result = cli("deal")
     assert result.returncode == 0, result.stderr
-    assert "under pagat" in result.stdout and result.stdout.startswith("Seed ")
+    assert "under pagat" in result.stdout
+    assert result.stdout.startswith("Seed ")
     assert result.stdout.rstrip().splitlines()[-1].startswith("Net: North ")
 
 
@@ -203,7 +207,8 @@ def test_deal_is_reproducible_and_consistent(cli: Cli) -> None:
     first = cli("deal", "--seed", "7", "--players", "3", "--rules", "pagat-bonus", "--format", "json")
     assert first.returncode == 0, first.stderr
     out = json.loads(first.stdout)
-    assert out["id"] == "deal-7" and out["rules"] == "pagat-bonus"
+    assert out["id"] == "deal-7"
+    assert out["rules"] == "pagat-bonus"
     assert [p["name"] for p in out["players"]] == ["North", "East", "South"]
     assert sum(out["net"]) == 0
     assert not any(p["foul"] for p in out["players"])  # arranged hands are legal
@@ -213,7 +218,8 @@ def test_deal_is_reproducible_and_consistent(cli: Cli) -> None:
     rescored = cli("score", "--format", "json", stdin=round_text)
     assert json.loads(rescored.stdout)[0] == out
     table = cli(*deal)
-    assert "Seed 7" in table.stdout and "North v East" in table.stdout
+    assert "Seed 7" in table.stdout
+    assert "North v East" in table.stdout
 
 
 def test_deal_errors(cli: Cli) -> None:
@@ -227,20 +233,23 @@ def test_deal_errors(cli: Cli) -> None:
 def test_check_legal_and_foul(cli: Cli, tmp_path: Path) -> None:
     legal = cli("check", "Ts Th Qs 6s 5s 4s 3s 2h Ks Kh Kd 3h 3d")
     assert legal.returncode == 0, legal.stderr
-    assert "legal under pagat" in legal.stdout and "Straight, six high" in legal.stdout
+    assert "legal under pagat" in legal.stdout
+    assert "Straight, six high" in legal.stdout
     foul = cli("check", "Jd", "Kh", "Ks", "/", "6c 9s Td Th Qs", "/", "2s 3c 4d 5c 6s")
     assert foul.returncode == 1
     assert "FOUL under pagat: the front (Pair of kings" in foul.stdout
     assert "beats the middle (Pair of tens" in foul.stdout
     assert "a legal setting (by arrange):" in foul.stdout
     both = cli("check", "Ah Ad 2c / Kh Kd 3c 4d 6s / Qc Qd 5c 7d 8h")
-    assert "the front (Pair of aces" in both.stdout and "the middle (Pair of kings" in both.stdout
+    assert "the front (Pair of aces" in both.stdout
+    assert "the middle (Pair of kings" in both.stdout
     strict_rules = tmp_path / "strict.json"
     strict_rules.write_text(json.dumps({"middle_vs_back": "strict"}), encoding="utf-8")
     equal = "2c 3d 4h / Ah Kh Qh Jh 9h / As Ks Qs Js 9s"
     assert cli("check", equal).returncode == 0
     strict = cli("check", equal, "--rules", str(strict_rules))
-    assert strict.returncode == 1 and "equals the back" in strict.stdout
+    assert strict.returncode == 1
+    assert "equals the back" in strict.stdout
 
 
 def test_check_naturals(cli: Cli) -> None:
@@ -259,8 +268,10 @@ def test_check_a_round_file(cli: Cli, tmp_path: Path) -> None:
     result = cli("check", str(path))
     assert result.returncode == 1
     east, south_text = result.stdout.split("\n\n")
-    assert east.startswith('round "e4", East:') and "legal under pagat" in east
-    assert south_text.startswith('round "e4", South:') and "FOUL" in south_text
+    assert east.startswith('round "e4", East:')
+    assert "legal under pagat" in east
+    assert south_text.startswith('round "e4", South:')
+    assert "FOUL" in south_text
 
 
 def test_check_errors(cli: Cli) -> None:
@@ -278,11 +289,13 @@ def test_rules_list_and_show(cli: Cli) -> None:
     listing = cli("rules")
     assert listing.returncode == 0
     names = [line.split()[0] for line in listing.stdout.splitlines()]
-    assert names[:2] == ["pagat", "pagat-bonus"] and "pusoy" in names
+    assert names[:2] == ["pagat", "pagat-bonus"]
+    assert "pusoy" in names
     assert "(default)" in listing.stdout.splitlines()[0]
     shown = cli("rules", "shisanzhang-hk")
     assert shown.returncode == 0
-    assert 'preset = "shisanzhang-hk"' in shown.stdout and "scoop_multiplier = 2" in shown.stdout
+    assert 'preset = "shisanzhang-hk"' in shown.stdout
+    assert "scoop_multiplier = 2" in shown.stdout
     assert "surrender_units = 0" in shown.stdout  # every knob
     as_json = json.loads(cli("rules", "wikipedia-2-4", "--format", "json").stdout)
     assert as_json["overall_unit"] == 1
@@ -299,7 +312,8 @@ def test_vectors_verify_against_a_fresh_score(cli: Cli, tmp_path: Path) -> None:
     assert made.stderr == ""  # no progress bar in a pipe
     cases = [json.loads(line) for line in vectors.read_text(encoding="utf-8").splitlines()]
     ids = [case["id"] for case in cases]
-    assert ids[:4] == ["E1", "E2", "E3", "E4"] and ids[-1] == "random-0025"
+    assert ids[:4] == ["E1", "E2", "E3", "E4"]
+    assert ids[-1] == "random-0025"
     assert {"ties", "wheel", "fouls", "royalties", "naturals", "naturals-dragons"} <= set(ids)
     again = cli("vectors", "--rules", "pagat-bonus", "--count", "25", "--seed", "11")
     assert again.stdout == vectors.read_text(encoding="utf-8")  # reproducible from the seed
@@ -342,12 +356,14 @@ def test_vectors_json_format_progress_and_custom_rules(cli: Cli, tmp_path: Path)
     vectors = json.loads(result.stdout)
     assert [v["id"] for v in vectors] == ["random-0001", "random-0002", "random-0003"]
     assert all(v["rules"] == "pagat" for v in vectors)
-    assert "vectors [" in result.stderr and "3/3 100%" in result.stderr
+    assert "vectors [" in result.stderr
+    assert "3/3 100%" in result.stderr
     custom = tmp_path / "custom.toml"
     custom.write_text('preset = "pagat"\nscoop_bonus = 3\n', encoding="utf-8")
     made = cli("vectors", "--rules", str(custom), "--count", "2", "--seed", "1", "--no-edge-cases")
     first = json.loads(made.stdout.splitlines()[0])
-    assert first["rules"]["scoop_bonus"] == 3 and first["expected"]["rules"]["scoop_bonus"] == 3
+    assert first["rules"]["scoop_bonus"] == 3
+    assert first["expected"]["rules"]["scoop_bonus"] == 3
 
 
 def test_vectors_and_verify_errors(cli: Cli, tmp_path: Path) -> None:
@@ -367,11 +383,15 @@ def test_vectors_and_verify_errors(cli: Cli, tmp_path: Path) -> None:
 
 def test_usage_errors_and_help(cli: Cli) -> None:
     none = cli()
-    assert none.returncode == 2 and "usage:" in none.stderr
+    assert none.returncode == 2
+    assert "usage:" in none.stderr
     unknown = cli("shuffle")
-    assert unknown.returncode == 2 and "invalid choice" in unknown.stderr
+    assert unknown.returncode == 2
+    assert "invalid choice" in unknown.stderr
     helped = cli("--help")
-    assert helped.returncode == 0 and "score" in helped.stdout and "verify" in helped.stdout
+    assert helped.returncode == 0
+    assert "score" in helped.stdout
+    assert "verify" in helped.stdout
 
 
 class FakeTerminal(io.StringIO):
@@ -428,7 +448,8 @@ def run_module(*args: str, stdin: str | None = None) -> subprocess.CompletedProc
 
 
 def installed_script() -> str:
-    found = shutil.which("chinese-poker", path=os.path.dirname(sys.executable)) or shutil.which("chinese-poker")
+    beside_python = shutil.which("chinese-poker", path=str(Path(sys.executable).parent))
+    found = beside_python or shutil.which("chinese-poker")
     assert found is not None, "the chinese-poker script is not installed next to this Python"
     return found
 

@@ -62,9 +62,11 @@ def settlements() -> list[Any]:
         pytest.param(lambda: settle([DRAGON, other], Rules.preset("pagat-bonus")), "natural", id="natural"),
         pytest.param(
             lambda: settle(
-                E2, Rules().replace(surrender_units=3), surrender=[False, True, False, False],
+                E2,
+                Rules().replace(surrender_units=3),
+                surrender=[False, True, False, False],
                 stakes=[[1, 2, 1, 1], [2, 1, 1, 1], [1, 1, 1, 3], [1, 1, 3, 1]],
-            ),  # fmt: skip
+            ),
             "surrender",
             id="surrender-and-stakes",
         ),

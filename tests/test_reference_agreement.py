@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import chinese_poker as cp
 import numpy as np
 import pytest
@@ -32,9 +31,7 @@ any_hand = st.one_of(hands(3), five_card)
 
 @pytest.mark.slow
 @pytest.mark.parametrize("wheel", WHEELS)
-def test_reference_agrees_on_every_three_card_hand(
-    three_card_hands: np.ndarray, wheel: str
-) -> None:
+def test_reference_agrees_on_every_three_card_hand(three_card_hands: np.ndarray, wheel: str) -> None:
     core = evaluate_batch(three_card_hands, wheel).tolist()
     ref = [reference.evaluate(hand, wheel) for hand in three_card_hands.tolist()]
     assert len(ref) == 22_100
@@ -58,9 +55,7 @@ def five_card_sample(five_card_hands: np.ndarray) -> np.ndarray:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("wheel", WHEELS)
-def test_reference_agrees_on_five_card_sample(
-    five_card_sample: np.ndarray, wheel: str
-) -> None:
+def test_reference_agrees_on_five_card_sample(five_card_sample: np.ndarray, wheel: str) -> None:
     core = evaluate_batch(five_card_sample, wheel).tolist()
     ref = [reference.evaluate(hand, wheel) for hand in five_card_sample.tolist()]
     assert len(set(ref)) == 7_462  # every class is in the sample
@@ -69,9 +64,7 @@ def test_reference_agrees_on_five_card_sample(
 
 
 @given(cards=any_hand, wheel=wheels)
-def test_reference_agrees_on_drawn_hands(
-    cards: list, wheel: str
-) -> None:
+def test_reference_agrees_on_drawn_hands(cards: list, wheel: str) -> None:
     assert evaluate(cards, wheel) == reference.evaluate(cards, wheel)
 
 
@@ -137,7 +130,9 @@ def test_raising_a_kicker_raises_the_hand(drawn: tuple[list[int], int, int], whe
     wheel=wheels,
     data=st.data(),
 )
-def test_breaking_a_flush_lowers_the_hand(ranks: list[int], suit: int, wheel: str, data: st.DataObject) -> None:
+def test_breaking_a_flush_lowers_the_hand(
+    ranks: list[int], suit: int, wheel: str, data: st.DataObject
+) -> None:
     """A flush of five distinct ranks, then one card moved to another suit: strictly lower."""
     flush = [4 * r + suit for r in ranks]
     k = data.draw(st.integers(0, 4))

@@ -218,14 +218,20 @@ def test_read_rounds_forms() -> None:
     one = json.dumps(e2_round())
     assert read_rounds(one) == (False, read_rounds(one)[1])
     jsonl, raws = read_rounds(json.dumps([e2_round(), e2_round(id="b")]))
-    assert not jsonl and [r.data["id"] for r in raws] == ["e2", "b"]
+    assert not jsonl
+    assert [r.data["id"] for r in raws] == ["e2", "b"]
     jsonl, raws = read_rounds(one + "\n\n" + json.dumps(e2_round(id="b")) + "\n")
-    assert jsonl and [(r.position, r.line) for r in raws] == [(1, 1), (2, 3)]
+    assert jsonl
+    assert [(r.position, r.line) for r in raws] == [(1, 1), (2, 3)]
     jsonl, raws = read_rounds(one + "\n{oops\n" + one)
-    assert jsonl and raws[1].error is not None and raws[1].where == "line 2"
+    assert jsonl
+    assert raws[1].error is not None
+    assert raws[1].where == "line 2"
     assert raws[0].where == 'line 1 (id "e2")'
     jsonl, raws = read_rounds('{\n  "players": [\n')
-    assert not jsonl and len(raws) == 1 and "malformed JSON at line" in (raws[0].error or "")
+    assert not jsonl
+    assert len(raws) == 1
+    assert "malformed JSON at line" in (raws[0].error or "")
     assert read_rounds("  \n") == (False, [])
 
 
@@ -320,7 +326,8 @@ def test_edge_cases_cover_what_the_issue_asks() -> None:
     assert all(all(p["natural"]) for p in vectors["naturals"]["pairs"])
     assert vectors["naturals-dragons"]["pairs"][0]["units"] == 0  # dragon v dragon ties
     royalties = vectors["royalties"]["pairs"][0]["royalties"]
-    assert all(v > 0 for v in royalties[0]) and all(v > 0 for v in royalties[1])
+    assert all(v > 0 for v in royalties[0])
+    assert all(v > 0 for v in royalties[1])
     assert vectors["home-run"]["players"][0]["home_run"] is True
     assert vectors["home-run"]["net"][0] == 216
     # the wheel: low wheel loses the back to the six-high straight; second wheel wins it

@@ -26,7 +26,8 @@ def test_public_api_is_documented() -> None:
     for name in chinese_poker.__all__:
         obj = getattr(chinese_poker, name)
         if callable(obj):
-            assert obj.__doc__ and obj.__doc__.strip(), name
+            assert obj.__doc__, name
+            assert obj.__doc__.strip(), name
 
 
 def _normal(annotation: ast.expr | None) -> str:
@@ -35,7 +36,15 @@ def _normal(annotation: ast.expr | None) -> str:
     if annotation is None:
         return ""
     text = ast.unparse(annotation)
-    for prefix in ("chinese_poker._core.", "numpy.typing.", "npt.", "numpy.", "np.", "collections.abc.", "typing."):
+    for prefix in (
+        "chinese_poker._core.",
+        "numpy.typing.",
+        "npt.",
+        "numpy.",
+        "np.",
+        "collections.abc.",
+        "typing.",
+    ):
         text = text.replace(prefix, "")
     return text
 
