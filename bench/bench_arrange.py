@@ -28,8 +28,9 @@ from common import random_deals
 def arrange_threads(hands: np.ndarray, rules: cp.Rules, strategy: str, threads: int) -> np.ndarray:
     parts = np.array_split(hands, threads * 8)
     with ThreadPoolExecutor(threads) as pool:
-        return np.concatenate(list(pool.map(
-            lambda part: arrange_batch(np.ascontiguousarray(part), rules, strategy), parts)))
+        return np.concatenate(
+            list(pool.map(lambda part: arrange_batch(np.ascontiguousarray(part), rules, strategy), parts))
+        )
 
 
 def main() -> None:
@@ -44,8 +45,10 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
 
-    print(f"Quality: {args.deals:,} random 4-player deals; seat 0 'expected' v three 'strongest' "
-          f"(arranged on {args.threads} threads); Python {platform.python_version()}, {platform.machine()}")
+    print(
+        f"Quality: {args.deals:,} random 4-player deals; seat 0 'expected' v three 'strongest' "
+        f"(arranged on {args.threads} threads); Python {platform.python_version()}, {platform.machine()}"
+    )
     print(f"{'rules':<16}{'mean units/deal':>17}{'95% CI':>22}{'seat 0 wins deals':>20}{'seconds':>9}")
     print("-" * 84)
     deals = random_deals(args.deals, 4, rng)
@@ -61,12 +64,16 @@ def main() -> None:
         mean = net.mean()
         half = 1.96 * net.std(ddof=1) / np.sqrt(len(net))
         interval = f"[{mean - half:+.4f}, {mean + half:+.4f}]"
-        print(f"{preset:<16}{mean:>+17.4f}{interval:>22}{(net > 0).mean():>19.1%}"
-              f"{time.perf_counter() - started:>9.1f}")
+        print(
+            f"{preset:<16}{mean:>+17.4f}{interval:>22}{(net > 0).mean():>19.1%}"
+            f"{time.perf_counter() - started:>9.1f}"
+        )
 
     print()
-    print(f"Speed, one core: arrange() over {args.latency_hands:,} hands; arrange_batch over "
-          f"{args.batch_hands:,} hands")
+    print(
+        f"Speed, one core: arrange() over {args.latency_hands:,} hands; arrange_batch over "
+        f"{args.batch_hands:,} hands"
+    )
     print(f"{'strategy':<12}{'arrange median ms':>19}{'p90 ms':>9}{'arrange_batch hands/s':>24}")
     print("-" * 64)
     hands = deals[: max(args.latency_hands, args.batch_hands)].reshape(-1, 13)

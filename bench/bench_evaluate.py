@@ -12,6 +12,7 @@ import argparse
 import importlib
 import platform
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 import chinese_poker as cp
@@ -38,7 +39,7 @@ def optional(name: str) -> Any:
 
 def cpu_model() -> str:
     try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
+        with Path("/proc/cpuinfo").open(encoding="utf-8") as info:
             for line in info:
                 if line.startswith("model name"):
                     return line.split(":", 1)[1].strip()

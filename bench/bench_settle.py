@@ -57,16 +57,20 @@ def main() -> None:
     reference_rate = len(few) / seconds
     rows.append(("reference.settle (pure Python)", "pagat-bonus", reference_rate))
 
-    print(f"4-player rounds: {len(rounds):,} random deals for settle_batch (best of {args.repeat}), "
-          f"{len(few):,} for the single-round calls; "
-          f"Python {platform.python_version()}, {platform.machine()}")
+    print(
+        f"4-player rounds: {len(rounds):,} random deals for settle_batch (best of {args.repeat}), "
+        f"{len(few):,} for the single-round calls; "
+        f"Python {platform.python_version()}, {platform.machine()}"
+    )
     print(f"{'entry point':<32}{'rules':<56}{'rounds/s':>14}{'vs reference':>14}")
     print("-" * 116)
     for entry, label, rate in rows:
         print(f"{entry:<32}{label:<56}{rate:>14,.0f}{rate / reference_rate:>13,.0f}x")
     print()
-    print(f"targets: pagat-bonus >= 5,000,000 rounds/s: {'met' if bonus_rate >= 5e6 else 'NOT met'}; "
-          f"auto naturals >= 1,000,000 rounds/s: {'met' if auto_rate >= 1e6 else 'NOT met'}")
+    print(
+        f"targets: pagat-bonus >= 5,000,000 rounds/s: {'met' if bonus_rate >= 5e6 else 'NOT met'}; "
+        f"auto naturals >= 1,000,000 rounds/s: {'met' if auto_rate >= 1e6 else 'NOT met'}"
+    )
 
 
 if __name__ == "__main__":

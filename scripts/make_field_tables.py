@@ -41,7 +41,8 @@ def all_classes() -> dict[str, np.ndarray]:
     threes = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(52), 3)), dtype=np.uint8)
     five = np.unique(cp.evaluate_batch(fives.reshape(-1, 5)))
     three = np.unique(cp.evaluate_batch(threes.reshape(-1, 3)))
-    assert len(five) == 7462 and len(three) == 455
+    assert len(five) == 7462
+    assert len(three) == 455
     return {"front": three, "middle": five, "back": five}
 
 
@@ -57,8 +58,9 @@ def arrange_parallel(hands: np.ndarray, rules: cp.Rules, strategy: str, model, t
     """arrange_batch over `threads` threads (it releases the GIL)."""
     parts = np.array_split(hands, threads)
     with ThreadPoolExecutor(threads) as pool:
-        done = pool.map(lambda part: arrange_batch(np.ascontiguousarray(part), rules, strategy, model=model),
-                        parts)
+        done = pool.map(
+            lambda part: arrange_batch(np.ascontiguousarray(part), rules, strategy, model=model), parts
+        )
         return np.concatenate(list(done))
 
 
@@ -79,8 +81,9 @@ def duel(rounds: np.ndarray, rules: cp.Rules, model, field_model, threads: int) 
     arranging by `field_model` (None: "strongest")."""
     seat0 = arrange_parallel(np.ascontiguousarray(rounds[:, 0]), rules, "expected", model, threads)
     field_strategy = "strongest" if field_model is None else "expected"
-    others = arrange_parallel(np.ascontiguousarray(rounds[:, 1:].reshape(-1, 13)), rules, field_strategy,
-                              field_model, threads)
+    others = arrange_parallel(
+        np.ascontiguousarray(rounds[:, 1:].reshape(-1, 13)), rules, field_strategy, field_model, threads
+    )
     table = np.concatenate([seat0[:, None, :], others.reshape(-1, 3, 13)], axis=1)
     net = cp.settle_batch(np.ascontiguousarray(table), rules)[:, 0].astype(np.float64)
     return float(net.mean()), float(net.std(ddof=1) / np.sqrt(len(net)))
@@ -147,8 +150,12 @@ def main() -> None:
     chosen, chosen_tables, _ = kept
     meta = {
         "method": "scripts/make_field_tables.py (fictitious play); see docs/ARRANGING.md",
-        "hands_per_field": args.hands, "duel_deals": args.duel_deals, "seed": args.seed,
-        "chosen_iteration": chosen, "history": history, "chinese_poker": cp.__version__,
+        "hands_per_field": args.hands,
+        "duel_deals": args.duel_deals,
+        "seed": args.seed,
+        "chosen_iteration": chosen,
+        "history": history,
+        "chinese_poker": cp.__version__,
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.output, meta=np.array(json.dumps(meta)), **chosen_tables)

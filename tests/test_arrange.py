@@ -8,9 +8,9 @@ import random
 
 import numpy as np
 import pytest
-from chinese_poker import Hand, Rules, arrange, arrangements, describe, parse_cards, settle
+from chinese_poker import Hand, Rules, _core, arrange, arrangements, describe, parse_cards, settle
 from chinese_poker import reference as ref
-from chinese_poker.arrange import STRATEGIES, arrange_batch, field_tables
+from chinese_poker.arrange import STRATEGIES, _expected_model, arrange_batch, field_tables
 from chinese_poker.presets import PRESET_NAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -33,14 +33,26 @@ def test_arrangement_is_legal_and_uses_exactly_the_cards(cards, rules, strategy)
     ("cards", "front", "middle", "back"),
     [
         # A royal flush goes to the back, then the best middle left: nines full of deuces.
-        ("As Ks Qs Js Ts 9h 9d 9c 2c 2d 7h 5s 3d", "Seven high, five-three", "Full house, nines over deuces",
-         "Royal flush"),
+        (
+            "As Ks Qs Js Ts 9h 9d 9c 2c 2d 7h 5s 3d",
+            "Seven high, five-three",
+            "Full house, nines over deuces",
+            "Royal flush",
+        ),
         # Quads take the ace as kicker; the best middle left is kings and fours; the rest in front.
-        ("8c 8d 8h 8s Kc Kd 4h 4s Ah 7c 6d 3s 2c", "Six high, three-deuce",
-         "Two pair, kings and fours, seven kicker", "Four of a kind, eights, ace kicker"),
+        (
+            "8c 8d 8h 8s Kc Kd 4h 4s Ah 7c 6d 3s 2c",
+            "Six high, three-deuce",
+            "Two pair, kings and fours, seven kicker",
+            "Four of a kind, eights, ace kicker",
+        ),
         # The five clubs beat every straight; without the 6c and 2c no straight is left for the middle.
-        ("Ah Kd Qc 9s 8h 7d 6c 5s 4h 3d 2c Jc Tc", "Five high, four-three",
-         "Ace high, king-nine-eight-seven", "Flush, queen-jack-ten-six-deuce"),
+        (
+            "Ah Kd Qc 9s 8h 7d 6c 5s 4h 3d 2c Jc Tc",
+            "Five high, four-three",
+            "Ace high, king-nine-eight-seven",
+            "Flush, queen-jack-ten-six-deuce",
+        ),
     ],
 )
 def test_strongest_by_hand(cards, front, middle, back) -> None:
@@ -59,6 +71,7 @@ def test_strongest_prefers_back_then_middle_then_front() -> None:
     ]
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(cards=hands13, preset=st.sampled_from(["pagat", "shisanshui-app"]))
 def test_enumeration_agrees_with_brute_force_reference(cards, preset) -> None:
@@ -74,7 +87,8 @@ def test_enumeration_agrees_with_brute_force_reference(cards, preset) -> None:
     _, front = arrangements(cards, rules, drop_dominated=True, with_strengths=True)
     assert {tuple(map(int, s)) for s in front} == ref.pareto_front(set(expected))
     only_settings = arrangements(cards, rules)
-    assert only_settings.shape == (len(expected), 13) and only_settings.dtype == np.uint8
+    assert only_settings.shape == (len(expected), 13)
+    assert only_settings.dtype == np.uint8
     assert arrange(cards, rules, "strongest").strengths == ref.strongest(cards, rules.resolved())
 
 
@@ -111,10 +125,20 @@ def test_declare_a_natural_worth_more_than_playing() -> None:
     dragon = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ad"
     assert arrange(dragon, Rules.preset("pagat-bonus")).declare == "dragon"
     assert arrange(dragon, Rules.preset("pagat")).declare is None  # no naturals in these rules
-    # Six pairs pay 3 a player; a hand this strong expects more than that from playing.
+    # Six pairs pay 3 a player. These six set two straight flushes: playing expects far more, so no declaring.
     strong_pairs = "Ac Ad Kc Kd Qc Qd Jc Jd Tc Td 9c 9d 2s"
     chosen = arrange(strong_pairs, Rules.preset("pagat-bonus"))
-    assert (chosen.declare == "six_pairs") == (chosen.expected_units / 3 < 3)
+    assert chosen.declare is None
+    assert [describe(s) for s in chosen.strengths] == [
+        "Pair of aces, deuce kicker",
+        "Straight flush, king high",
+        "Straight flush, king high",
+    ]
+    assert chosen.expected_units > 30
+    # Scattered low pairs expect to lose by playing: declaring six pairs is worth more.
+    weak_pairs = arrange("2c 2d 3h 3s 5c 5d 7h 7s 9c 9d Jh Js Kc", Rules.preset("pagat-bonus"))
+    assert weak_pairs.declare == "six_pairs"
+    assert weak_pairs.expected_units < 0
     # Under natural_declaration="auto" the natural counts whatever is set: it is reported.
     assert arrange(dragon, Rules.preset("shisanshui-app")).declare == "dragon"
 
@@ -134,7 +158,8 @@ def test_arrange_batch_matches_arrange_and_is_thread_safe() -> None:
     hands = np.argsort(rng.random((40, 52)), axis=1)[:, :13].astype(np.uint8)
     for strategy in STRATEGIES:
         batch = arrange_batch(hands, Rules.preset("wikipedia-2-4"), strategy)
-        assert batch.shape == (40, 13) and batch.dtype == np.uint8
+        assert batch.shape == (40, 13)
+        assert batch.dtype == np.uint8
         for hand, setting in zip(hands[:10], batch[:10]):
             assert tuple(setting) == arrange(hand, Rules.preset("wikipedia-2-4"), strategy).hand.cards
     single = arrange_batch(hands)
@@ -152,7 +177,7 @@ def test_expected_beats_strongest_on_a_small_sample() -> None:
     for _ in range(600):
         deck = list(range(52))
         rng.shuffle(deck)
-        hands = [deck[13 * p:13 * p + 13] for p in range(4)]
+        hands = [deck[13 * p : 13 * p + 13] for p in range(4)]
         seats = [arrange(hands[0], rules, "expected").hand]
         seats += [arrange(h, rules, "strongest").hand for h in hands[1:]]
         total += settle(seats, rules).net[0]
@@ -163,16 +188,22 @@ def test_expected_beats_strongest_on_a_small_sample() -> None:
     ("call", "error", "message"),
     [
         (lambda: arrange("As Ks Qs"), ValueError, "13 cards, got 3"),
-        (lambda: arrange(parse_cards("As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s") + (51,)), ValueError, "twice"),
+        (lambda: arrange((*parse_cards("As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s"), 51)), ValueError, "twice"),
         (lambda: arrange(range(13), strategy="best"), ValueError, "strategy"),
         (lambda: arrange(range(13), opponents=0), ValueError, "opponents"),
         (lambda: arrange_batch(np.zeros((2, 13), dtype=np.int64)), TypeError, "uint8"),
         (lambda: arrange_batch(np.zeros((2, 12), dtype=np.uint8)), ValueError, "13 cards"),
-        (lambda: arrange_batch(np.tile(np.arange(13, dtype=np.uint8), (3, 1))[:, ::-1]), ValueError,
-         "contiguous"),
-        (lambda: arrange_batch(np.array([list(range(13)), [0] * 13], dtype=np.uint8)), ValueError,
-         "hand 1, index 1"),
-        (lambda: arrange_batch(np.array([list(range(12)) + [60]], dtype=np.uint8)), ValueError, "60"),
+        (
+            lambda: arrange_batch(np.tile(np.arange(13, dtype=np.uint8), (3, 1))[:, ::-1]),
+            ValueError,
+            "contiguous",
+        ),
+        (
+            lambda: arrange_batch(np.array([list(range(13)), [0] * 13], dtype=np.uint8)),
+            ValueError,
+            "hand 1, index 1",
+        ),
+        (lambda: arrange_batch(np.array([[*range(12), 60]], dtype=np.uint8)), ValueError, "60"),
     ],
 )
 def test_bad_input(call, error, message) -> None:
@@ -185,9 +216,6 @@ def test_bad_input(call, error, message) -> None:
 def test_expected_finds_the_true_maximum(cards, preset) -> None:
     """The C++ search prunes backs by an upper bound; its choice must still be the best of every legal
     setting under the model, as an exhaustive evaluation of all of them finds."""
-    from chinese_poker import _core
-    from chinese_poker.arrange import _expected_model
-
     rules = Rules.preset(preset)
     model = _expected_model(rules)
     _, strengths = arrangements(cards, rules, with_strengths=True)

@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from chinese_poker import evaluate_batch, format_card
 
+pytestmark = pytest.mark.slow
+
 CHUNK = 200_000
 
 
@@ -18,7 +20,8 @@ def assert_same_order(ours: np.ndarray, theirs: np.ndarray, higher_is_better: bo
     """Our strength -> their value is a strictly monotone bijection over the hands given: the same
     equivalence classes in the same order."""
     assert ours.shape == theirs.shape
-    assert theirs.min() >= 0 and theirs.max() < 2**32
+    assert theirs.min() >= 0
+    assert theirs.max() < 2**32
     pairs = np.unique(ours.astype(np.int64) << 32 | theirs.astype(np.int64))
     ours_classes, their_classes = pairs >> 32, pairs & 0xFFFFFFFF
     # One (ours, theirs) pair per class on both sides: the partitions into ties coincide ...

@@ -22,7 +22,7 @@ def test_readme_example_runs_and_its_comments_are_true() -> None:
     namespace: dict = {}
     with contextlib.redirect_stdout(io.StringIO()):
         for block in blocks:
-            exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - our own README
+            exec(compile(block, str(README), "exec"), namespace)  # the README's own code
     cp = namespace["cp"]
     assert cp.evaluate("Ks Kh Kd 8s 8h") == 7176192
     assert cp.describe(cp.evaluate("Qs Qh Ad")) == "Pair of queens, ace kicker"

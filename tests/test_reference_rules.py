@@ -51,24 +51,26 @@ def check_zero_sum(result: dict) -> None:
 
 
 def test_encoding_examples_of_settlement_md():
-    assert evaluate("Ks Kh Kd 8s 8h") == 6 << 20 | 13 << 16 | 8 << 12
-    assert evaluate("Qs Qh 7s") == 1 << 20 | 12 << 16 | 7 << 12
+    # In hex a strength reads as the category digit, then up to five tie-break ranks
+    # (2..9, then T=A, J=B, Q=C, K=D, A=E).
+    assert evaluate("Ks Kh Kd 8s 8h") == 0x6_D8000
+    assert evaluate("Qs Qh 7s") == 0x1_C7000
     assert evaluate(list(parse_cards("Qs Qh 7s"))) == evaluate("Qs Qh 7s")
 
 
 def test_encoding_of_each_category():
-    assert evaluate("Ah Kd Qc Js Th") == 4 << 20 | 14 << 16 | 13 << 12 | 12 << 8 | 11 << 4 | 10
-    assert evaluate("As 2d 3c 4h 5s") == 4 << 20 | 5 << 16 | 4 << 12 | 3 << 8 | 2 << 4 | 1
-    assert evaluate("As 2d 3c 4h 5s", wheel="second") == 4 << 20 | 14 << 16 | 5 << 12 | 4 << 8 | 3 << 4 | 2
-    assert evaluate("As 2s 3s 4s 5s") == 8 << 20 | 5 << 16 | 4 << 12 | 3 << 8 | 2 << 4 | 1
-    assert evaluate("9c 9d 9h 9s 2c") == 7 << 20 | 9 << 16 | 2 << 12
-    assert evaluate("Ac Jc 8c 4c 2c") == 5 << 20 | 14 << 16 | 11 << 12 | 8 << 8 | 4 << 4 | 2
-    assert evaluate("7c 7d 7h Ks 2c") == 3 << 20 | 7 << 16 | 13 << 12 | 2 << 8
-    assert evaluate("7c 7d 2h 2s Ac") == 2 << 20 | 7 << 16 | 2 << 12 | 14 << 8
-    assert evaluate("7c 7d 2h 3s Ac") == 1 << 20 | 7 << 16 | 14 << 12 | 3 << 8 | 2 << 4
-    assert evaluate("7c 8d 2h 3s Ac") == 0 << 20 | 14 << 16 | 8 << 12 | 7 << 8 | 3 << 4 | 2
-    assert evaluate("7c 7d 7h") == 3 << 20 | 7 << 16
-    assert evaluate("Ac 2c 3c") == 0 << 20 | 14 << 16 | 3 << 12 | 2 << 8  # no 3-card straight or flush
+    assert evaluate("Ah Kd Qc Js Th") == 0x4_EDCBA
+    assert evaluate("As 2d 3c 4h 5s") == 0x4_54321
+    assert evaluate("As 2d 3c 4h 5s", wheel="second") == 0x4_E5432
+    assert evaluate("As 2s 3s 4s 5s") == 0x8_54321
+    assert evaluate("9c 9d 9h 9s 2c") == 0x7_92000
+    assert evaluate("Ac Jc 8c 4c 2c") == 0x5_EB842
+    assert evaluate("7c 7d 7h Ks 2c") == 0x3_7D200
+    assert evaluate("7c 7d 2h 2s Ac") == 0x2_72E00
+    assert evaluate("7c 7d 2h 3s Ac") == 0x1_7E320
+    assert evaluate("7c 8d 2h 3s Ac") == 0x0_E8732
+    assert evaluate("7c 7d 7h") == 0x3_70000
+    assert evaluate("Ac 2c 3c") == 0x0_E3200  # no 3-card straight or flush
     assert evaluate("Kc Ad 2h 3s 4c") >> 20 == 0  # K-A-2-3-4 is not a straight
 
 
@@ -118,11 +120,12 @@ def _distinct_ordered(length):
             return
         for rank in range(13):
             if rank not in prefix:
-                yield from extend(prefix + [rank])
+                yield from extend([*prefix, rank])
 
     yield from extend([])
 
 
+@pytest.mark.slow
 def test_three_card_classes_and_one_scale():
     fronts = {evaluate(list(cards)) for cards in combinations(range(52), 3)}
     assert len(fronts) == 13 + 13 * 12 + 286  # trips, pairs with kicker, high cards
@@ -135,25 +138,25 @@ def test_three_card_classes_and_one_scale():
 
 
 @pytest.mark.parametrize(
-    "cards",
+    ("cards", "message"),
     [
-        [0, 1, 2, 3],
-        [0, 1, 2, 3, 4, 5],
-        [0, 0, 1],
-        [0, 1, 52],
-        [-1, 1, 2],
-        "As Ks",
-        "As As Kd",
-        "As Kd Xx",
+        ([0, 1, 2, 3], "3 or 5 cards, got 4"),
+        ([0, 1, 2, 3, 4, 5], "3 or 5 cards, got 6"),
+        ([0, 0, 1], r"card 2c appears twice \(positions 0 and 1\)"),
+        ([0, 1, 52], "card code 52 is not in 0..51 at position 2"),
+        ([-1, 1, 2], "card code -1 is not in 0..51 at position 0"),
+        ("As Ks", "3 or 5 cards, got 2"),
+        ("As As Kd", "card As appears twice"),
+        ("As Kd Xx", "unknown card 'Xx' at position 2"),
     ],
 )
-def test_evaluate_rejects_bad_input(cards):
-    with pytest.raises(ValueError):
+def test_evaluate_rejects_bad_input(cards, message):
+    with pytest.raises(ValueError, match=message):
         evaluate(cards)
 
 
 def test_evaluate_rejects_bad_wheel():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="wheel must be one of"):
         evaluate("As 2d 3c 4h 5s", wheel="high")
 
 
@@ -204,7 +207,7 @@ FOUL_CASES = [
 ]
 
 
-@pytest.mark.parametrize("front, middle, back, foul", FOUL_CASES)
+@pytest.mark.parametrize(("front", "middle", "back", "foul"), FOUL_CASES)
 def test_foul_worked_cases(front, middle, back, foul):
     assert is_foul(front, middle, back, resolve_rules("pagat")) is foul
 
@@ -225,7 +228,7 @@ def test_middle_vs_back_strict_and_suits_never_matter():
 
 
 def test_is_foul_rejects_wrong_row_sizes():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="expected 3 cards, got 5"):
         is_foul("Ad Kh 9s 7c 3h", "Ac Kd 9h 7s 3c", "2c 3d 5h", resolve_rules("pagat"))
 
 
@@ -258,7 +261,7 @@ E1_B = setting("Qs Qh 7s", "Js Jh Jd 2s 2h", "Ac 5s 5h 5d 5c")
 
 
 @pytest.mark.parametrize(
-    "preset, net_a",
+    ("preset", "net_a"),
     [
         ("pagat-bonus", -3),
         ("pagat", -1),
@@ -280,7 +283,8 @@ def test_e1_breakdown_pagat_bonus():
     assert pair["royalties"] == [[3, 2, 0], [0, 2, 4]]
     assert pair["row_units"] == -1
     assert pair["royalty_units"] == -2  # +3 -2 -4 = -3 in all
-    assert pair["subtotal"] == -3 and pair["units"] == -3
+    assert pair["subtotal"] == -3
+    assert pair["units"] == -3
     assert set(pair) == {
         "i", "j", "decided_by", "rows", "foul", "natural", "royalties", "surrendered", "natural_units",
         "surrender_units", "row_units", "royalty_units", "overall_units", "scoop", "scoop_bonus_units",
@@ -325,7 +329,7 @@ E2_ROWS = {
 
 
 @pytest.mark.parametrize(
-    "preset, totals",
+    ("preset", "totals"),
     [
         ("pagat", [3, -5, 3, -1]),
         ("pagat-bonus", [3, -5, 3, -1]),
@@ -396,7 +400,7 @@ SCORING_TABLE = [
 ]
 
 
-@pytest.mark.parametrize("rows, pagat, two_four, one_six, shooting", SCORING_TABLE)
+@pytest.mark.parametrize(("rows", "pagat", "two_four", "one_six", "shooting"), SCORING_TABLE)
 def test_scoring_system_table(rows, pagat, two_four, one_six, shooting):
     players = [x_hand(*rows), Y_HAND]
     systems = {
@@ -447,7 +451,8 @@ def test_e4():
     assert (n_w["row_units"], n_w["royalty_units"]) == (-1, -8)
     w_s = pair_of(result, 2, 3)
     assert w_s["units"] == -22  # W v S = 2 x (1 + 2 + 8), S is i
-    assert w_s["decided_by"] == "foul" and w_s["foul"] == [True, False]
+    assert w_s["decided_by"] == "foul"
+    assert w_s["foul"] == [True, False]
     assert (w_s["row_units"], w_s["royalty_units"], w_s["scoop"], w_s["multiplier"]) == (-3, -8, -1, 2)
     assert [p["foul"] for p in result["pairs"]] == [[False, False], [False, True], [False, False],
                                                     [False, True], [False, False], [True, False]]  # fmt: skip
@@ -573,7 +578,9 @@ def test_front_straight_ace():
     assert detect_natural(hand, resolve_rules(rules, front_straight_ace=False)) is None
     low = "Ac 2d 3h 5c 6d 7h 8s 9c 9d Th Js Qc Kd"  # A-2-3 front
     assert natural_key("three_straights", low, rules) == (
-        evaluate("9d Th Js Qc Kd"), evaluate("5c 6d 7h 8s 9c"), 3
+        evaluate("9d Th Js Qc Kd"),
+        evaluate("5c 6d 7h 8s 9c"),
+        3,
     )
     assert detect_natural(low, resolve_rules(rules, front_straight_ace=False)) is None
 
@@ -589,7 +596,7 @@ def test_three_flushes_suits_may_repeat_and_key():
 
 
 def test_natural_key_rejects_a_kind_not_held():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the cards do not hold dragon"):
         natural_key("dragon", NATURAL_EXAMPLES["dragon"][1], resolve_rules("pagat-bonus"))
 
 
@@ -607,7 +614,8 @@ def test_natural_v_natural_and_v_ordinary():
     dragon_v_pairs = pair_of(result, 0, 1)
     assert dragon_v_pairs["decided_by"] == "natural"
     assert dragon_v_pairs["natural"] == ["dragon", "six_pairs"]
-    assert dragon_v_pairs["natural_units"] == 13 and dragon_v_pairs["units"] == 13
+    assert dragon_v_pairs["natural_units"] == 13
+    assert dragon_v_pairs["units"] == 13
     assert dragon_v_pairs["rows"] is None
     assert pair_of(result, 0, 2)["units"] == 13
     assert pair_of(result, 1, 2)["units"] == 3
@@ -683,7 +691,7 @@ def test_surrender():
 def test_surrender_flag_needs_surrender_units():
     with pytest.raises(ValueError, match="player 1"):
         settle([E1_A, E1_B], resolve_rules("pagat"), surrender=[False, True])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"one flag per player \(2\), got 1"):
         settle([E1_A, E1_B], resolve_rules("pagat", surrender_units=2), surrender=[False])
 
 
@@ -692,13 +700,15 @@ def test_both_fouled_pay_nothing():
     for preset in PRESETS:
         result = settle([FOUL_HAND, other_foul], resolve_rules(preset))
         pair = result["pairs"][0]
-        assert pair["decided_by"] == "foul" and pair["foul"] == [True, True]
+        assert pair["decided_by"] == "foul"
+        assert pair["foul"] == [True, True]
         assert result["net"] == [0, 0]
-        assert pair["multiplier"] == 1 and pair["scoop"] == 0
+        assert pair["multiplier"] == 1
+        assert pair["scoop"] == 0
 
 
 @pytest.mark.parametrize(
-    "preset, units, scoop",
+    ("preset", "units", "scoop"),
     [("pagat", 3, 0), ("wikipedia-2-4", 4, 1), ("wikipedia-1-6", 6, 1), ("shisanzhang-hk", 6, 1)],
 )
 def test_foul_policy(preset, units, scoop):
@@ -731,7 +741,7 @@ def test_foul_pays_royalties():
 
 
 @pytest.mark.parametrize(
-    "knobs, net_a",
+    ("knobs", "net_a"),
     [
         ({}, -3),  # +3 -2 -4
         ({"royalty_mode": "add"}, -4),  # +4 -3 -5
@@ -778,30 +788,31 @@ def test_overall_basis_total():
 def test_stakes():
     stakes = [[0, 2, 1, 1], [2, 0, 1, 1], [1, 1, 0, 3], [1, 1, 3, 0]]
     result = settle(E2, resolve_rules("pagat"), stakes=stakes)
-    assert pair_of(result, N, E)["stake"] == 2 and pair_of(result, N, E)["units"] == 6
+    assert pair_of(result, N, E)["stake"] == 2
+    assert pair_of(result, N, E)["units"] == 6
     assert pair_of(result, S, W)["units"] == 3
     assert result["net"] == [6, -8, 5, -3]
 
 
 @pytest.mark.parametrize(
-    "stakes",
+    ("stakes", "message"),
     [
-        [[1, 2], [1, 1]],  # not symmetric
-        [[1, -1], [-1, 1]],  # negative
-        [[1, 1, 1], [1, 1, 1], [1, 1, 1]],  # wrong shape
-        [[1, 1.5], [1.5, 1]],  # not int
+        ([[1, 2], [1, 1]], "stakes must be symmetric"),
+        ([[1, -1], [-1, 1]], "must be a non-negative int"),
+        ([[1, 1, 1], [1, 1, 1], [1, 1, 1]], "stakes must be a 2 x 2 matrix"),
+        ([[1, 1.5], [1.5, 1]], "must be a non-negative int"),
     ],
 )
-def test_bad_stakes(stakes):
-    with pytest.raises(ValueError):
+def test_bad_stakes(stakes, message):
+    with pytest.raises(ValueError, match=message):
         settle([E1_A, E1_B], resolve_rules("pagat"), stakes=stakes)
 
 
 def test_input_validation():
     rules = resolve_rules("pagat")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="2 to 4 players, got 1"):
         settle([E1_A], rules)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="2 to 4 players, got 5"):
         settle([E1_A, E1_B, E2[0], E2[1], E2[2]], rules)
     with pytest.raises(ValueError, match="player 1"):
         settle([E1_A, {"front": [1, 2, 3]}], rules)  # missing rows
@@ -825,13 +836,13 @@ def test_resolve_rules():
     assert resolve_rules({"preset": "wikipedia-1-6", "scoop_bonus": 2})["foul_policy"] == "as_scooped"
     assert resolve_rules({"naturals": [{"dragon": 13}]})["naturals"] == [["dragon", 13]]
     assert resolve_rules("pagat")["royalties"] == {"front": {}, "middle": {}, "back": {}}
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown preset 'no-such-preset'"):
         resolve_rules("no-such-preset")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown rules knob 'no_such_knob'"):
         resolve_rules("pagat", no_such_knob=1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="wheel must be one of"):
         resolve_rules("pagat", wheel="high")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown natural kind 'no_such_kind'"):
         resolve_rules("pagat", naturals=[["no_such_kind", 1]])
 
 

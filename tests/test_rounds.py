@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from chinese_poker import Hand, Rules, settle
 from chinese_poker.checking import held_patterns
-from chinese_poker.cli.progress import Progress
+from chinese_poker.cli import progress as progress_module
+from chinese_poker.cli.progress import OutputWriter, Progress, progress_for
 from chinese_poker.cli.round_table import format_round_table
 from chinese_poker.formats.records import read_rounds
 from chinese_poker.formats.rounds import (
@@ -218,14 +219,20 @@ def test_read_rounds_forms() -> None:
     one = json.dumps(e2_round())
     assert read_rounds(one) == (False, read_rounds(one)[1])
     jsonl, raws = read_rounds(json.dumps([e2_round(), e2_round(id="b")]))
-    assert not jsonl and [r.data["id"] for r in raws] == ["e2", "b"]
+    assert not jsonl
+    assert [r.data["id"] for r in raws] == ["e2", "b"]
     jsonl, raws = read_rounds(one + "\n\n" + json.dumps(e2_round(id="b")) + "\n")
-    assert jsonl and [(r.position, r.line) for r in raws] == [(1, 1), (2, 3)]
+    assert jsonl
+    assert [(r.position, r.line) for r in raws] == [(1, 1), (2, 3)]
     jsonl, raws = read_rounds(one + "\n{oops\n" + one)
-    assert jsonl and raws[1].error is not None and raws[1].where == "line 2"
+    assert jsonl
+    assert raws[1].error is not None
+    assert raws[1].where == "line 2"
     assert raws[0].where == 'line 1 (id "e2")'
     jsonl, raws = read_rounds('{\n  "players": [\n')
-    assert not jsonl and len(raws) == 1 and "malformed JSON at line" in (raws[0].error or "")
+    assert not jsonl
+    assert len(raws) == 1
+    assert "malformed JSON at line" in (raws[0].error or "")
     assert read_rounds("  \n") == (False, [])
 
 
@@ -320,7 +327,8 @@ def test_edge_cases_cover_what_the_issue_asks() -> None:
     assert all(all(p["natural"]) for p in vectors["naturals"]["pairs"])
     assert vectors["naturals-dragons"]["pairs"][0]["units"] == 0  # dragon v dragon ties
     royalties = vectors["royalties"]["pairs"][0]["royalties"]
-    assert all(v > 0 for v in royalties[0]) and all(v > 0 for v in royalties[1])
+    assert all(v > 0 for v in royalties[0])
+    assert all(v > 0 for v in royalties[1])
     assert vectors["home-run"]["players"][0]["home_run"] is True
     assert vectors["home-run"]["net"][0] == 216
     # the wheel: low wheel loses the back to the six-high straight; second wheel wins it
@@ -443,13 +451,14 @@ def test_table_is_aligned() -> None:
     text = format_round_table(round_output(rnd, settle_round(rnd)))
     lines = text.splitlines()
     assert lines[0] == 'Round "e2" under shisanzhang-hk'
-    header = lines[1]
-    for line in lines[2:10]:
-        if line.split()[0] in ("North", "East", "South", "West"):
-            net = line[: header.index("Net") + 3].split()[-1]
-            assert net in ("+6", "-8", "+3", "-1")
-    assert "North v East" in text and "scoop by North" in text
-    assert text.splitlines()[-1] == "Net: North +6, East -8, South +3, West -1"
+    net_end = lines[1].index("Net") + 3
+    players = {line.split()[0]: line[:net_end].split()[-1] for line in lines[2:10] if line.strip()}
+    assert {name: players[name] for name in ("North", "East", "South", "West")} == {
+        "North": "+6", "East": "-8", "South": "+3", "West": "-1",
+    }  # fmt: skip
+    assert "North v East" in text
+    assert "scoop by North" in text
+    assert lines[-1] == "Net: North +6, East -8, South +3, West -1"
 
 
 class FakeTerminal(io.StringIO):
@@ -457,23 +466,108 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-def test_progress_bar_on_a_terminal_only() -> None:
+class Clock:
+    """Stands in for the ``time`` module of chinese_poker.cli.progress: the test sets the time."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    fake = Clock()
+    monkeypatch.setattr(progress_module, "time", fake)
+    return fake
+
+
+@pytest.mark.parametrize(
+    ("total", "width", "done", "elapsed", "text"),
+    [
+        (10, 30, 5, 2.0, "x [###############---------------] 5/10  50% eta 2s"),
+        (200, 30, 0, 0.0, "x [------------------------------] 0/200   0%"),
+        (200, 30, 50, 0.6, "x [########----------------------] 50/200  25% eta 2s"),
+        (200, 30, 200, 75.0, "x [##############################] 200/200 100% in 1m15s"),
+        (10, 30, 12, 1.0, "x [##############################] 10/10 100% in 1s"),  # done is capped
+        (3, 30, 1, 3600.0, "x [##########--------------------] 1/3  33% eta 2h00m"),
+        (4, 8, 1, 1.0, "x [##------] 1/4  25% eta 3s"),
+        (7, 10, 3, 44.5, "x [####------] 3/7  43% eta 59s"),
+        (7, 10, 3, 45.0, "x [####------] 3/7  43% eta 1m00s"),
+    ],
+)
+def test_progress_bar_text(total: int, width: int, done: int, elapsed: float, text: str) -> None:
+    assert Progress(total, "x", FakeTerminal(), width=width).render(done, elapsed) == text
+
+
+def test_progress_bar_waits_then_redraws_ten_times_a_second(clock: Clock) -> None:
     terminal = FakeTerminal()
-    bar = Progress(200, "vectors", terminal, delay=0.0)
-    for done in range(0, 201, 50):
+    bar = Progress(200, "vectors", terminal)  # a terminal: drawn; the default delay is half a second
+    assert bar.enabled
+    for after, done in [(0.2, 10), (0.6, 50), (0.65, 60), (0.75, 70), (0.76, 200)]:
+        clock.now = 1000.0 + after
         bar.update(done)
-        bar.last_draw = -1.0  # no throttling in the test
+    assert terminal.getvalue() == (
+        "\r\x1b[Kvectors [########----------------------] 50/200  25% eta 2s"
+        "\r\x1b[Kvectors [##########--------------------] 70/200  35% eta 1s"
+        "\r\x1b[Kvectors [##############################] 200/200 100% in 1s"
+    )  # nothing before half a second; 60 came 0.05 s after a redraw; the end always shows
     bar.close()
-    text = terminal.getvalue()
-    assert "vectors [" in text and "200/200 100%" in text and "\r" in text
-    assert text.endswith("\r\x1b[K")
+    assert terminal.getvalue().endswith("100% in 1s\r\x1b[K")
+    written = terminal.getvalue()
+    clock.now += 5.0
+    bar.update(200)
+    bar.close()
+    assert terminal.getvalue() == written  # closed for good
+
+
+def test_progress_bar_clear_and_the_shared_terminal(clock: Clock) -> None:
+    terminal = FakeTerminal()
+    bar = Progress(4, "settling", terminal, delay=0.0)
+    writer = OutputWriter(bar, terminal)
+    bar.update(1)
+    writer.write("line 1\n")
+    clock.now += 0.01  # a redraw is due again right after a clear, however soon
+    bar.update(2)
+    assert terminal.getvalue() == (
+        "\r\x1b[Ksettling [########----------------------] 1/4  25%"
+        "\r\x1b[Kline 1\n"
+        "\r\x1b[Ksettling [###############---------------] 2/4  50% eta 0s"
+    )
+    bar.clear()
+    bar.clear()  # nothing shown: nothing to erase
+    assert terminal.getvalue().endswith("eta 0s\r\x1b[K")
+
+
+def test_progress_bar_stays_quiet_in_a_pipe_unless_forced(clock: Clock) -> None:
     pipe = io.StringIO()
     quiet = Progress(200, "vectors", pipe, delay=0.0)
-    for done in range(201):
+    assert not quiet.enabled
+    for done in range(0, 201, 20):
+        clock.now += 1.0
         quiet.update(done)
     quiet.close()
     assert pipe.getvalue() == ""
-    assert Progress(10, "x", FakeTerminal(), delay=0.0).render(5, 2.0).startswith("x [" + "#" * 15 + "-" * 15)
+    forced = Progress(2, "vectors", pipe, enabled=True, delay=0.0)
+    clock.now += 1.0
+    forced.update(2)
+    assert pipe.getvalue() == "\r\x1b[Kvectors [##############################] 2/2 100% in 1s"
+    writer = OutputWriter(forced, io.StringIO())
+    assert not writer.share  # the output is no terminal: nothing to erase before writing
+    assert not Progress(0, "empty", FakeTerminal(), enabled=True).enabled  # nothing to count
+
+
+def test_progress_modes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stderr", FakeTerminal())
+    auto = progress_for("auto", 5, "x")
+    assert (auto.enabled, auto.delay) == (True, 0.5)
+    always = progress_for("always", 5, "x")
+    assert (always.enabled, always.delay) == (True, 0.0)
+    assert not progress_for("never", 5, "x").enabled
+    monkeypatch.setattr("sys.stderr", io.StringIO())
+    assert not progress_for("auto", 5, "x").enabled
+    assert progress_for("always", 5, "x").enabled
 
 
 def test_held_patterns() -> None:
