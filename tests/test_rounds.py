@@ -281,7 +281,7 @@ def test_schemas_agree_with_the_parser() -> None:
         data = e2_round()
         mutate(data)
         with pytest.raises(RoundError):
-            parse_round(data)
+            settle_round(parse_round(data))
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(data, round_schema)
 

@@ -1,7 +1,10 @@
 // Settlement: one round (results as read-only bound classes) and batches of rounds (numpy arrays).
 #include <pybind11/native_enum.h>
 
+#include <pybind11/stl.h>
+
 #include <array>
+#include <optional>
 #include <string>
 
 #include "chinese_poker/naturals.hpp"
@@ -190,7 +193,9 @@ void register_settle(py::module_& m) {
         const std::string_view codes = cards;
         if (codes.size() != 13) throw py::value_error("a natural takes 13 cards, got " + std::to_string(codes.size()));
         const int level = detect_natural(reinterpret_cast<const std::uint8_t*>(codes.data()), rules);
-        return kind_or_none(level < 0 ? -1 : static_cast<int>(rules.natural_kind[static_cast<std::size_t>(level)]));
+        std::optional<NaturalKind> kind;
+        if (level >= 0) kind = rules.natural_kind[static_cast<std::size_t>(level)];
+        return kind;
       },
       py::arg("cards"), py::arg("rules"),
       "The highest natural the rules list that the 13 cards (bytes of codes) hold, or None.");

@@ -4,6 +4,16 @@ The compiled core (``chinese_poker._core``) does every computation; this package
 documented Python face.
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    from chinese_poker import _core  # noqa: F401 - the compiled core, checked first for a clear message
+except ImportError as error:  # pragma: no cover - only without a built extension
+    raise ImportError(
+        f"chinese_poker's compiled core is missing or does not match this Python ({error}); rebuild it "
+        "from the source tree with: pip install ."
+    ) from error
+
 from chinese_poker.arrange import Arrangement, arrange, arrange_batch, arrangements
 from chinese_poker.cards import format_card, format_cards, parse_card, parse_cards
 from chinese_poker.evaluation import (
@@ -14,11 +24,14 @@ from chinese_poker.evaluation import (
     evaluate_batch,
     tiebreak_vector,
 )
-from chinese_poker.hand import Hand, detect_natural
+from chinese_poker.hand import Hand, detect_natural, held_naturals
 from chinese_poker.rules import Rules
 from chinese_poker.settle import PairResult, PlayerResult, Settlement, settle, settle_batch
 
-__version__ = "0.1.0"
+try:
+    __version__ = version("chinese-poker")  # the one version source: pyproject.toml
+except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "Arrangement",
@@ -39,9 +52,14 @@ __all__ = [
     "evaluate_batch",
     "format_card",
     "format_cards",
+    "held_naturals",
     "parse_card",
     "parse_cards",
     "settle",
     "settle_batch",
     "tiebreak_vector",
 ]
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -1,4 +1,4 @@
-"""Type stubs of the compiled core (private: use the chinese_poker package)."""
+# Type stubs of the compiled core (private: use the chinese_poker package).
 
 import enum
 from collections.abc import Iterable, Sequence
@@ -94,8 +94,6 @@ class DecidedBy(enum.Enum):
     rows = 3
 
 class RulesSpec:
-    """Every knob of Rules as a typed field, in the core's form."""
-
     KNOBS: tuple[str, ...]
     wheel: Wheel
     suit_tiebreak: SuitTiebreak
@@ -196,8 +194,6 @@ def settle_round(
 def settle_batch(rounds: npt.NDArray[np.uint8], rules: RulesSpec) -> npt.NDArray[np.int64]: ...
 
 class ExpectedModel:
-    """Per-row value tables and pair terms of the expected-units strategy (read-only)."""
-
     def __init__(
         self,
         strengths: Sequence[npt.NDArray[np.uint32]],
@@ -217,7 +213,9 @@ class ArrangeResult:
     @property
     def natural_index(self) -> int: ...
 
-def arrange_hand(cards: bytes, rules: RulesSpec, model: ExpectedModel, by_expected: bool) -> ArrangeResult: ...
+def arrange_hand(
+    cards: bytes, rules: RulesSpec, model: ExpectedModel, by_expected: bool
+) -> ArrangeResult: ...
 def expected_units(strengths: Sequence[int], model: ExpectedModel) -> float: ...
 def legal_arrangements(
     cards: bytes, rules: RulesSpec, distinct_strengths: bool, drop_dominated: bool

@@ -121,7 +121,11 @@ def arrangements(
 
 
 def arrange(
-    cards13: CardsLike, rules: RulesLike | None = None, strategy: str = DEFAULT_STRATEGY, *, opponents: int = 3
+    cards13: CardsLike,
+    rules: RulesLike | None = None,
+    strategy: str = DEFAULT_STRATEGY,
+    *,
+    opponents: int = 3,
 ) -> Arrangement:
     """Choose a legal setting for 13 cards under ``rules`` (default ``pagat``) by ``strategy``.
 
@@ -132,7 +136,9 @@ def arrange(
     if isinstance(opponents, bool) or not isinstance(opponents, int) or not 1 <= opponents <= 3:
         raise ValueError(f"opponents must be 1, 2 or 3, got {opponents!r}")
     rules = rules_or_default(rules)
-    result = _core.arrange_hand(_thirteen(cards13), core_spec(rules), _expected_model(rules), strategy == "expected")
+    result = _core.arrange_hand(
+        _thirteen(cards13), core_spec(rules), _expected_model(rules), strategy == "expected"
+    )
     per_opponent = result.expected_units
     declare = None
     if result.natural_index >= 0:
@@ -142,8 +148,11 @@ def arrange(
             declare = natural
     front, middle, back = result.strengths
     return Arrangement(
-        hand=Hand.from_cards(result.cards), strengths=(front, middle, back),
-        expected_units=per_opponent * opponents, declare=declare, strategy=strategy,
+        hand=Hand.from_cards(result.cards),
+        strengths=(front, middle, back),
+        expected_units=per_opponent * opponents,
+        declare=declare,
+        strategy=strategy,
     )
 
 

@@ -12,8 +12,17 @@ from typing import Union
 
 from chinese_poker import _core
 
-__all__ = ["DECK_SIZE", "RANKS", "SUITS", "CardLike", "CardsLike", "format_card", "format_cards", "parse_card",
-           "parse_cards"]
+__all__ = [
+    "DECK_SIZE",
+    "RANKS",
+    "SUITS",
+    "CardLike",
+    "CardsLike",
+    "format_card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

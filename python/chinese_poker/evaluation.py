@@ -114,3 +114,7 @@ def describe(strength: int) -> str:
     return f"{_singular(v[0]).capitalize()} high" + (
         ", " + "-".join(_singular(x) for x in v[1:]) if len(v) > 1 else ""
     )
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -14,7 +14,15 @@ from chinese_poker.rules import Rules, core_spec
 #: What every entry point accepts as rules: ``Rules``, a preset name, or a rules document (mapping).
 RulesLike = Union[Rules, str, Mapping[str, Any]]
 
-__all__ = ["ROW_NAMES", "ROW_SIZES", "Hand", "RulesLike", "detect_natural", "held_naturals", "rules_or_default"]
+__all__ = [
+    "ROW_NAMES",
+    "ROW_SIZES",
+    "Hand",
+    "RulesLike",
+    "detect_natural",
+    "held_naturals",
+    "rules_or_default",
+]
 
 ROW_NAMES = ("front", "middle", "back")
 ROW_SIZES = (3, 5, 5)
@@ -31,7 +39,9 @@ def rules_or_default(rules: RulesLike | None) -> Rules:
         return Rules.preset(rules)
     if isinstance(rules, Mapping):
         return Rules.from_dict(rules)
-    raise TypeError(f"rules must be a chinese_poker.Rules, a preset name or a mapping, got {type(rules).__name__}")
+    raise TypeError(
+        f"rules must be a chinese_poker.Rules, a preset name or a mapping, got {type(rules).__name__}"
+    )
 
 
 class Hand:
@@ -167,7 +177,7 @@ def _distinct(codes: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def detect_natural(cards13: CardsLike, rules: RulesLike | None = None) -> str | None:
-    """The best natural (13-card special hand) the cards hold among those ``rules`` list, by name, or ``None``.
+    """The best natural (13-card special hand) the cards hold among those ``rules`` list, or ``None``.
 
     Considers every kind the rules list, whatever ``natural_declaration`` says; three straights and three
     flushes are found by a search over the splits.

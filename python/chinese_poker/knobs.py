@@ -186,7 +186,7 @@ def _royalty_entry(row: object, category: object, units: object) -> tuple[str, s
             f"front categories {quoted(FRONT_CATEGORIES)}",
         )
     units = check_units("royalties", f"units of {row} {category}", units, 0)
-    return row, category, units  # type: ignore[return-value]
+    return row, category, units
 
 
 def normalize_royalties(value: object) -> Royalties:
@@ -263,7 +263,7 @@ def normalize_naturals(value: object) -> Naturals:
             raise knob_error("naturals", f"unknown natural {name!r}", f"names {quoted(NATURAL_NAMES)}")
         if any(name == seen for seen, _ in naturals):
             raise knob_error("naturals", f"{name!r} is listed twice", "each natural at most once")
-        naturals.append((name, check_units("naturals", f"units of {name}", units, 1)))  # type: ignore[arg-type]
+        naturals.append((name, check_units("naturals", f"units of {name}", units, 1)))
     return tuple(naturals)
 
 

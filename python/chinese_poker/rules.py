@@ -75,6 +75,7 @@ __all__ = ["KNOBS", "Rules"]
 _PRESET_KEY = "preset"
 _METADATA_KEYS: tuple[str, ...] = ("source", "description")
 
+
 @dataclass(frozen=True, repr=False)
 class Rules:
     """Every knob of RULES.md (sections 2-6), immutable and validated; ``Rules()`` is the ``pagat`` preset.
@@ -343,7 +344,7 @@ _SPEC_CACHE = "_core_spec"
 
 
 def core_spec(rules: Rules) -> _core.RulesSpec:
-    """The core's typed form of ``rules`` (every knob a typed field), built once per ``Rules`` and cached on it.
+    """The core's typed form of ``rules`` (every knob a typed field), built once per ``Rules``, cached on it.
 
     The one place where knob values cross into the core: each enum-like knob becomes the bound enum member
     of the same name, each count an int, the tables lists of typed entries. The core checks every value.

@@ -82,6 +82,7 @@ class Settlement:
         rules: Rules,
         hands: tuple[Hand, ...],
         result: _core.RoundResult | None,
+        *,
         surrendered: tuple[bool, ...],
         names: tuple[str, ...] | None = None,
         players: tuple[PlayerResult, ...] | None = None,
@@ -97,13 +98,17 @@ class Settlement:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The core's result does not pickle; the materialised breakdown does.
-        return (Settlement, (self.rules, self.hands, None, self._surrendered, self.names, self.players, self.pairs))
+        return (_restore, (self.rules, self.hands, self._surrendered, self.names, self.players, self.pairs))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Settlement):
             return NotImplemented
         return (self.rules, self.hands, self.names, self.players, self.pairs) == (
-            other.rules, other.hands, other.names, other.players, other.pairs
+            other.rules,
+            other.hands,
+            other.names,
+            other.players,
+            other.pairs,
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -119,9 +124,14 @@ class Settlement:
             result = self._result
             self._players = tuple(
                 PlayerResult(
-                    hand=hand, foul=facts.foul, natural=None if facts.natural is None else facts.natural.name,
-                    strengths=facts.strengths if facts.has_setting else None, royalties=facts.royalties,
-                    surrendered=surrendered, home_run=home_run, net=net,
+                    hand=hand,
+                    foul=facts.foul,
+                    natural=None if facts.natural is None else facts.natural.name,
+                    strengths=facts.strengths if facts.has_setting else None,
+                    royalties=facts.royalties,
+                    surrendered=surrendered,
+                    home_run=home_run,
+                    net=net,
                 )
                 for hand, facts, surrendered, home_run, net in zip(
                     self.hands, result.facts, self._surrendered, result.home_run, result.net
@@ -137,15 +147,26 @@ class Settlement:
             players = self.players
             self._pairs = tuple(
                 PairResult(
-                    i=p.i, j=p.j, decided_by=p.decided_by.name, rows=p.rows,
+                    i=p.i,
+                    j=p.j,
+                    decided_by=p.decided_by.name,
+                    rows=p.rows,
                     foul=(players[p.i].foul, players[p.j].foul),
                     natural=(players[p.i].natural, players[p.j].natural),
                     royalties=(players[p.i].royalties, players[p.j].royalties),
                     surrendered=(players[p.i].surrendered, players[p.j].surrendered),
-                    natural_units=p.natural_units, surrender_units=p.surrender_units, row_units=p.row_units,
-                    royalty_units=p.royalty_units, overall_units=p.overall_units, scoop=p.scoop,
-                    scoop_bonus_units=p.scoop_bonus_units, multiplier=p.multiplier, subtotal=p.subtotal,
-                    stake=p.stake, home_run=p.home_run, units=p.units,
+                    natural_units=p.natural_units,
+                    surrender_units=p.surrender_units,
+                    row_units=p.row_units,
+                    royalty_units=p.royalty_units,
+                    overall_units=p.overall_units,
+                    scoop=p.scoop,
+                    scoop_bonus_units=p.scoop_bonus_units,
+                    multiplier=p.multiplier,
+                    subtotal=p.subtotal,
+                    stake=p.stake,
+                    home_run=p.home_run,
+                    units=p.units,
                 )
                 for p in self._result.pairs
             )
@@ -155,7 +176,7 @@ class Settlement:
     def net(self) -> tuple[int, ...]:
         """Units won (+) or lost (-) by each player; they sum to zero."""
         if self._result is not None:
-            return self._result.net  # type: ignore[no-any-return]
+            return self._result.net
         return tuple(p.net for p in self.players)
 
     @property
@@ -175,8 +196,14 @@ class Settlement:
         """The whole settlement as JSON-safe data."""
         players = []
         for index, p in enumerate(self.players):
-            entry: dict[str, Any] = {"index": index, "net": p.net, "foul": p.foul, "natural": p.natural,
-                                     "surrendered": p.surrendered, "home_run": p.home_run}
+            entry: dict[str, Any] = {
+                "index": index,
+                "net": p.net,
+                "foul": p.foul,
+                "natural": p.natural,
+                "surrendered": p.surrendered,
+                "home_run": p.home_run,
+            }
             if p.hand.is_declared:
                 entry["declared"] = " ".join(format_card(c) for c in p.hand.cards)
                 entry["rows"] = None
@@ -184,9 +211,13 @@ class Settlement:
                 cards = p.hand.cards
                 rows = (cards[:3], cards[3:8], cards[8:])
                 entry["rows"] = {
-                    name: {"cards": " ".join(format_card(c) for c in codes), "strength": strength,
-                           "category": category(strength).name.lower(), "text": describe(strength),
-                           "royalty": royalty}
+                    name: {
+                        "cards": " ".join(format_card(c) for c in codes),
+                        "strength": strength,
+                        "category": category(strength).name.lower(),
+                        "text": describe(strength),
+                        "royalty": royalty,
+                    }
                     for name, codes, strength, royalty in zip(ROW_NAMES, rows, p.strengths or (), p.royalties)
                 }
             players.append(entry)
@@ -197,15 +228,22 @@ class Settlement:
                 data[key] = None if data[key] is None else list(data[key])
             data["royalties"] = [list(r) for r in pr.royalties]
             pairs.append(data)
-        return {"rules": self.rules.name or self.rules.to_dict(), "net": list(self.net), "players": players,
-                "pairs": pairs}
+        return {
+            "rules": self.rules.name or self.rules.to_dict(),
+            "net": list(self.net),
+            "players": players,
+            "pairs": pairs,
+        }
 
     def explain(self) -> str:
         """A readable account of the settlement: each player's rows, each pair unit by unit, the net."""
         lines = [f"Settlement under {self.rules.name or 'custom rules'}, {len(self.players)} players"]
         for index, p in enumerate(self.players):
-            tags = [t for t, on in (("FOUL", p.foul), ("surrendered", p.surrendered),
-                                    ("HOME RUN", p.home_run)) if on]
+            tags = [
+                t
+                for t, on in (("FOUL", p.foul), ("surrendered", p.surrendered), ("HOME RUN", p.home_run))
+                if on
+            ]
             if p.natural:
                 tags.append(f"natural: {p.natural}")
             lines.append(f"{self.names[index]}: {p.hand}" + (f"  [{', '.join(tags)}]" if tags else ""))
@@ -214,8 +252,10 @@ class Settlement:
                     extra = f"  (royalty {royalty})" if royalty else ""
                     lines.append(f"    {name:<6} {describe(strength)}{extra}")
         lines.append("")
-        header = f"{'pair':<7}{'rows F M B':<12}{'by':<10}{'rows':>5}{'roy':>5}{'ovr':>5}{'scoop':>6}" \
-                 f"{'x':>4}{'nat':>5}{'surr':>5}{'stake':>6}{'HR':>4}{'units':>7}"
+        header = (
+            f"{'pair':<7}{'rows F M B':<12}{'by':<10}{'rows':>5}{'roy':>5}{'ovr':>5}{'scoop':>6}"
+            f"{'x':>4}{'nat':>5}{'surr':>5}{'stake':>6}{'HR':>4}{'units':>7}"
+        )
         lines.append(header)
         for pr in self.pairs:
             rows = " ".join(f"{r:+d}" for r in pr.rows) if pr.rows is not None else "-"
@@ -242,6 +282,18 @@ def _as_hand(value: HandLike, index: int) -> Hand:
         raise type(error)(f"player {index}: {error}") from None
 
 
+def _restore(  # noqa: PLR0917 - pickle calls it with positional arguments
+    rules: Rules,
+    hands: tuple[Hand, ...],
+    surrendered: tuple[bool, ...],
+    names: tuple[str, ...],
+    players: tuple[PlayerResult, ...],
+    pairs: tuple[PairResult, ...],
+) -> Settlement:
+    """A pickled settlement again, from its materialised breakdown."""
+    return Settlement(rules, hands, None, surrendered=surrendered, names=names, players=players, pairs=pairs)
+
+
 def _stakes_matrix(stakes: Any, players: int) -> np.ndarray | None:
     """The stakes as the core takes them (int64, P x P), or None. Only the conversion is checked here (shape,
     integer dtype, and that every value survives the conversion); the core checks the values."""
@@ -250,9 +302,9 @@ def _stakes_matrix(stakes: Any, players: int) -> np.ndarray | None:
     matrix = np.asarray(stakes)
     if matrix.shape != (players, players):
         raise ValueError(f"stakes must be a {players} x {players} matrix, got shape {matrix.shape}")
-    if matrix.dtype.kind not in "iu" and not (matrix.dtype == object and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in matrix.flat
-    )):
+    if matrix.dtype.kind not in "iu" and not (
+        matrix.dtype == object and all(isinstance(v, int) and not isinstance(v, bool) for v in matrix.flat)
+    ):
         raise TypeError(f"stakes must be integers, got dtype {matrix.dtype}")
     int64 = np.iinfo(np.int64)
     for (i, j), value in np.ndenumerate(matrix):
@@ -291,7 +343,7 @@ def settle(
     result = _core.settle_round(
         cards, [h.is_declared for h in players], flags, _stakes_matrix(stakes, len(players)), core_spec(rules)
     )
-    return Settlement(rules, players, result, flags, names)
+    return Settlement(rules, players, result, surrendered=flags, names=names)
 
 
 def _surrender_flags(surrender: Sequence[bool] | None, players: int) -> list[bool]:

@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from chinese_poker import __version__
 from chinese_poker.cli import check, deal, rules, score, vectors, verify
 from chinese_poker.cli.common import PROG, CliError, one_line
 from chinese_poker.formats.rounds import RoundError
@@ -27,8 +28,6 @@ __all__ = ["build_parser", "main"]
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``chinese-poker`` command."""
-    from chinese_poker import __version__
-
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Evaluate and settle 13-card Chinese Poker rounds (Capsa Susun, Pusoy, Shisanzhang).",

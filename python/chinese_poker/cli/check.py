@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import os
+from pathlib import Path
 from typing import Any
 
 from chinese_poker.checking import check_hand
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     """Check the setting given on the command line, or every player of a round file."""
     rules = resolve_rules(args.rules)
     given = args.cards
-    if len(given) == 1 and (given[0] == "-" or os.path.isfile(given[0])):
+    if len(given) == 1 and (given[0] == "-" or Path(given[0]).is_file()):
         return _check_file(given[0], rules)
     try:
         hand = Hand.parse(" ".join(given))

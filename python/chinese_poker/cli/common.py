@@ -32,8 +32,8 @@ def resolve_rules(value: str | None) -> Rules:
         return Rules.preset()
     if value in PRESET_NAMES:
         return Rules.preset(value)
-    if value.lower().endswith((".toml", ".json")) or os.path.sep in value or os.path.exists(value):
-        if not os.path.isfile(value):
+    if value.lower().endswith((".toml", ".json")) or os.path.sep in value or Path(value).exists():
+        if not Path(value).is_file():
             raise CliError(f"rules file {value!r} not found")
         try:
             return Rules.load(value)

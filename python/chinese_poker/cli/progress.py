@@ -7,7 +7,7 @@ import sys
 import time
 from typing import IO
 
-__all__ = ["Progress", "OutputWriter", "progress_for"]
+__all__ = ["OutputWriter", "Progress", "progress_for"]
 
 
 def _isatty(stream: IO[str]) -> bool:
@@ -61,7 +61,7 @@ class Progress:
         """The bar's text for ``done`` of ``total`` after ``elapsed`` seconds."""
         done = min(done, self.total)
         fraction = done / self.total if self.total else 1.0
-        filled = int(round(fraction * self.width))
+        filled = round(fraction * self.width)
         bar = "#" * filled + "-" * (self.width - filled)
         text = f"{self.label} [{bar}] {done}/{self.total} {fraction * 100:3.0f}%"
         if 0 < done < self.total and elapsed > 0:

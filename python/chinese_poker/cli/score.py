@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
                 bad += 1
                 progress.update(count)
                 continue
-            assert rnd is not None and settlement is not None
+            assert rnd is not None
+            assert settlement is not None
             out = round_output(rnd, settlement, explain=args.explain)
             if args.format == "json":
                 outputs.append(out)

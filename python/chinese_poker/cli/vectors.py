@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import IO, Any, Callable
 
 from chinese_poker.cli.common import CliError, dumps, one_line, resolve_rules
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         stream = sys.stdout
     else:
         try:
-            stream = open(args.output, "w", encoding="utf-8")  # noqa: SIM115
+            stream = Path(args.output).open("w", encoding="utf-8")  # noqa: SIM115
         except OSError as error:
             raise CliError(f"cannot write {args.output!r}: {one_line(error)}") from None
         close = stream.close

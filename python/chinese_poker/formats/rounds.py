@@ -98,8 +98,8 @@ def default_names(count: int) -> tuple[str, ...]:
 def load_schema(name: str = "round") -> dict[str, Any]:
     """The JSON Schema shipped in ``chinese_poker/formats/schema``: ``"round"`` (input) or ``"output"``."""
     schema_file = resources.files("chinese_poker.formats.schema").joinpath(f"{name}.schema.json")
-    text = schema_file.read_text(encoding="utf-8")
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(schema_file.read_text(encoding="utf-8"))
+    return schema
 
 
 # ----- checking one round ------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ def _cards_value(value: object, what: str) -> Any:
     raise ValueError(f"{what} must be a string of cards or a list of cards, got {_type_name(value)}")
 
 
-def _parse_player(data: object, index: int) -> tuple[str | None, Hand, bool]:
+def _parse_player(data: object) -> tuple[str | None, Hand, bool]:
     if not isinstance(data, Mapping):
         raise ValueError(f"a player must be an object, got {_type_name(data)}")
     for key in data:
@@ -252,7 +252,7 @@ def parse_round(
         if isinstance(player, Mapping) and isinstance(player.get("name"), str) and player["name"].strip():
             label = f"player {index + 1} ({player['name']})"
         try:
-            name, hand, surrender = _parse_player(player, index)
+            name, hand, surrender = _parse_player(player)
         except ValueError as error:
             raise RoundError(str(error), where, label) from None
         names.append(name if name is not None else _DEFAULT_NAMES[index])
@@ -301,20 +301,31 @@ def _named_error(error: InputError, rnd: Round, where: str) -> RoundError:
         return f"player {index + 1} ({names[index]})"
 
     rules_name = rnd.rules.name or "custom"
-    if error.kind == "card_repeated" and error.other is not None and error.other != player and error.card is not None:
+    if (
+        error.kind == "card_repeated"
+        and error.other is not None
+        and error.other != player
+        and error.card is not None
+    ):
         assert player is not None
-        return RoundError(f"card {format_card(error.card)} is held by both {names[error.other]} and {names[player]}",
-                          where)
+        return RoundError(
+            f"card {format_card(error.card)} is held by both {names[error.other]} and {names[player]}", where
+        )
     if error.kind == "declared_without_natural" and player is not None:
         if not rnd.rules.naturals:
-            return RoundError(f"declares a natural, but the rules ({rules_name}) list no naturals", where,
-                              label(player))
+            return RoundError(
+                f"declares a natural, but the rules ({rules_name}) list no naturals", where, label(player)
+            )
         listed = ", ".join(name for name, _ in rnd.rules.naturals)
-        return RoundError(f"declares a natural but holds none of those the rules ({rules_name}) list: {listed}",
-                          where, label(player))
+        return RoundError(
+            f"declares a natural but holds none of those the rules ({rules_name}) list: {listed}",
+            where,
+            label(player),
+        )
     if error.kind == "surrender_off" and player is not None:
-        return RoundError(f"{names[player]} surrenders, but the rules have surrender_units = 0 (surrender off)",
-                          where)
+        return RoundError(
+            f"{names[player]} surrenders, but the rules have surrender_units = 0 (surrender off)", where
+        )
     return RoundError(str(error), where)
 
 

@@ -300,12 +300,12 @@ def compare_round(
         expected,
         actual,
         {
-            "id": lambda *args: None,
+            "id": lambda *_: None,
             "rules": rules_field,
             "net": net_field,
             "players": players_field,
             "pairs": pairs_field,
-            "explain": lambda *args: None,
+            "explain": lambda *_: None,
         },
     )
     return comparer.found

@@ -38,3 +38,7 @@ __all__ = [
     "settle",
     "strongest",
 ]
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -12,6 +12,12 @@ from typing import Any
 
 from chinese_poker.reference.evaluate import CardsInput, card_codes, evaluate, knob
 
+__all__ = [
+    "legal_settings",
+    "pareto_front",
+    "strongest",
+]
+
 Strengths = tuple[int, int, int]
 Setting = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
@@ -53,3 +59,7 @@ def pareto_front(strengths: set[Strengths] | list[Strengths]) -> set[Strengths]:
 def strongest(cards13: CardsInput, rules: Mapping[str, Any]) -> Strengths:
     """The strengths of the legal setting with the strongest back, then middle, then front."""
     return max(legal_settings(cards13, rules), key=lambda t: (t[2], t[1], t[0]))
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

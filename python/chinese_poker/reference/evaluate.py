@@ -20,6 +20,34 @@ from typing import Any, Union
 
 from chinese_poker.cards import parse_cards
 
+__all__ = [
+    "CATEGORY_NAMES",
+    "DEFAULT_RULES",
+    "FLUSH",
+    "FOUR_OF_A_KIND",
+    "FULL_HOUSE",
+    "HIGH_CARD",
+    "ONE_PAIR",
+    "STRAIGHT",
+    "STRAIGHT_FLUSH",
+    "SUIT_LETTERS",
+    "THREE_OF_A_KIND",
+    "TWO_PAIR",
+    "WHEELS",
+    "card_codes",
+    "category_name",
+    "category_of",
+    "compare_rows",
+    "encode",
+    "evaluate",
+    "knob",
+    "rank_value",
+    "straight_ranks",
+    "suit_of",
+    "suit_sequence",
+    "tiebreak_vector",
+]
+
 CardsInput = Union[str, Iterable[Union[str, int]]]
 
 HIGH_CARD = 0
@@ -280,3 +308,7 @@ def compare_rows(a: CardsInput, b: CardsInput, rules: Mapping[str, Any] | None =
         if suit_a != suit_b:
             return _sign(suit_a - suit_b)
     return 0
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -21,6 +21,14 @@ from chinese_poker.reference.evaluate import (
     suit_of,
 )
 
+__all__ = [
+    "NATURAL_KINDS",
+    "detect_natural",
+    "holds",
+    "natural_key",
+    "natural_list",
+]
+
 NaturalKey = tuple[int, ...]
 
 
@@ -49,9 +57,9 @@ def _one_suit(cards: Sequence[int]) -> bool:
     return len({suit_of(card) for card in cards}) == 1
 
 
-def _splits(cards: Sequence[int], five_card_row_ok: Callable[[tuple[int, ...]], bool]) -> Iterator[
-    tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-]:
+def _splits(
+    cards: Sequence[int], five_card_row_ok: Callable[[tuple[int, ...]], bool]
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
     """Every (back, middle, front) split whose back and middle both pass ``five_card_row_ok``.
 
     Back and middle are ordered (both orders are produced), the front is the three cards left.
@@ -292,3 +300,7 @@ def natural_key(kind: str, cards13: CardsInput, rules: Mapping[str, Any]) -> Nat
         assert key is not None
         return key
     return ()
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -23,6 +23,16 @@ from chinese_poker.reference.evaluate import (
 )
 from chinese_poker.reference.naturals import detect_natural, natural_key, natural_list
 
+__all__ = [
+    "PRESETS",
+    "ROWS",
+    "ROYALTY_TABLES",
+    "is_foul",
+    "resolve_rules",
+    "royalties",
+    "settle",
+]
+
 ROWS = ("front", "middle", "back")
 
 #: The built-in royalty tables of RULES.md section 4 (units a won row is worth in ``replace`` mode).
@@ -403,8 +413,7 @@ def _settle_pair(
         assert pair["rows"] is not None
         results = list(pair["rows"])
         values = [
-            _row_value(result, r_a, r_b, rules)
-            for result, r_a, r_b in zip(results, a.royalties, b.royalties)
+            _row_value(result, r_a, r_b, rules) for result, r_a, r_b in zip(results, a.royalties, b.royalties)
         ]
         counts_as_scoop = True
 
@@ -538,3 +547,7 @@ def settle(
         net[pair["i"]] += pair["units"]
         net[pair["j"]] -= pair["units"]
     return {"net": net, "pairs": pairs, "home_run": home_run}
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
