@@ -108,7 +108,7 @@ def test_score_json_jsonl_and_explain(cli: Cli, tmp_path: Path) -> None:
     assert [o["net"] for o in overridden] == [[3, -5, 3, -1], [3, -5, 3, -1]]
     explained = cli("score", str(path), "--explain")
     assert "Settlement under pagat" in explained.stdout
-    assert "pair   rows F M B" in explained.stdout
+    assert "pair  rows F M B  by" in explained.stdout
 
 
 def test_score_rules_file_and_declared_natural(cli: Cli, tmp_path: Path) -> None:

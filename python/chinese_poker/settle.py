@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Union
@@ -9,6 +10,7 @@ from typing import Any, Union
 import numpy as np
 
 from chinese_poker import _core
+from chinese_poker._render import text_table
 from chinese_poker.cards import format_card
 from chinese_poker.evaluation import category, describe
 from chinese_poker.hand import ROW_NAMES, Hand, RulesLike, rules_or_default
@@ -67,6 +69,14 @@ class PlayerResult:
     surrendered: bool
     home_run: bool
     net: int
+
+
+_LEGEND = (
+    "(pair i v j, amounts from i's view. rows F M B: front, middle and back, +1 won, -1 lost, 0 tied; by: "
+    "what decided the pair; rows, roy, ovr, scoop: units of the rows, royalties, overall unit and scoop "
+    "bonus; x: scoop multiplier; nat, surr: natural and surrender units; stake; HR: home run "
+    "multiplier; units: what j pays i)"
+)
 
 
 class Settlement:
@@ -252,18 +262,19 @@ class Settlement:
                     extra = f"  (royalty {royalty})" if royalty else ""
                     lines.append(f"    {name:<6} {describe(strength)}{extra}")
         lines.append("")
-        header = (
-            f"{'pair':<7}{'rows F M B':<12}{'by':<10}{'rows':>5}{'roy':>5}{'ovr':>5}{'scoop':>6}"
-            f"{'x':>4}{'nat':>5}{'surr':>5}{'stake':>6}{'HR':>4}{'units':>7}"
-        )
-        lines.append(header)
+        headers = ["pair", "rows F M B", "by", "rows", "roy", "ovr", "scoop", "x", "nat", "surr", "stake",
+                   "HR", "units"]  # fmt: skip
+        table: list[Sequence[str] | str] = []
         for pr in self.pairs:
             rows = " ".join(f"{r:+d}" for r in pr.rows) if pr.rows is not None else "-"
-            lines.append(
-                f"{pr.i}v{pr.j:<5}{rows:<12}{pr.decided_by:<10}{pr.row_units:>+5d}{pr.royalty_units:>+5d}"
-                f"{pr.overall_units:>+5d}{pr.scoop_bonus_units:>+6d}{pr.multiplier:>4d}{pr.natural_units:>+5d}"
-                f"{pr.surrender_units:>+5d}{pr.stake:>6d}{pr.home_run:>4d}{pr.units:>+7d}"
-            )
+            table.append([
+                f"{pr.i}v{pr.j}", rows, pr.decided_by, f"{pr.row_units:+d}", f"{pr.royalty_units:+d}",
+                f"{pr.overall_units:+d}", f"{pr.scoop_bonus_units:+d}", str(pr.multiplier),
+                f"{pr.natural_units:+d}", f"{pr.surrender_units:+d}", str(pr.stake), str(pr.home_run),
+                f"{pr.units:+d}",
+            ])  # fmt: skip
+        lines += text_table(headers, table, right=range(3, len(headers)))
+        lines += textwrap.wrap(_LEGEND, width=100, initial_indent="  ", subsequent_indent="  ")
         lines.append("")
         lines.append("Net: " + ", ".join(f"{name} {n:+d}" for name, n in zip(self.names, self.net)))
         return "\n".join(lines)
