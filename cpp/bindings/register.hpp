@@ -47,6 +47,9 @@ struct Where {
 // attributes (item, player, other, position, card: None where they do not apply) and `kind`.
 [[noreturn]] void raise_input_error(const char* kind, const std::string& message, const Where& where);
 
+// The 13 card codes of a single-hand call (bytes of codes); ValueError naming `what` for another count.
+const std::uint8_t* thirteen_codes(const pybind11::bytes& cards, const char* what);
+
 // Raises the InputError for a CardIssue, naming the group as `item_label` ("row", "hand", "round", or ""
 // for a single call). `by_player`: the group is players x 13 cards, so the position names a player and an
 // index within its 13 (and a repeat names the other holder).

@@ -17,12 +17,6 @@ namespace chinese_poker::bindings {
 
 namespace {
 
-const std::uint8_t* thirteen_codes(const py::bytes& cards) {
-  const std::string_view codes = cards;
-  if (codes.size() != 13) throw py::value_error("arranging takes 13 cards, got " + std::to_string(codes.size()));
-  return reinterpret_cast<const std::uint8_t*>(codes.data());
-}
-
 void check_model(const ExpectedModel& model, const RulesSpec& rules) {
   if (model.wheel != rules.wheel) {
     throw py::value_error("the expected model was built for another wheel rule than these rules");
@@ -82,7 +76,7 @@ void register_arrange(py::module_& m) {
         check_rules(rules);
         check_model(model, rules);
         ArrangeResult out{};
-        const CardIssue issue = arrange_hand(thirteen_codes(cards), rules, model, by_expected, &out);
+        const CardIssue issue = arrange_hand(thirteen_codes(cards, "arranging"), rules, model, by_expected, &out);
         if (issue) raise_card_issue(issue, "", false);
         return out;
       },
@@ -106,7 +100,7 @@ void register_arrange(py::module_& m) {
       "legal_arrangements",
       [](const py::bytes& cards, const RulesSpec& rules, bool distinct_strengths, bool drop_dominated) {
         check_rules(rules);
-        const std::uint8_t* codes = thirteen_codes(cards);
+        const std::uint8_t* codes = thirteen_codes(cards, "arranging");
         std::vector<Arrangement> buffer(kNumSplits);
         std::size_t n = 0;
         CardIssue issue;

@@ -39,6 +39,14 @@ void raise_input_error(const char* kind, const std::string& message, const Where
   throw py::error_already_set();
 }
 
+const std::uint8_t* thirteen_codes(const py::bytes& cards, const char* what) {
+  const std::string_view codes = cards;
+  if (codes.size() != 13) {
+    throw py::value_error(std::string(what) + " takes 13 cards, got " + std::to_string(codes.size()));
+  }
+  return reinterpret_cast<const std::uint8_t*>(codes.data());
+}
+
 void raise_card_issue(const CardIssue& issue, const char* item_label, bool by_player) {
   Where where;
   where.item = issue.item;

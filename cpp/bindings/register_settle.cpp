@@ -171,10 +171,8 @@ void register_settle(py::module_& m) {
       "player_facts",
       [](const py::bytes& cards, bool declared, const RulesSpec& rules) {
         check_rules(rules);
-        const std::string_view codes = cards;
-        if (codes.size() != 13) throw py::value_error("player_facts takes 13 card codes, got " + std::to_string(codes.size()));
         PlayerInput in;
-        in.cards = reinterpret_cast<const std::uint8_t*>(codes.data());
+        in.cards = thirteen_codes(cards, "player_facts");
         in.declared = declared;
         BoundFacts out;
         const SettleError error = player_facts(in, 0, rules, &out.facts);
@@ -190,9 +188,7 @@ void register_settle(py::module_& m) {
       "detect_natural",
       [](const py::bytes& cards, const RulesSpec& rules) {
         check_rules(rules);
-        const std::string_view codes = cards;
-        if (codes.size() != 13) throw py::value_error("a natural takes 13 cards, got " + std::to_string(codes.size()));
-        const int level = detect_natural(reinterpret_cast<const std::uint8_t*>(codes.data()), rules);
+        const int level = detect_natural(thirteen_codes(cards, "a natural"), rules);
         std::optional<NaturalKind> kind;
         if (level >= 0) kind = rules.natural_kind[static_cast<std::size_t>(level)];
         return kind;
@@ -204,9 +200,7 @@ void register_settle(py::module_& m) {
       "held_naturals",
       [](const py::bytes& cards, const RulesSpec& rules) {
         check_rules(rules);
-        const std::string_view codes = cards;
-        if (codes.size() != 13) throw py::value_error("a natural takes 13 cards, got " + std::to_string(codes.size()));
-        const std::uint32_t held = held_naturals(reinterpret_cast<const std::uint8_t*>(codes.data()), rules);
+        const std::uint32_t held = held_naturals(thirteen_codes(cards, "a natural"), rules);
         py::list out;
         for (int k = 0; k < kNumNaturalKinds; ++k) {
           if ((held >> k & 1u) != 0) out.append(py::cast(static_cast<NaturalKind>(k)));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "chinese_poker/arrange.hpp"
+#include "chinese_poker/card_text.hpp"
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/naturals.hpp"
@@ -34,7 +35,7 @@ static int g_checks = 0;
 static std::vector<std::uint8_t> cards_of(std::initializer_list<const char*> tokens) {
   std::vector<std::uint8_t> out;
   for (const char* t : tokens) {
-    const int c = parse_card(t);
+    const int c = parse_card_token(t);
     CHECK(c >= 0);
     out.push_back(static_cast<std::uint8_t>(c));
   }
@@ -47,17 +48,29 @@ static Strength eval(std::initializer_list<const char*> tokens, Wheel wheel = Wh
 }
 
 static void test_cards() {
-  CHECK(parse_card("As") == 51);
-  CHECK(parse_card("2c") == 0);
-  CHECK(parse_card("10h") == make_card(8, 2));
-  CHECK(parse_card("td") == make_card(8, 1));
-  CHECK(parse_card("K\xE2\x99\xA0") == make_card(11, 3));
-  CHECK(parse_card("Ax") == -1);
-  CHECK(parse_card("1s") == -1);
-  CHECK(parse_card("") == -1);
+  CHECK(parse_card_token("As") == 51);
+  CHECK(parse_card_token("2c") == 0);
+  CHECK(parse_card_token("10h") == make_card(8, 2));
+  CHECK(parse_card_token("td") == make_card(8, 1));
+  CHECK(parse_card_token("K\xE2\x99\xA0") == make_card(11, 3));
+  CHECK(parse_card_token("Ax") == -1);
+  CHECK(parse_card_token("1s") == -1);
+  CHECK(parse_card_token("") == -1);
+  CHECK(parse_card_token(" As ") == 51);
+  CHECK(parse_card_token("\xC5\xBF") == -1);  // U+017F folds to 's' in Python; not a suit here
+  {
+    std::uint8_t out[8];
+    std::size_t n = 0;
+    CardTextIssue t = parse_card_text("As,kd;10h\xE3\x80\x80" "2\xE2\x99\xA3 3c4d", out, 8, &n);
+    CHECK(t.ok && n == 6 && out[0] == 51 && out[2] == make_card(8, 2) && out[3] == 0 && out[5] == make_card(2, 1));
+    t = parse_card_text("As Kd Xx9s 2c", out, 8, &n);
+    CHECK(!t.ok && t.card_index == 2 && t.begin == 6 && t.end == 10);
+    t = parse_card_text("As Kd Qh", out, 2, &n);
+    CHECK(t.ok && n == 3);  // counts past the capacity, writes only what fits
+  }
   CHECK(format_card(51) == "As");
   CHECK(format_card(52) == "??");
-  for (int c = 0; c < kDeckSize; ++c) CHECK(parse_card(format_card(c)) == c);
+  for (int c = 0; c < kDeckSize; ++c) CHECK(parse_card_token(format_card(c)) == c);
 }
 
 static void test_exhaustive_five(Wheel wheel) {
@@ -163,7 +176,7 @@ static std::vector<std::uint8_t> hand_of(const char* text) {
   for (const char* p = text;; ++p) {
     if (*p == ' ' || *p == '/' || *p == '\0') {
       if (!token.empty()) {
-        const int c = parse_card(token);
+        const int c = parse_card_token(token);
         CHECK(c >= 0);
         out.push_back(static_cast<std::uint8_t>(c));
         token.clear();

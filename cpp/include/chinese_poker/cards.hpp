@@ -15,9 +15,6 @@ constexpr int card_rank(int card) noexcept { return card >> 2; }
 constexpr int card_suit(int card) noexcept { return card & 3; }
 constexpr int make_card(int rank, int suit) noexcept { return rank * 4 + suit; }
 
-// Parses one token such as "As", "10h", "td" or "T♥"; returns -1 when it is not a card.
-int parse_card(const std::string& token) noexcept;
-
 // What is wrong with a group of cards (a batch row, a hand, a round), if anything: the one type every
 // validating entry point reports.
 enum class CardIssueKind : std::uint8_t { kNone = 0, kOutOfRange = 1, kDuplicate = 2 };
