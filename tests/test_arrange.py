@@ -25,7 +25,7 @@ def test_arrangement_is_legal_and_uses_exactly_the_cards(cards, rules, strategy)
     chosen = arrange(cards, rules, strategy)
     assert sorted(chosen.hand.cards) == sorted(cards)
     assert not chosen.hand.is_foul(rules)
-    assert chosen.strengths == tuple(chosen.hand.facts(rules).strengths)
+    assert chosen.strengths == chosen.hand.facts(rules).strengths
     assert chosen.strategy == strategy
 
 
@@ -83,7 +83,7 @@ def test_enumeration_agrees_with_brute_force_reference(cards, preset) -> None:
     for setting, triple in zip(settings_, strengths):
         hand = Hand.from_cards(setting)
         assert sorted(hand.cards) == sorted(cards)
-        assert tuple(hand.facts(rules).strengths) == tuple(map(int, triple))
+        assert hand.facts(rules).strengths == tuple(map(int, triple))
     _, front = arrangements(cards, rules, drop_dominated=True, with_strengths=True)
     assert {tuple(map(int, s)) for s in front} == ref.pareto_front(set(expected))
     only_settings = arrangements(cards, rules)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from chinese_poker import Hand, Rules, _core, settle
+from chinese_poker import held_naturals as cp_held
 from chinese_poker.arrange import build_expected_model, field_tables
 from chinese_poker.knobs import CHOICES, INT_RANGES, NATURAL_NAMES, ROYALTY_CATEGORIES
 from chinese_poker.rules import KNOBS, core_spec
@@ -109,3 +110,24 @@ def test_str_of_a_hand_parses_back() -> None:
     for hand in E1:
         assert Hand.parse(str(hand)) == hand
     assert settle([str(h) for h in E1]).net == settle(E1).net
+
+
+def test_the_core_says_why_a_hand_fouls() -> None:
+    both = Hand("Kh Ks 2c", "Td Th 3c 4d 6s", "Ac Ad 5c 7d 8h")  # front KK over middle TT
+    facts = both.facts()
+    assert facts.foul
+    assert facts.foul_reasons == ("front_beats_middle",)
+    back_weak = Hand("2c 3d 4h", "Ah Ad Ac 5s 5d", "Ks Kd 7c 8c 9c")  # full house middle over a pair back
+    assert back_weak.facts().foul_reasons == ("middle_beats_back",)
+    same = Hand("2c 3d 4h", "Ah Kd Tc 8s 6d", "As Kh Td 8c 6h")  # middle and back of equal strength
+    assert same.facts().foul_reasons == ()
+    assert same.facts(Rules(middle_vs_back="strict")).foul_reasons == ("middle_equals_back",)
+    assert E1[0].facts().foul_reasons == ()
+
+
+def test_held_naturals_whatever_the_rules_list() -> None:
+    six_pairs = "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 9s"
+    assert cp_held(six_pairs) == ("six_pairs",)
+    small = "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 8s"  # every card 8 or lower as well
+    assert cp_held(small) == ("six_pairs", "all_small")
+    assert cp_held(small, Rules.preset("pagat")) == cp_held(small, Rules.preset("pagat-bonus"))

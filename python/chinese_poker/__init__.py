@@ -24,7 +24,7 @@ from chinese_poker.evaluation import (
     evaluate_batch,
     tiebreak_vector,
 )
-from chinese_poker.hand import Hand, detect_natural, held_naturals
+from chinese_poker.hand import Hand, HandFacts, detect_natural, held_naturals
 from chinese_poker.rules import Rules
 from chinese_poker.settle import PairResult, PlayerResult, Settlement, settle, settle_batch
 
@@ -36,6 +36,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree th
 __all__ = [
     "Arrangement",
     "Hand",
+    "HandFacts",
     "HandCategory",
     "PairResult",
     "PlayerResult",

@@ -35,7 +35,6 @@ __all__ = [
     "arrange",
     "arrange_batch",
     "arrangements",
-    "build_expected_model",
     "field_tables",
 ]
 

@@ -23,18 +23,14 @@ def held_patterns(cards: Sequence[int]) -> list[str]:
     return list(held_naturals(cards, Rules()))
 
 
-# The core's foul_reasons bits, and how to say each.
-_FRONT_BEATS_MIDDLE, _MIDDLE_BEATS_BACK, _MIDDLE_EQUALS_BACK = 1, 2, 4
-
-
-def _foul_reasons(bits: int, strengths: Sequence[int]) -> list[str]:
+def _foul_reasons(why: Sequence[str], strengths: Sequence[int]) -> list[str]:
     front, middle, back = strengths
     reasons = []
-    if bits & _FRONT_BEATS_MIDDLE:
+    if "front_beats_middle" in why:
         reasons.append(f"the front ({describe(front)}) beats the middle ({describe(middle)})")
-    if bits & _MIDDLE_BEATS_BACK:
+    if "middle_beats_back" in why:
         reasons.append(f"the middle ({describe(middle)}) beats the back ({describe(back)})")
-    if bits & _MIDDLE_EQUALS_BACK:
+    if "middle_equals_back" in why:
         reasons.append(f"the middle equals the back ({describe(back)}) and middle_vs_back is strict")
     return reasons
 
@@ -61,6 +57,7 @@ def check_hand(hand: Hand, rules: Rules) -> HandCheck:
     if hand.is_declared:
         lines.append(f"declares a natural: {' '.join(format_card(c) for c in hand.cards)}")
     else:
+        assert facts.strengths is not None  # a setting has strengths
         strengths = list(facts.strengths)
         rows = []
         for row, codes, strength, royalty in zip(

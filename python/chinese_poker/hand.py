@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Union
 
 import numpy as np
@@ -42,6 +43,24 @@ def rules_or_default(rules: RulesLike | None) -> Rules:
     raise TypeError(
         f"rules must be a chinese_poker.Rules, a preset name or a mapping, got {type(rules).__name__}"
     )
+
+
+#: The core's foul_reasons bits and their names, in the order HandFacts lists them.
+_FOUL_REASONS = ((1, "front_beats_middle"), (2, "middle_beats_back"), (4, "middle_equals_back"))
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """What the rules make of one hand: ``foul`` and why (``foul_reasons``: ``"front_beats_middle"``,
+    ``"middle_beats_back"``, ``"middle_equals_back"`` under strict ``middle_vs_back``), the listed
+    ``natural`` it counts (by name, or ``None``), the front, middle and back ``strengths`` (``None`` for a
+    declared natural) and the rows' ``royalties``."""
+
+    foul: bool
+    foul_reasons: tuple[str, ...]
+    natural: str | None
+    strengths: tuple[int, int, int] | None
+    royalties: tuple[int, int, int]
 
 
 class Hand:
@@ -132,10 +151,18 @@ class Hand:
         """The 13 card codes as a uint8 array of shape (13,)."""
         return np.asarray(self._cards, dtype=np.uint8)
 
-    def facts(self, rules: RulesLike | None = None) -> _core.PlayerFacts:
+    def facts(self, rules: RulesLike | None = None) -> HandFacts:
         """Foul (and why), natural, row strengths and royalties of this hand under ``rules`` (default
         ``pagat``), as the core computes them."""
-        return _core.player_facts(bytes(self._cards), self._declared, core_spec(rules_or_default(rules)))
+        facts = _core.player_facts(bytes(self._cards), self._declared, core_spec(rules_or_default(rules)))
+        bits = facts.foul_reasons
+        return HandFacts(
+            foul=facts.foul,
+            foul_reasons=tuple(reason for bit, reason in _FOUL_REASONS if bits & bit),
+            natural=None if facts.natural is None else facts.natural.name,
+            strengths=facts.strengths if facts.has_setting else None,
+            royalties=facts.royalties,
+        )
 
     def is_foul(self, rules: RulesLike | None = None) -> bool:
         """Whether the setting breaks back >= middle >= front (RULES.md 2.5); never for a declared natural."""
