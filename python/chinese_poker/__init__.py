@@ -26,7 +26,8 @@ from chinese_poker.evaluation import (
 )
 from chinese_poker.hand import Hand, HandFacts, detect_natural, held_naturals
 from chinese_poker.rules import Rules
-from chinese_poker.settle import PairResult, PlayerResult, Settlement, settle, settle_batch
+from chinese_poker.settle import settle, settle_batch
+from chinese_poker.settlement import PairResult, PlayerResult, Settlement
 
 try:
     __version__ = version("chinese-poker")  # the one version source: pyproject.toml
@@ -36,8 +37,8 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree th
 __all__ = [
     "Arrangement",
     "Hand",
-    "HandFacts",
     "HandCategory",
+    "HandFacts",
     "PairResult",
     "PlayerResult",
     "Rules",

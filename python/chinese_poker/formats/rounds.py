@@ -30,7 +30,8 @@ from chinese_poker.cards import format_card
 from chinese_poker.formats.records import RawRound
 from chinese_poker.hand import ROW_NAMES, Hand
 from chinese_poker.rules import Rules
-from chinese_poker.settle import Settlement, settle
+from chinese_poker.settle import settle
+from chinese_poker.settlement import Settlement
 
 __all__ = [
     "METADATA_KEYS",

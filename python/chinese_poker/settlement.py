@@ -1,0 +1,293 @@
+"""The result of settling a round: ``Settlement`` and its ``PlayerResult`` and ``PairResult`` parts.
+
+A ``Settlement`` wraps the core's result and builds the per-player and per-pair records on first use;
+``to_dict`` gives the JSON output form, ``explain`` the readable account.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from chinese_poker import _core
+from chinese_poker._render import text_table
+from chinese_poker.cards import format_card
+from chinese_poker.evaluation import category, describe
+from chinese_poker.hand import ROW_NAMES, Hand
+from chinese_poker.rules import Rules
+
+__all__ = ["PairResult", "PlayerResult", "Settlement"]
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One pair of players ``(i, j)``, every amount from i's view (j receives ``-units``).
+
+    ``rows`` are the three comparisons as laid (+1 i wins, -1 j wins, 0 tie; ``None`` when a side declared a
+    natural), reported whatever decided the pair. ``decided_by`` is ``"natural"``, ``"surrender"``,
+    ``"foul"`` or ``"rows"``. ``subtotal = multiplier * (row_units + overall_units + scoop_bonus_units)``
+    plus ``royalty_units`` (times the multiplier when ``royalties_in_multiplier``), or ``natural_units`` /
+    ``surrender_units`` when those decide; ``units = subtotal * stake * home_run``.
+    """
+
+    i: int
+    j: int
+    decided_by: str
+    rows: tuple[int, int, int] | None
+    foul: tuple[bool, bool]
+    natural: tuple[str | None, str | None]
+    royalties: tuple[tuple[int, int, int], tuple[int, int, int]]
+    surrendered: tuple[bool, bool]
+    natural_units: int
+    surrender_units: int
+    row_units: int
+    royalty_units: int
+    overall_units: int
+    scoop: int
+    scoop_bonus_units: int
+    multiplier: int
+    subtotal: int
+    stake: int
+    home_run: int
+    units: int
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """What is known of one player: its hand, foul, natural, row strengths and royalties, and net units."""
+
+    hand: Hand
+    foul: bool
+    natural: str | None
+    strengths: tuple[int, int, int] | None
+    royalties: tuple[int, int, int]
+    surrendered: bool
+    home_run: bool
+    net: int
+
+
+_LEGEND = (
+    "(pair i v j, amounts from i's view. rows F M B: front, middle and back, +1 won, -1 lost, 0 tied; by: "
+    "what decided the pair; rows, roy, ovr, scoop: units of the rows, royalties, overall unit and scoop "
+    "bonus; x: scoop multiplier; nat, surr: natural and surrender units; stake; HR: home run "
+    "multiplier; units: what j pays i)"
+)
+
+
+class Settlement:
+    """The settled round: ``net`` units per player (summing to zero) and the breakdown of every pair.
+
+    ``players`` and ``pairs`` are built from the core's result on first use (most callers read ``net``).
+    """
+
+    __slots__ = ("_pairs", "_players", "_result", "_surrendered", "hands", "names", "rules")
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: tuple[Hand, ...],
+        result: _core.RoundResult | None,
+        *,
+        surrendered: tuple[bool, ...],
+        names: tuple[str, ...] | None = None,
+        players: tuple[PlayerResult, ...] | None = None,
+        pairs: tuple[PairResult, ...] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.hands = hands
+        self.names = names if names is not None else tuple(f"Player {k}" for k in range(len(hands)))
+        self._result = result
+        self._surrendered = surrendered
+        self._players = players
+        self._pairs = pairs
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The core's result does not pickle; the materialised breakdown does.
+        return (_restore, (self.rules, self.hands, self._surrendered, self.names, self.players, self.pairs))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Settlement):
+            return NotImplemented
+        return (self.rules, self.hands, self.names, self.players, self.pairs) == (
+            other.rules,
+            other.hands,
+            other.names,
+            other.players,
+            other.pairs,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Settlement(rules={self.rules!r}, names={self.names!r}, net={self.net!r})"
+
+    @property
+    def players(self) -> tuple[PlayerResult, ...]:
+        """Each player's hand, foul, natural, row strengths, royalties, surrender, home run and net."""
+        if self._players is None:
+            assert self._result is not None
+            result = self._result
+            self._players = tuple(
+                PlayerResult(
+                    hand=hand,
+                    foul=facts.foul,
+                    natural=None if facts.natural is None else facts.natural.name,
+                    strengths=facts.strengths if facts.has_setting else None,
+                    royalties=facts.royalties,
+                    surrendered=surrendered,
+                    home_run=home_run,
+                    net=net,
+                )
+                for hand, facts, surrendered, home_run, net in zip(
+                    self.hands, result.facts, self._surrendered, result.home_run, result.net
+                )
+            )
+        return self._players
+
+    @property
+    def pairs(self) -> tuple[PairResult, ...]:
+        """The breakdown of every pair ``(i, j)``, ``i < j``: (0, 1), (0, 2), ..."""
+        if self._pairs is None:
+            assert self._result is not None
+            players = self.players
+            self._pairs = tuple(
+                PairResult(
+                    i=p.i,
+                    j=p.j,
+                    decided_by=p.decided_by.name,
+                    rows=p.rows,
+                    foul=(players[p.i].foul, players[p.j].foul),
+                    natural=(players[p.i].natural, players[p.j].natural),
+                    royalties=(players[p.i].royalties, players[p.j].royalties),
+                    surrendered=(players[p.i].surrendered, players[p.j].surrendered),
+                    natural_units=p.natural_units,
+                    surrender_units=p.surrender_units,
+                    row_units=p.row_units,
+                    royalty_units=p.royalty_units,
+                    overall_units=p.overall_units,
+                    scoop=p.scoop,
+                    scoop_bonus_units=p.scoop_bonus_units,
+                    multiplier=p.multiplier,
+                    subtotal=p.subtotal,
+                    stake=p.stake,
+                    home_run=p.home_run,
+                    units=p.units,
+                )
+                for p in self._result.pairs
+            )
+        return self._pairs
+
+    @property
+    def net(self) -> tuple[int, ...]:
+        """Units won (+) or lost (-) by each player; they sum to zero."""
+        if self._result is not None:
+            return self._result.net
+        return tuple(p.net for p in self.players)
+
+    @property
+    def home_run(self) -> tuple[bool, ...]:
+        """For each player, whether it scooped every opponent and had its pairs multiplied (home run)."""
+        return tuple(p.home_run for p in self.players)
+
+    def pair(self, i: int, j: int) -> PairResult:
+        """The breakdown of players i and j (in either order; amounts stay from the lower index's view)."""
+        a, b = min(i, j), max(i, j)
+        for result in self.pairs:
+            if (result.i, result.j) == (a, b):
+                return result
+        raise KeyError(f"no pair ({i}, {j}) among {len(self.players)} players")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole settlement as JSON-safe data."""
+        players = []
+        for index, p in enumerate(self.players):
+            entry: dict[str, Any] = {
+                "index": index,
+                "net": p.net,
+                "foul": p.foul,
+                "natural": p.natural,
+                "surrendered": p.surrendered,
+                "home_run": p.home_run,
+            }
+            if p.hand.is_declared:
+                entry["declared"] = " ".join(format_card(c) for c in p.hand.cards)
+                entry["rows"] = None
+            else:
+                cards = p.hand.cards
+                rows = (cards[:3], cards[3:8], cards[8:])
+                entry["rows"] = {
+                    name: {
+                        "cards": " ".join(format_card(c) for c in codes),
+                        "strength": strength,
+                        "category": category(strength).name.lower(),
+                        "text": describe(strength),
+                        "royalty": royalty,
+                    }
+                    for name, codes, strength, royalty in zip(ROW_NAMES, rows, p.strengths or (), p.royalties)
+                }
+            players.append(entry)
+        pairs = []
+        for pr in self.pairs:
+            data = asdict(pr)
+            for key in ("rows", "foul", "natural", "surrendered"):
+                data[key] = None if data[key] is None else list(data[key])
+            data["royalties"] = [list(r) for r in pr.royalties]
+            pairs.append(data)
+        return {
+            "rules": self.rules.name or self.rules.to_dict(),
+            "net": list(self.net),
+            "players": players,
+            "pairs": pairs,
+        }
+
+    def explain(self) -> str:
+        """A readable account of the settlement: each player's rows, each pair unit by unit, the net."""
+        lines = [f"Settlement under {self.rules.name or 'custom rules'}, {len(self.players)} players"]
+        for index, p in enumerate(self.players):
+            tags = [
+                t
+                for t, on in (("FOUL", p.foul), ("surrendered", p.surrendered), ("HOME RUN", p.home_run))
+                if on
+            ]
+            if p.natural:
+                tags.append(f"natural: {p.natural}")
+            lines.append(f"{self.names[index]}: {p.hand}" + (f"  [{', '.join(tags)}]" if tags else ""))
+            if p.strengths is not None:
+                for name, strength, royalty in zip(ROW_NAMES, p.strengths, p.royalties):
+                    extra = f"  (royalty {royalty})" if royalty else ""
+                    lines.append(f"    {name:<6} {describe(strength)}{extra}")
+        lines.append("")
+        headers = ["pair", "rows F M B", "by", "rows", "roy", "ovr", "scoop", "x", "nat", "surr", "stake",
+                   "HR", "units"]  # fmt: skip
+        table: list[Sequence[str] | str] = []
+        for pr in self.pairs:
+            rows = " ".join(f"{r:+d}" for r in pr.rows) if pr.rows is not None else "-"
+            table.append([
+                f"{pr.i}v{pr.j}", rows, pr.decided_by, f"{pr.row_units:+d}", f"{pr.royalty_units:+d}",
+                f"{pr.overall_units:+d}", f"{pr.scoop_bonus_units:+d}", str(pr.multiplier),
+                f"{pr.natural_units:+d}", f"{pr.surrender_units:+d}", str(pr.stake), str(pr.home_run),
+                f"{pr.units:+d}",
+            ])  # fmt: skip
+        lines += text_table(headers, table, right=range(3, len(headers)))
+        lines += textwrap.wrap(_LEGEND, width=100, initial_indent="  ", subsequent_indent="  ")
+        lines.append("")
+        lines.append("Net: " + ", ".join(f"{name} {n:+d}" for name, n in zip(self.names, self.net)))
+        return "\n".join(lines)
+
+
+def _restore(  # noqa: PLR0917 - pickle calls it with positional arguments
+    rules: Rules,
+    hands: tuple[Hand, ...],
+    surrendered: tuple[bool, ...],
+    names: tuple[str, ...],
+    players: tuple[PlayerResult, ...],
+    pairs: tuple[PairResult, ...],
+) -> Settlement:
+    """A pickled settlement again, from its materialised breakdown."""
+    return Settlement(rules, hands, None, surrendered=surrendered, names=names, players=players, pairs=pairs)
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
