@@ -19,7 +19,7 @@ py::object index_or_none(std::int64_t v) { return v < 0 ? py::none() : py::objec
 
 void register_errors(py::module_& m) {
   g_input_error = PyErr_NewExceptionWithDoc(
-      "chinese_poker._core.InputError",
+      "chinese_poker.InputError",
       "Bad input found by the core. A ValueError; kind says what (card_out_of_range, card_repeated, ...),\n"
       "and item, player, other, position and card say where (None where they do not apply).",
       PyExc_ValueError, nullptr);

@@ -14,6 +14,7 @@ except ImportError as error:  # pragma: no cover - only without a built extensio
         "from the source tree with: pip install ."
     ) from error
 
+from chinese_poker._core import InputError
 from chinese_poker.arrange import Arrangement, arrange, arrange_batch, arrangements
 from chinese_poker.cards import format_card, format_cards, parse_card, parse_cards
 from chinese_poker.evaluation import (
@@ -39,6 +40,7 @@ __all__ = [
     "Hand",
     "HandCategory",
     "HandFacts",
+    "InputError",
     "PairResult",
     "PlayerResult",
     "Rules",
