@@ -17,10 +17,26 @@ std::string type_name(py::handle obj) { return py::str(py::type::handle_of(obj).
 
 std::string quoted(py::handle obj) { return py::str(py::repr(obj)); }
 
+// The UTF-8 bytes of a str, lone surrogates kept (as "surrogatepass" writes them) so that any str can be
+// parsed: such bytes are never card text, so they end up named in an error like any other bad token.
+py::bytes utf8_of(py::handle text) {
+  PyObject* encoded = PyUnicode_AsEncodedString(text.ptr(), "utf-8", "surrogatepass");
+  if (encoded == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::bytes>(encoded);
+}
+
+// A slice of such bytes as a str again.
+py::str str_of(std::string_view utf8) {
+  PyObject* decoded = PyUnicode_DecodeUTF8(utf8.data(), static_cast<Py_ssize_t>(utf8.size()), "surrogatepass");
+  if (decoded == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(decoded);
+}
+
 // One card from a string or an integer code; `at` (" at position k" or "") is added to every message.
 std::uint8_t one_card(py::handle item, const std::string& at) {
   if (PyUnicode_Check(item.ptr())) {
-    const int card = parse_card_token(py::cast<std::string_view>(item));
+    const py::bytes utf8 = utf8_of(item);
+    const int card = parse_card_token(std::string_view(utf8));
     if (card < 0) throw py::value_error("unknown card " + quoted(item) + at);
     return static_cast<std::uint8_t>(card);
   }
@@ -42,12 +58,13 @@ std::uint8_t one_card(py::handle item, const std::string& at) {
 std::vector<std::uint8_t> parse_cards_object(py::handle cards) {
   std::vector<std::uint8_t> codes;
   if (PyUnicode_Check(cards.ptr())) {
-    const auto text = py::cast<std::string_view>(cards);
+    const py::bytes utf8 = utf8_of(cards);
+    const std::string_view text = utf8;
     codes.resize(text.size() / 2 + 1);
     std::size_t count = 0;
     const CardTextIssue issue = parse_card_text(text, codes.data(), codes.size(), &count);
     if (!issue.ok) {
-      const py::str bad = py::str(text.substr(issue.begin, issue.end - issue.begin));
+      const py::str bad = str_of(text.substr(issue.begin, issue.end - issue.begin));
       throw py::value_error("unknown card " + quoted(bad) + " at position " + std::to_string(issue.card_index) +
                             " in " + quoted(cards));
     }

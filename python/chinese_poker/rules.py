@@ -35,6 +35,7 @@ from types import MappingProxyType
 from typing import Any
 
 from chinese_poker import _core
+from chinese_poker import _jsontext as jsontext
 from chinese_poker._suggest import did_you_mean
 from chinese_poker._toml import toml_key, toml_value
 from chinese_poker.knobs import (
@@ -244,7 +245,9 @@ class Rules:
     @classmethod
     def from_json(cls, text: str) -> Rules:
         """Rules from JSON text holding one object (as ``from_dict``); malformed text is a ``ValueError``."""
-        data = json.loads(text)
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise TypeError(f"Rules.from_json takes JSON text, got {type(text).__name__}")
+        data = jsontext.loads(text if isinstance(text, str) else _utf8_text(text))
         if not isinstance(data, dict):
             raise ValueError(f"rules JSON must be an object, got {type(data).__name__}")
         return cls.from_dict(data)
@@ -256,7 +259,13 @@ class Rules:
     @classmethod
     def from_toml(cls, text: str) -> Rules:
         """Rules from TOML text (as ``from_dict``); malformed text is a ``ValueError``."""
-        return cls.from_dict(tomllib.loads(text))
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise TypeError(f"Rules.from_toml takes TOML text, got {type(text).__name__}")
+        try:
+            data = tomllib.loads(text if isinstance(text, str) else _utf8_text(text))
+        except RecursionError:
+            raise ValueError("rules TOML is nested too deeply") from None
+        return cls.from_dict(data)
 
     def to_toml(self) -> str:
         """The ``to_dict`` form as TOML text: one ``key = value`` line per knob."""
@@ -266,9 +275,10 @@ class Rules:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Rules:
-        """Rules from a ``.json`` or ``.toml`` file (UTF-8), chosen by the file's extension."""
+        """Rules from a ``.json`` or ``.toml`` file (UTF-8, a byte order mark allowed), chosen by the file's
+        extension."""
         suffix = _suffix(path)
-        text = Path(path).read_text(encoding="utf-8")
+        text = _utf8_text(Path(path).read_bytes())
         return cls.from_json(text) if suffix == ".json" else cls.from_toml(text)
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -284,6 +294,14 @@ _KNOB_SET = frozenset(KNOBS)
 _DEFAULTS: Mapping[str, Any] = MappingProxyType(
     {f.name: f.default for f in dataclasses.fields(Rules) if f.name != "name"}
 )
+
+
+def _utf8_text(data: bytes | bytearray) -> str:
+    """Bytes of a rules document as text: UTF-8, a leading byte order mark allowed."""
+    try:
+        return bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"rules text is not UTF-8: {error}") from None
 
 
 def _unknown_key(key: object, known: tuple[str, ...]) -> ValueError:

@@ -11,6 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from chinese_poker import _jsontext as jsontext
+from chinese_poker._jsontext import JSONTextError
+
 __all__ = ["RawRound", "read_json_records", "read_rounds"]
 
 
@@ -42,19 +45,20 @@ class RawRound:
 # ----- reading files -----------------------------------------------------------------------------------
 
 
-def _json_error(error: json.JSONDecodeError, line_offset: int = 0) -> str:
-    return f"malformed JSON at line {error.lineno + line_offset} column {error.colno}: {error.msg}"
-
-
 def _looks_like_json_lines(text: str) -> bool:
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) < 2:
         return False
     try:
-        json.loads(lines[0])
-    except json.JSONDecodeError:
+        jsontext.loads(lines[0])
+    except JSONTextError:
         return False
     return True
+
+
+def _document_records(document: Any) -> list[RawRound]:
+    items = document if isinstance(document, list) else [document]
+    return [RawRound(k + 1, None, data=item) for k, item in enumerate(items)]
 
 
 def read_json_records(text: str, *, json_lines: bool | None = None) -> tuple[bool, list[RawRound]]:
@@ -62,26 +66,15 @@ def read_json_records(text: str, *, json_lines: bool | None = None) -> tuple[boo
 
     The text is one JSON value (a round object, or a list of them) or JSON Lines (one object per non-blank
     line). ``json_lines=None`` decides by content: JSON Lines when the text is not one JSON value and its
-    first non-blank line is a complete JSON value on its own. Malformed JSON becomes a record with an
-    ``error`` (one per bad line in JSON Lines; the whole file otherwise).
+    first non-blank line is a complete JSON value on its own. Malformed JSON (deep nesting and huge numbers
+    included) becomes a record with an ``error`` (one per bad line in JSON Lines; the whole file otherwise).
     """
-    if json_lines is None:
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            if not _looks_like_json_lines(text):
-                return False, [RawRound(0, None, error=_json_error(error))]
-            json_lines = True
-        else:
-            items = document if isinstance(document, list) else [document]
-            return False, [RawRound(k + 1, None, data=item) for k, item in enumerate(items)]
     if not json_lines:
         try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            return False, [RawRound(0, None, error=_json_error(error))]
-        items = document if isinstance(document, list) else [document]
-        return False, [RawRound(k + 1, None, data=item) for k, item in enumerate(items)]
+            return False, _document_records(jsontext.loads(text))
+        except JSONTextError as error:
+            if json_lines is not None or not _looks_like_json_lines(text):
+                return False, [RawRound(0, None, error=str(error))]
     records = []
     position = 0
     for number, line in enumerate(text.splitlines(), start=1):
@@ -89,11 +82,11 @@ def read_json_records(text: str, *, json_lines: bool | None = None) -> tuple[boo
             continue
         position += 1
         try:
-            records.append(RawRound(position, number, data=json.loads(line)))
-        except json.JSONDecodeError as error:
-            records.append(
-                RawRound(position, number, error=f"malformed JSON at column {error.colno}: {error.msg}")
-            )
+            records.append(RawRound(position, number, data=jsontext.loads(line)))
+        except JSONTextError as error:
+            where = f" at column {error.column}" if error.column is not None else ""
+            message = str(error).split(": ", 1)[-1]
+            records.append(RawRound(position, number, error=f"malformed JSON{where}: {message}"))
     return True, records
 
 
