@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <vector>
 
 #include "chinese_poker/cards.hpp"
@@ -11,14 +12,107 @@ namespace chinese_poker {
 
 namespace detail {
 
+// ---------------------------------------------------------------------------------------------------
+// Per-rank keys, generated at compile time.
+//
+// Key 0 (deuce) is 0, so a bad card code can carry it. Key r is the smallest k >= 2.5 * key[r-1] such that,
+// over ranks 0..r, the multisets of each size m <= 5 (up to five of a rank) keep pairwise distinct sums.
+// Every size is needed while extending: two colliding sets of m ranks would collide again after adding the
+// same 5 - m cards of a higher rank. A multiset of size m with j copies of the new rank sums to j * k + t,
+// t a sum of m - j lower ranks; it meets one with i < j copies exactly when the sums of m - i lower ranks
+// contain t + (j - i) * k. Starting each search at 2.5 times the previous key, not just above it, skips
+// the dense region where almost every candidate collides: the search takes some 26,000 probes instead of
+// 4 million (the smallest-first keys reach 94,545 instead of 248,103), cheap for any constant evaluator.
+
+constexpr int kMaxRowCards = 5;
+constexpr std::uint32_t kKeyBound = 1u << 17;  // the search sizes its bit sets for keys below this
+// Not constexpr: reaching it while the keys are evaluated at compile time is a compile error.
+inline void rank_key_search_out_of_bound() noexcept {}
+
+constexpr std::array<std::uint32_t, kNumRanks> generate_rank_keys() {
+  constexpr std::size_t kListCapacity = 1365;         // multisets of 4 among 12 ranks: C(15, 4)
+  constexpr std::size_t kUnitWords = kKeyBound / 64;  // the sums of size m take m units of kKeyBound bits
+  std::array<std::uint32_t, kNumRanks> key{};
+  std::array<std::array<std::uint32_t, kListCapacity>, kMaxRowCards> list{};  // the sums of sizes 0..4
+  std::array<std::size_t, kMaxRowCards> list_size{};
+  std::array<std::uint64_t, 15 * kUnitWords> seen{};  // sums of size m from unit (m - 1) * m / 2
+  list_size[0] = 1;                                    // the empty multiset, sum 0
+  for (std::size_t r = 0; r < key.size(); ++r) {
+    std::uint32_t k = 0;
+    if (r > 0) {
+      const std::uint32_t previous = key[r - 1];
+      k = previous * 5 / 2 > previous ? previous * 5 / 2 : previous + 1;
+      for (;; ++k) {
+        bool fits = true;
+        for (int m = kMaxRowCards; m >= 1 && fits; --m)
+          for (int j = 1; j <= m && fits; ++j)
+            for (int i = 0; i < j && fits; ++i) {
+              const std::uint32_t largest = static_cast<std::uint32_t>(m - i) * previous;
+              const std::size_t base = static_cast<std::size_t>((m - i - 1) * (m - i) / 2) * kUnitWords;
+              const std::uint32_t step = static_cast<std::uint32_t>(j - i) * k;
+              const std::size_t from = static_cast<std::size_t>(m - j);
+              for (std::size_t x = 0; x < list_size[from]; ++x) {
+                const std::uint32_t v = list[from][x] + step;
+                if (v <= largest && (seen[base + v / 64] >> (v % 64) & 1u) != 0) {
+                  fits = false;
+                  break;
+                }
+              }
+            }
+        if (fits) break;
+      }
+    }
+    key[r] = k;
+    if (r + 1 == key.size()) break;  // the last rank's sums are never searched
+    if (k >= kKeyBound) rank_key_search_out_of_bound();
+    // Add the multisets holding j >= 1 copies of rank r, larger sizes first so each reads the old lists.
+    for (int m = kMaxRowCards; m >= 1; --m)
+      for (int j = 1; j <= m; ++j) {
+        const std::size_t base = static_cast<std::size_t>((m - 1) * m / 2) * kUnitWords;
+        const std::size_t from = static_cast<std::size_t>(m - j);
+        for (std::size_t x = 0; x < list_size[from]; ++x) {
+          const std::uint32_t v = list[from][x] + static_cast<std::uint32_t>(j) * k;
+          seen[base + v / 64] |= std::uint64_t{1} << (v % 64);
+          if (m < kMaxRowCards) list[static_cast<std::size_t>(m)][list_size[static_cast<std::size_t>(m)]++] = v;
+        }
+      }
+  }
+  return key;
+}
+
+constexpr std::array<std::uint32_t, kNumRanks> kRankKey = generate_rank_keys();
+constexpr std::uint32_t kMaxFiveKey = 5 * kRankKey[kNumRanks - 1];  // five aces: a bad row can reach it
+
+// Every multiset of five ranks, up to five of one rank (6,188 of them), has its own sum.
+constexpr bool five_rank_sums_distinct(const std::array<std::uint32_t, kNumRanks>& key) {
+  std::array<std::uint64_t, kMaxFiveKey / 64 + 1> seen{};
+  int multisets = 0;
+  for (std::size_t a = 0; a < key.size(); ++a)
+    for (std::size_t b = a; b < key.size(); ++b)
+      for (std::size_t c = b; c < key.size(); ++c)
+        for (std::size_t d = c; d < key.size(); ++d)
+          for (std::size_t e = d; e < key.size(); ++e) {
+            const std::uint32_t sum = key[a] + key[b] + key[c] + key[d] + key[e];
+            if (sum > kMaxFiveKey) return false;
+            const std::uint64_t bit = std::uint64_t{1} << (sum % 64);
+            if ((seen[sum / 64] & bit) != 0) return false;
+            seen[sum / 64] |= bit;
+            ++multisets;
+          }
+  return multisets == 6188;
+}
+static_assert(kRankKey[0] == 0, "a bad card code carries the deuce's key, which must add nothing");
+static_assert(five_rank_sums_distinct(kRankKey), "every multiset of five ranks needs its own key sum");
+static_assert((kMaxFiveKey >> kRowShift) + 1 == kNumRows, "kNumRows must cover every key sum");
+
 namespace {
 
 // Strength of a multiset of ranks (count[r] cards of rank r), by the definitions of RULES.md section 2.
 Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush, Wheel wheel) {
   std::vector<std::pair<int, int>> groups;  // (size, rank), biggest group first, then highest rank
   int total = 0;
-  for (int r = kNumRanks - 1; r >= 0; --r) {
-    if (count[r] > 0) groups.emplace_back(count[r], r);
+  for (std::size_t r = count.size(); r-- > 0;) {
+    if (count[r] > 0) groups.emplace_back(count[r], static_cast<int>(r));
     total += count[r];
   }
   std::stable_sort(groups.begin(), groups.end(),
@@ -53,63 +147,137 @@ Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush,
 
 }  // namespace
 
-Tables::Tables() : multiset_of_sum(kMaxKeySum + 1, 0) {
-  for (int c = 0; c < kDeckSize; ++c) {
-    card_key[c] = kRankKey[card_rank(c)];
-    card_bit[c] = static_cast<std::uint16_t>(1u << card_rank(c));
+Tables::Tables() {
+  for (int c = 0; c < 256; ++c) {
+    CardEntry& e = card[static_cast<std::size_t>(c)];
+    if (c < kDeckSize) {
+      e.word = kRankKey[static_cast<std::size_t>(card_rank(c))] |
+               kSuitStep << (kSuitShift + kSuitFieldBits * card_suit(c));
+      e.bit = std::uint64_t{1} << c;
+      rank_of_code[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(card_rank(c));
+    } else {
+      e.word = 0;  // the deuce's key and no suit: the row's key stays a five-rank sum
+      e.bit = std::uint64_t{1} << kBadCardBit;
+    }
   }
+
+  // The key of every multiset of five ranks (five of a kind too: a bad row reaches it), grouped in rows.
+  constexpr std::size_t kRowSize = std::size_t{1} << kRowShift;
+  std::vector<std::vector<std::uint32_t>> columns(kNumRows);
+  for (std::size_t a = 0; a < kRankKey.size(); ++a)
+    for (std::size_t b = a; b < kRankKey.size(); ++b)
+      for (std::size_t c = b; c < kRankKey.size(); ++c)
+        for (std::size_t d = c; d < kRankKey.size(); ++d)
+          for (std::size_t e = d; e < kRankKey.size(); ++e) {
+            const std::uint32_t key = kRankKey[a] + kRankKey[b] + kRankKey[c] + kRankKey[d] + kRankKey[e];
+            columns[key >> kRowShift].push_back(key & static_cast<std::uint32_t>(kRowSize - 1));
+          }
+  std::vector<std::size_t> order(kNumRows);
+  for (std::size_t r = 0; r < kNumRows; ++r) {
+    order[r] = r;
+    std::sort(columns[r].begin(), columns[r].end());
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return columns[x].size() > columns[y].size(); });
+  // First fit, densest rows first. No slot below first_free is free, which bounds each row's search.
+  std::vector<bool> taken(kSlotCapacity, false);
+  std::size_t first_free = 0;
+  for (std::size_t r : order) {
+    const std::vector<std::uint32_t>& cols = columns[r];
+    if (cols.empty()) continue;  // no key falls in this row, so its displacement is never read
+    std::size_t place = first_free > cols.front() ? first_free - cols.front() : 0;
+    for (;; ++place) {
+      if (place + cols.back() >= kSlotCapacity) std::abort();  // cannot happen with these keys (tests build it)
+      bool fits = true;
+      for (std::uint32_t col : cols) fits = fits && !taken[place + col];
+      if (fits) break;
+    }
+    for (std::uint32_t col : cols) {
+      taken[place + col] = true;
+      num_slots = std::max(num_slots, place + col + 1);
+    }
+    while (first_free < kSlotCapacity && taken[first_free]) ++first_free;
+    // Stored modulo 2^16 so that the kernel adds the whole key: (r * kRowSize + col + offset) mod 2^16.
+    row_offset[r] = static_cast<std::uint16_t>((place - r * kRowSize) & 0xFFFFu);
+  }
+
   std::array<int, kNumRanks> count{};
-  int next_index = 0;
-  // Every multiset of five ranks with at most four of any rank.
   for (int a = 0; a < kNumRanks; ++a)
     for (int b = a; b < kNumRanks; ++b)
       for (int c = b; c < kNumRanks; ++c)
         for (int d = c; d < kNumRanks; ++d)
           for (int e = d; e < kNumRanks; ++e) {
-            if (a == e) continue;  // five of a kind
+            if (a == e) continue;  // five of a kind: its slot keeps 0, a bad row's (discarded) value
             count.fill(0);
-            for (int r : {a, b, c, d, e}) ++count[r];
-            const std::uint32_t sum = kRankKey[a] + kRankKey[b] + kRankKey[c] + kRankKey[d] + kRankKey[e];
-            multiset_of_sum[sum] = static_cast<std::uint16_t>(next_index);
-            for (int w = 0; w < 2; ++w) {
-              plain[w][next_index] = strength_of_counts(count, false, static_cast<Wheel>(w));
-              if (a < b && b < c && c < d && d < e) {
-                const unsigned mask = 1u << a | 1u << b | 1u << c | 1u << d | 1u << e;
-                flush[w][mask] = strength_of_counts(count, true, static_cast<Wheel>(w));
-              }
+            for (int r : {a, b, c, d, e}) ++count[static_cast<std::size_t>(r)];
+            const std::uint32_t key = kRankKey[static_cast<std::size_t>(a)] + kRankKey[static_cast<std::size_t>(b)] +
+                                      kRankKey[static_cast<std::size_t>(c)] + kRankKey[static_cast<std::size_t>(d)] +
+                                      kRankKey[static_cast<std::size_t>(e)];
+            const unsigned slot = slot_of_key(*this, key);
+            for (std::size_t w = 0; w < 2; ++w) {
+              plain[w][slot] = strength_of_counts(count, false, static_cast<Wheel>(w));
             }
-            ++next_index;
           }
   for (int a = 0; a < kNumRanks; ++a)
     for (int b = 0; b < kNumRanks; ++b)
       for (int c = 0; c < kNumRanks; ++c) {
         count.fill(0);
-        ++count[a];
-        ++count[b];
-        ++count[c];
-        front[a * 169 + b * 13 + c] = strength_of_counts(count, false, Wheel::Low);
+        ++count[static_cast<std::size_t>(a)];
+        ++count[static_cast<std::size_t>(b)];
+        ++count[static_cast<std::size_t>(c)];
+        front[static_cast<std::size_t>(a * 169 + b * 13 + c)] = strength_of_counts(count, false, Wheel::Low);
       }
   // Dense class indices.
   auto index_in = [](const std::vector<Strength>& sorted, Strength s) {
     return static_cast<std::uint16_t>(std::lower_bound(sorted.begin(), sorted.end(), s) - sorted.begin());
   };
-  for (int w = 0; w < 2; ++w) {
+  for (std::size_t w = 0; w < 2; ++w) {
+    // Slot by slot: the plain strength, and for five distinct ranks the flush strength too.
+    std::vector<Strength> flush_strength(kSlotCapacity, 0);
     std::vector<Strength>& all = five_classes[w];
-    all.assign(plain[w].begin(), plain[w].end());
-    for (unsigned mask = 0; mask < 8192; ++mask) {
-      if (__builtin_popcount(mask) == 5) all.push_back(flush[w][mask]);
+    for (int a = 0; a < kNumRanks; ++a)
+      for (int b = a + 1; b < kNumRanks; ++b)
+        for (int c = b + 1; c < kNumRanks; ++c)
+          for (int d = c + 1; d < kNumRanks; ++d)
+            for (int e = d + 1; e < kNumRanks; ++e) {
+              count.fill(0);
+              for (int r : {a, b, c, d, e}) ++count[static_cast<std::size_t>(r)];
+              const std::uint32_t key = kRankKey[static_cast<std::size_t>(a)] + kRankKey[static_cast<std::size_t>(b)] +
+                                        kRankKey[static_cast<std::size_t>(c)] + kRankKey[static_cast<std::size_t>(d)] +
+                                        kRankKey[static_cast<std::size_t>(e)];
+              const unsigned slot = slot_of_key(*this, key);
+              flush_strength[slot] = strength_of_counts(count, true, static_cast<Wheel>(w));
+              all.push_back(flush_strength[slot]);
+            }
+    std::vector<bool> used(kSlotCapacity, false);
+    for (std::size_t a = 0; a < kRankKey.size(); ++a)
+      for (std::size_t b = a; b < kRankKey.size(); ++b)
+        for (std::size_t c = b; c < kRankKey.size(); ++c)
+          for (std::size_t d = c; d < kRankKey.size(); ++d)
+            for (std::size_t e = d; e < kRankKey.size(); ++e) {
+              if (a == e) continue;
+              used[slot_of_key(*this, kRankKey[a] + kRankKey[b] + kRankKey[c] + kRankKey[d] + kRankKey[e])] = true;
+            }
+    for (std::size_t slot = 0; slot < num_slots; ++slot) {
+      if (used[slot]) all.push_back(plain[w][slot]);
     }
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
-    for (int k = 0; k < kNumRankMultisets; ++k) plain_class[w][k] = index_in(all, plain[w][k]);
-    for (unsigned mask = 0; mask < 8192; ++mask) {
-      if (__builtin_popcount(mask) == 5) flush_class[w][mask] = index_in(all, flush[w][mask]);
+    for (std::size_t slot = 0; slot < num_slots; ++slot) {
+      if (used[slot]) plain_class[w][slot] = index_in(all, plain[w][slot]);
+      if (flush_strength[slot] != 0) flush_class[w][slot] = index_in(all, flush_strength[slot]);
     }
   }
   three_classes.assign(front.begin(), front.end());
   std::sort(three_classes.begin(), three_classes.end());
   three_classes.erase(std::unique(three_classes.begin(), three_classes.end()), three_classes.end());
   for (std::size_t k = 0; k < front.size(); ++k) front_class[k] = index_in(three_classes, front[k]);
+}
+
+std::size_t Tables::memory_bytes() const noexcept {
+  return sizeof(card) + sizeof(row_offset) + sizeof(plain) + sizeof(plain_class) + sizeof(flush_class) + sizeof(front) +
+         sizeof(front_class) + sizeof(rank_of_code) +
+         (five_classes[0].capacity() + five_classes[1].capacity() + three_classes.capacity()) * sizeof(Strength);
 }
 
 const Tables& tables() {
@@ -126,20 +294,74 @@ namespace {
 
 namespace {
 
+using detail::CardEntry;
 using detail::Tables;
 using detail::eval3_with;
 using detail::eval5_with;
 using detail::tables;
 
-// Nonzero when some card is >= 52 or appears twice; cheap enough to run on every row of a batch.
-inline std::uint64_t row_is_bad(const std::uint8_t* c, int width) noexcept {
-  std::uint64_t bits = 0;
-  unsigned high = 0;
-  for (int k = 0; k < width; ++k) {
-    bits |= std::uint64_t{1} << (c[k] & 63u);
-    high |= c[k];
+// Rows per block of the batch: a block is evaluated in one pass; only a block that held a bad row is
+// evaluated again, row by row, to name the first bad row exactly.
+constexpr std::size_t kBlockRows = 256;
+
+// One pass over rows [begin, end) of five cards: writes every strength, returns nonzero when a row had a
+// code >= 52 or a card twice. Each card is read once into a local; every byte value indexes the 256-entry
+// card table, and every sum of five card words is a sum of five rank keys, so no input (even one another
+// thread changes meanwhile) can reach outside a table.
+std::uint64_t evaluate_block5(const Tables& t, const Strength* plain, const std::uint8_t* cards, std::size_t begin,
+                              std::size_t end, std::int32_t* out) noexcept {
+  std::uint64_t bad = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::uint8_t* row = cards + 5 * i;
+    const unsigned c0 = row[0], c1 = row[1], c2 = row[2], c3 = row[3], c4 = row[4];
+    const CardEntry& e0 = t.card[c0];
+    const CardEntry& e1 = t.card[c1];
+    const CardEntry& e2 = t.card[c2];
+    const CardEntry& e3 = t.card[c3];
+    const CardEntry& e4 = t.card[c4];
+    const std::uint64_t word = e0.word + e1.word + e2.word + e3.word + e4.word;
+    // Distinct bits add up to their union; a repeated card carries into another bit.
+    const std::uint64_t sum = e0.bit + e1.bit + e2.bit + e3.bit + e4.bit;
+    const std::uint64_t any = e0.bit | e1.bit | e2.bit | e3.bit | e4.bit;
+    bad |= (sum ^ any) | (any >> detail::kBadCardBit);
+    const Strength s = plain[detail::slot_of_key(t, static_cast<std::uint32_t>(word))];
+    out[i] = static_cast<std::int32_t>((word & detail::kFlushBits) != 0 ? detail::flush_from_plain(s) : s);
   }
-  return static_cast<std::uint64_t>(__builtin_popcountll(bits) != width) | (bits >> kDeckSize) | (high & 0xC0u);
+  return bad;
+}
+
+// The same for rows of three cards (no flushes or straights: the strength is by the three ranks).
+std::uint64_t evaluate_block3(const Tables& t, const std::uint8_t* cards, std::size_t begin, std::size_t end,
+                              std::int32_t* out) noexcept {
+  std::uint64_t bad = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::uint8_t* row = cards + 3 * i;
+    const unsigned c0 = row[0], c1 = row[1], c2 = row[2];
+    const unsigned high = static_cast<unsigned>(c0 >= kDeckSize) | static_cast<unsigned>(c1 >= kDeckSize) |
+                          static_cast<unsigned>(c2 >= kDeckSize);
+    const unsigned repeat =
+        static_cast<unsigned>(c0 == c1) | static_cast<unsigned>(c0 == c2) | static_cast<unsigned>(c1 == c2);
+    bad |= high | repeat;
+    const std::size_t index = std::size_t{t.rank_of_code[c0]} * 169 + std::size_t{t.rank_of_code[c1]} * 13 +
+                              std::size_t{t.rank_of_code[c2]};
+    out[i] = static_cast<std::int32_t>(t.front[index]);
+  }
+  return bad;
+}
+
+// The slow path for a block that held a bad row: each row is copied once, checked, and evaluated from the
+// copy, so the row reported is the first bad one as read here.
+CardIssue evaluate_block_checked(const Tables& t, unsigned wheel, const std::uint8_t* cards, std::size_t begin,
+                                 std::size_t end, int width, std::int32_t* out) noexcept {
+  const std::size_t step = static_cast<std::size_t>(width);
+  for (std::size_t i = begin; i < end; ++i) {
+    std::uint8_t row[5];
+    for (std::size_t k = 0; k < step; ++k) row[k] = cards[step * i + k];
+    const CardIssue issue = check_cards(row, width, static_cast<std::int64_t>(i));
+    if (issue) return issue;
+    out[i] = static_cast<std::int32_t>(width == 5 ? eval5_with(t, row, wheel) : eval3_with(t, row));
+  }
+  return CardIssue{};
 }
 
 }  // namespace
@@ -154,26 +376,13 @@ CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width,
                         std::int32_t* out) noexcept {
   const Tables& t = tables();
   const unsigned w = static_cast<unsigned>(wheel);
-  std::uint64_t bad = 0;
-  if (width == 5) {
-    for (std::size_t i = 0; i < rows; ++i) {
-      const std::uint8_t* c = cards + 5 * i;
-      bad |= row_is_bad(c, 5);
-      out[i] = static_cast<std::int32_t>(eval5_with(t, c, w));
-    }
-  } else {
-    for (std::size_t i = 0; i < rows; ++i) {
-      const std::uint8_t* c = cards + 3 * i;
-      bad |= row_is_bad(c, 3);
-      // Masking keeps a bad code inside the table; the row is reported below and its value discarded.
-      const std::uint8_t safe[3] = {static_cast<std::uint8_t>(c[0] % kDeckSize), static_cast<std::uint8_t>(c[1] % kDeckSize),
-                                    static_cast<std::uint8_t>(c[2] % kDeckSize)};
-      out[i] = static_cast<std::int32_t>(eval3_with(t, safe));
-    }
-  }
-  if (bad != 0) {
-    for (std::size_t i = 0; i < rows; ++i) {
-      const CardIssue issue = check_cards(cards + width * i, width, static_cast<std::int64_t>(i));
+  const Strength* plain = t.plain[w].data();
+  for (std::size_t begin = 0; begin < rows; begin += kBlockRows) {
+    const std::size_t end = std::min(rows, begin + kBlockRows);
+    const std::uint64_t bad = width == 5 ? evaluate_block5(t, plain, cards, begin, end, out)
+                                         : evaluate_block3(t, cards, begin, end, out);
+    if (bad != 0) {
+      const CardIssue issue = evaluate_block_checked(t, w, cards, begin, end, width, out);
       if (issue) return issue;
     }
   }
