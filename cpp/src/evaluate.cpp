@@ -6,7 +6,12 @@
 #include <vector>
 
 #include "chinese_poker/cards.hpp"
+#include "bits.hpp"
 #include "evaluate_tables.hpp"
+
+#ifdef CP_EVALUATE_SSE2
+#include <emmintrin.h>
+#endif
 
 namespace chinese_poker {
 
@@ -149,16 +154,20 @@ Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush,
 
 Tables::Tables() {
   for (int c = 0; c < 256; ++c) {
-    CardEntry& e = card[static_cast<std::size_t>(c)];
+    const std::size_t code = static_cast<std::size_t>(c);
     if (c < kDeckSize) {
-      e.word = kRankKey[static_cast<std::size_t>(card_rank(c))] |
-               kSuitStep << (kSuitShift + kSuitFieldBits * card_suit(c));
-      e.bit = std::uint64_t{1} << c;
-      rank_of_code[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(card_rank(c));
+      card_word[code] = kRankKey[static_cast<std::size_t>(card_rank(c))] |
+                        kSuitStep << (kSuitShift + kSuitFieldBits * card_suit(c));
+      card_bit[code] = std::uint64_t{1} << c;
+      const int rank = card_rank(c);
+      front_part[0][code] = static_cast<std::uint16_t>(rank * 169);
+      front_part[1][code] = static_cast<std::uint16_t>(rank * 13);
+      front_part[2][code] = static_cast<std::uint16_t>(rank);
     } else {
-      e.word = 0;  // the deuce's key and no suit: the row's key stays a five-rank sum
-      e.bit = std::uint64_t{1} << kBadCardBit;
+      card_word[code] = 0;  // the deuce's key and no suit: the row's key stays a five-rank sum
+      card_bit[code] = std::uint64_t{1} << kBadCardBit;
     }
+    card_pair[code] = CardPair{card_word[code], card_bit[code]};
   }
 
   // The key of every multiset of five ranks (five of a kind too: a bad row reaches it), grouped in rows.
@@ -179,26 +188,37 @@ Tables::Tables() {
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t x, std::size_t y) { return columns[x].size() > columns[y].size(); });
-  // First fit, densest rows first. No slot below first_free is free, which bounds each row's search.
-  std::vector<bool> taken(kSlotCapacity, false);
+  // First fit, densest rows first: each row goes to the lowest place where none of its keys meets a taken
+  // slot. The taken slots are a bit set, so 64 consecutive places are tried at once: for each key, the 64
+  // taken bits from (place + key) on; a place fits where all of them are clear. No slot below first_free
+  // is free, which bounds where the search starts.
+  std::vector<std::uint64_t> taken((kSlotCapacity + kRowSize) / 64 + 2, 0);  // ends in free words
+  auto taken_from = [&](std::size_t slot) {  // the taken bits of slots slot .. slot + 63
+    const std::size_t word = slot / 64, bit = slot % 64;
+    return bit == 0 ? taken[word] : (taken[word] >> bit | taken[word + 1] << (64 - bit));
+  };
   std::size_t first_free = 0;
   for (std::size_t r : order) {
     const std::vector<std::uint32_t>& cols = columns[r];
     if (cols.empty()) continue;  // no key falls in this row, so its displacement is never read
     std::size_t place = first_free > cols.front() ? first_free - cols.front() : 0;
-    for (;; ++place) {
+    for (;; place += 64) {
       if (place + cols.back() >= kSlotCapacity) std::abort();  // cannot happen with these keys (tests build it)
-      bool fits = true;
-      for (std::uint32_t col : cols) fits = fits && !taken[place + col];
-      if (fits) break;
+      std::uint64_t fits = ~std::uint64_t{0};
+      for (std::uint32_t col : cols) fits &= ~taken_from(place + col);
+      if (fits != 0) {
+        place += static_cast<std::size_t>(popcount64((fits & (0 - fits)) - 1));  // the lowest place that fits
+        break;
+      }
     }
+    if (place + cols.back() >= kSlotCapacity) std::abort();
     for (std::uint32_t col : cols) {
-      taken[place + col] = true;
+      taken[(place + col) / 64] |= std::uint64_t{1} << ((place + col) % 64);
       num_slots = std::max(num_slots, place + col + 1);
     }
-    while (first_free < kSlotCapacity && taken[first_free]) ++first_free;
-    // Stored modulo 2^16 so that the kernel adds the whole key: (r * kRowSize + col + offset) mod 2^16.
-    row_offset[r] = static_cast<std::uint16_t>((place - r * kRowSize) & 0xFFFFu);
+    while (first_free < kSlotCapacity && (taken[first_free / 64] >> (first_free % 64) & 1u) != 0) ++first_free;
+    // Modulo 2^32, so that the kernel adds the whole key: r * kRowSize + col + offset = place + col.
+    row_offset[r] = static_cast<std::uint32_t>(place - r * kRowSize);
   }
 
   std::array<int, kNumRanks> count{};
@@ -275,8 +295,8 @@ Tables::Tables() {
 }
 
 std::size_t Tables::memory_bytes() const noexcept {
-  return sizeof(card) + sizeof(row_offset) + sizeof(plain) + sizeof(plain_class) + sizeof(flush_class) + sizeof(front) +
-         sizeof(front_class) + sizeof(rank_of_code) +
+  return sizeof(card_word) + sizeof(card_bit) + sizeof(card_pair) + sizeof(row_offset) + sizeof(plain) + sizeof(plain_class) + sizeof(flush_class) + sizeof(front) +
+         sizeof(front_class) + sizeof(front_part) +
          (five_classes[0].capacity() + five_classes[1].capacity() + three_classes.capacity()) * sizeof(Strength);
 }
 
@@ -290,11 +310,81 @@ namespace {
 [[maybe_unused]] const Tables& g_tables_at_load = tables();
 }  // namespace
 
+// One pass over rows [begin, end) of five cards. Each card is read once into a local; every byte value
+// indexes the 256-entry card tables, and every sum of five card words is a sum of five rank keys, so no
+// input (even one another thread changes meanwhile) can reach outside a table.
+std::uint64_t evaluate_rows5_portable(const Tables& t, unsigned wheel, const std::uint8_t* cards, std::size_t begin,
+                                      std::size_t end, std::int32_t* out) noexcept {
+  const Strength* plain = t.plain[wheel].data();
+  std::uint64_t repeats = 0, codes = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::uint8_t* row = cards + 5 * i;
+    const unsigned c0 = row[0], c1 = row[1], c2 = row[2], c3 = row[3], c4 = row[4];
+    const std::uint64_t word = t.card_word[c0] + t.card_word[c1] + t.card_word[c2] + t.card_word[c3] + t.card_word[c4];
+    const std::uint64_t b0 = t.card_bit[c0], b1 = t.card_bit[c1], b2 = t.card_bit[c2], b3 = t.card_bit[c3],
+                        b4 = t.card_bit[c4];
+    // Distinct bits add up to their union; a repeated card carries into another bit. A code >= 52 shows
+    // as bit 52 in the union (checked once per block).
+    const std::uint64_t any = b0 | b1 | b2 | b3 | b4;
+    repeats |= (b0 + b1 + b2 + b3 + b4) ^ any;
+    codes |= any;
+    const Strength s = plain[slot_of_key(t, static_cast<std::uint32_t>(word))];
+    out[i] = static_cast<std::int32_t>((word & kFlushBits) != 0 ? flush_from_plain(s) : s);
+  }
+  return repeats | codes >> kBadCardBit;
+}
+
+#ifdef CP_EVALUATE_SSE2
+// The same with each card's word and bit in the two halves of one vector: one load, one add and one OR per
+// card serve both the key and the check. The check's value lives in the high half; the low half collects
+// noise (the words' own union) and is dropped at the end.
+std::uint64_t evaluate_rows5_sse2(const Tables& t, unsigned wheel, const std::uint8_t* cards, std::size_t begin,
+                                  std::size_t end, std::int32_t* out) noexcept {
+  const Strength* plain = t.plain[wheel].data();
+  const __m128i* pair = reinterpret_cast<const __m128i*>(t.card_pair.data());
+  __m128i repeats = _mm_setzero_si128(), codes = _mm_setzero_si128();
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::uint8_t* row = cards + 5 * i;
+    const unsigned c0 = row[0], c1 = row[1], c2 = row[2], c3 = row[3], c4 = row[4];
+    const __m128i e0 = _mm_load_si128(pair + c0), e1 = _mm_load_si128(pair + c1), e2 = _mm_load_si128(pair + c2),
+                  e3 = _mm_load_si128(pair + c3), e4 = _mm_load_si128(pair + c4);
+    const __m128i sum = _mm_add_epi64(_mm_add_epi64(_mm_add_epi64(e0, e1), _mm_add_epi64(e2, e3)), e4);
+    const __m128i any = _mm_or_si128(_mm_or_si128(_mm_or_si128(e0, e1), _mm_or_si128(e2, e3)), e4);
+    repeats = _mm_or_si128(repeats, _mm_xor_si128(sum, any));
+    codes = _mm_or_si128(codes, any);
+    const std::uint64_t word = static_cast<std::uint64_t>(_mm_cvtsi128_si64(sum));
+    const Strength s = plain[slot_of_key(t, static_cast<std::uint32_t>(word))];
+    out[i] = static_cast<std::int32_t>((word & kFlushBits) != 0 ? flush_from_plain(s) : s);
+  }
+  const std::uint64_t bits_repeated = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(repeats, repeats)));
+  const std::uint64_t bits_seen = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(codes, codes)));
+  return bits_repeated | bits_seen >> kBadCardBit;
+}
+#endif
+
+// Rows of three cards: no flushes or straights, so the strength is by the three ranks; the check is the
+// five-card one on three bits.
+std::uint64_t evaluate_rows3(const Tables& t, const std::uint8_t* cards, std::size_t begin, std::size_t end,
+                             std::int32_t* out) noexcept {
+  std::uint64_t repeats = 0, codes = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::uint8_t* row = cards + 3 * i;
+    const unsigned c0 = row[0], c1 = row[1], c2 = row[2];
+    const std::uint64_t b0 = t.card_bit[c0], b1 = t.card_bit[c1], b2 = t.card_bit[c2];
+    const std::uint64_t any = b0 | b1 | b2;
+    repeats |= (b0 + b1 + b2) ^ any;
+    codes |= any;
+    const std::size_t index =
+        std::size_t{t.front_part[0][c0]} + std::size_t{t.front_part[1][c1]} + std::size_t{t.front_part[2][c2]};
+    out[i] = static_cast<std::int32_t>(t.front[index]);
+  }
+  return repeats | codes >> kBadCardBit;
+}
+
 }  // namespace detail
 
 namespace {
 
-using detail::CardEntry;
 using detail::Tables;
 using detail::eval3_with;
 using detail::eval5_with;
@@ -303,51 +393,6 @@ using detail::tables;
 // Rows per block of the batch: a block is evaluated in one pass; only a block that held a bad row is
 // evaluated again, row by row, to name the first bad row exactly.
 constexpr std::size_t kBlockRows = 256;
-
-// One pass over rows [begin, end) of five cards: writes every strength, returns nonzero when a row had a
-// code >= 52 or a card twice. Each card is read once into a local; every byte value indexes the 256-entry
-// card table, and every sum of five card words is a sum of five rank keys, so no input (even one another
-// thread changes meanwhile) can reach outside a table.
-std::uint64_t evaluate_block5(const Tables& t, const Strength* plain, const std::uint8_t* cards, std::size_t begin,
-                              std::size_t end, std::int32_t* out) noexcept {
-  std::uint64_t bad = 0;
-  for (std::size_t i = begin; i < end; ++i) {
-    const std::uint8_t* row = cards + 5 * i;
-    const unsigned c0 = row[0], c1 = row[1], c2 = row[2], c3 = row[3], c4 = row[4];
-    const CardEntry& e0 = t.card[c0];
-    const CardEntry& e1 = t.card[c1];
-    const CardEntry& e2 = t.card[c2];
-    const CardEntry& e3 = t.card[c3];
-    const CardEntry& e4 = t.card[c4];
-    const std::uint64_t word = e0.word + e1.word + e2.word + e3.word + e4.word;
-    // Distinct bits add up to their union; a repeated card carries into another bit.
-    const std::uint64_t sum = e0.bit + e1.bit + e2.bit + e3.bit + e4.bit;
-    const std::uint64_t any = e0.bit | e1.bit | e2.bit | e3.bit | e4.bit;
-    bad |= (sum ^ any) | (any >> detail::kBadCardBit);
-    const Strength s = plain[detail::slot_of_key(t, static_cast<std::uint32_t>(word))];
-    out[i] = static_cast<std::int32_t>((word & detail::kFlushBits) != 0 ? detail::flush_from_plain(s) : s);
-  }
-  return bad;
-}
-
-// The same for rows of three cards (no flushes or straights: the strength is by the three ranks).
-std::uint64_t evaluate_block3(const Tables& t, const std::uint8_t* cards, std::size_t begin, std::size_t end,
-                              std::int32_t* out) noexcept {
-  std::uint64_t bad = 0;
-  for (std::size_t i = begin; i < end; ++i) {
-    const std::uint8_t* row = cards + 3 * i;
-    const unsigned c0 = row[0], c1 = row[1], c2 = row[2];
-    const unsigned high = static_cast<unsigned>(c0 >= kDeckSize) | static_cast<unsigned>(c1 >= kDeckSize) |
-                          static_cast<unsigned>(c2 >= kDeckSize);
-    const unsigned repeat =
-        static_cast<unsigned>(c0 == c1) | static_cast<unsigned>(c0 == c2) | static_cast<unsigned>(c1 == c2);
-    bad |= high | repeat;
-    const std::size_t index = std::size_t{t.rank_of_code[c0]} * 169 + std::size_t{t.rank_of_code[c1]} * 13 +
-                              std::size_t{t.rank_of_code[c2]};
-    out[i] = static_cast<std::int32_t>(t.front[index]);
-  }
-  return bad;
-}
 
 // The slow path for a block that held a bad row: each row is copied once, checked, and evaluated from the
 // copy, so the row reported is the first bad one as read here.
@@ -376,11 +421,15 @@ CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width,
                         std::int32_t* out) noexcept {
   const Tables& t = tables();
   const unsigned w = static_cast<unsigned>(wheel);
-  const Strength* plain = t.plain[w].data();
   for (std::size_t begin = 0; begin < rows; begin += kBlockRows) {
     const std::size_t end = std::min(rows, begin + kBlockRows);
-    const std::uint64_t bad = width == 5 ? evaluate_block5(t, plain, cards, begin, end, out)
-                                         : evaluate_block3(t, cards, begin, end, out);
+#ifdef CP_EVALUATE_SSE2
+    const std::uint64_t bad = width == 5 ? detail::evaluate_rows5_sse2(t, w, cards, begin, end, out)
+                                         : detail::evaluate_rows3(t, cards, begin, end, out);
+#else
+    const std::uint64_t bad = width == 5 ? detail::evaluate_rows5_portable(t, w, cards, begin, end, out)
+                                         : detail::evaluate_rows3(t, cards, begin, end, out);
+#endif
     if (bad != 0) {
       const CardIssue issue = evaluate_block_checked(t, w, cards, begin, end, width, out);
       if (issue) return issue;

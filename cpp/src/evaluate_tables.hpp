@@ -37,21 +37,28 @@ static_assert(4 * kSuitStep < 64 && 5 * kSuitStep >= 64 && 5 * kSuitStep < 128, 
 constexpr int kBadCardBit = kDeckSize;
 
 // Perfect hash of a five-card rank key: rows of 2^kRowShift consecutive keys, each row moved by its own
-// displacement into a dense table: slot = (key + row_offset[key >> kRowShift]) mod 2^16. The displacements
-// are found when the tables are built (densest rows placed first, each at the first place where it hits no
-// taken slot). The row size trades the displacement table against unused slots.
+// displacement into a dense table: slot = key + row_offset[key >> kRowShift] (modulo 2^32: a row moved
+// down has a negative displacement). The displacements are found when the tables are built (densest rows
+// placed first, each at the first place where it hits no taken slot). The row size trades the
+// displacement table against unused slots; 32-bit displacements cost 9.5 KiB more than 16-bit ones taken
+// modulo 2^16 but save the kernel a truncation (about 4% of a batch).
 constexpr int kRowShift = 8;
 constexpr std::size_t kNumRows = 4846;        // (largest key sum >> kRowShift) + 1; checked in evaluate.cpp
 constexpr std::size_t kSlotCapacity = 8192;  // slots; the builder checks that the 6,188 keys fit
 
-struct CardEntry {
-  std::uint64_t word;  // rank key and suit counter step
-  std::uint64_t bit;   // 1 << code, or 1 << 52 for a code >= 52
+// A card's word and bit side by side, so the vector kernel adds and ORs both with one 16-byte load.
+struct alignas(16) CardPair {
+  std::uint64_t word;
+  std::uint64_t bit;
 };
 
 struct Tables {
-  std::array<CardEntry, 256> card{};               // by card code (any byte)
-  std::array<std::uint16_t, kNumRows> row_offset{};  // perfect-hash displacement per row of keys
+  // By card code (any byte). Two arrays of 8-byte entries rather than one of pairs: the kernel then
+  // addresses both with a scaled index, no multiply.
+  std::array<std::uint64_t, 256> card_word{};      // rank key and suit counter step (0 for codes >= 52)
+  std::array<std::uint64_t, 256> card_bit{};       // 1 << code, or 1 << 52 for codes >= 52
+  std::array<CardPair, 256> card_pair{};           // both, side by side (the validating x86-64 kernel)
+  std::array<std::uint32_t, kNumRows> row_offset{};  // perfect-hash displacement per row of keys
   std::size_t num_slots = 0;                         // slots in use (the rest of the capacity is never read)
   // [wheel][slot]: strength of a non-flush hand with that rank multiset (0 for five of a kind).
   std::array<std::array<Strength, kSlotCapacity>, 2> plain{};
@@ -61,7 +68,9 @@ struct Tables {
   std::array<std::array<std::uint16_t, kSlotCapacity>, 2> flush_class{};  // [wheel][slot] of five distinct ranks
   std::array<Strength, 13 * 13 * 13> front{};                             // [r0*169 + r1*13 + r2]
   std::array<std::uint16_t, 13 * 13 * 13> front_class{};
-  std::array<std::uint8_t, 256> rank_of_code{};        // rank by card code; 0 for codes >= 52 (batch of 3)
+  // [k][code]: card k's share of the front index, rank * 169, rank * 13 or rank (0 for codes >= 52), so the
+  // index is three loads and two adds, and stays inside the table for any byte.
+  std::array<std::array<std::uint16_t, 256>, 3> front_part{};
   std::array<std::vector<Strength>, 2> five_classes;  // [wheel]: the 7,462 strengths, ascending
   std::vector<Strength> three_classes;                // the 455 front strengths, ascending
 
@@ -79,13 +88,13 @@ static_assert(flush_from_plain(make_strength(kHighCard, 9, 7, 5, 4, 2)) == make_
 static_assert(flush_from_plain(make_strength(kStraight, 14, 13, 12, 11, 10)) ==
                   make_strength(kStraightFlush, 14, 13, 12, 11, 10), "");
 
-inline unsigned slot_of_key(const Tables& t, std::uint32_t key) noexcept {
-  return static_cast<std::uint16_t>(key + t.row_offset[key >> kRowShift]);
+inline std::uint32_t slot_of_key(const Tables& t, std::uint32_t key) noexcept {
+  return key + t.row_offset[key >> kRowShift];
 }
 
 // Sum of five card words: rank key in the low half, suit counters above.
 inline std::uint64_t word5_with(const Tables& t, const std::uint8_t* c) noexcept {
-  return t.card[c[0]].word + t.card[c[1]].word + t.card[c[2]].word + t.card[c[3]].word + t.card[c[4]].word;
+  return t.card_word[c[0]] + t.card_word[c[1]] + t.card_word[c[2]] + t.card_word[c[3]] + t.card_word[c[4]];
 }
 
 // Where five valid cards' strength and class sit in the tables: the slot of their rank multiset, and
@@ -111,16 +120,32 @@ inline std::uint16_t class5_with(const Tables& t, const std::uint8_t* c, unsigne
   return k.flush ? t.flush_class[wheel][k.index] : t.plain_class[wheel][k.index];
 }
 
-inline std::size_t key3_with(const std::uint8_t* c) noexcept {
-  return static_cast<std::size_t>((c[0] >> 2) * 169 + (c[1] >> 2) * 13 + (c[2] >> 2));
+inline std::size_t key3_with(const Tables& t, const std::uint8_t* c) noexcept {
+  return std::size_t{t.front_part[0][c[0]]} + std::size_t{t.front_part[1][c[1]]} + std::size_t{t.front_part[2][c[2]]};
 }
 
-inline Strength eval3_with(const Tables& t, const std::uint8_t* c) noexcept { return t.front[key3_with(c)]; }
+inline Strength eval3_with(const Tables& t, const std::uint8_t* c) noexcept { return t.front[key3_with(t, c)]; }
 
-inline std::uint16_t class3_with(const Tables& t, const std::uint8_t* c) noexcept { return t.front_class[key3_with(c)]; }
+inline std::uint16_t class3_with(const Tables& t, const std::uint8_t* c) noexcept {
+  return t.front_class[key3_with(t, c)];
+}
 
 // The tables, built once when the library loads (a function-local static: thread-safe).
 const Tables& tables();
+
+// The validating kernels of evaluate_batch (declared here for the benchmark). Each evaluates rows
+// [begin, end) of five (three) cards into out and returns nonzero when some row had a code >= 52 or a card
+// twice; the values of such a block are then discarded and the block is evaluated again, row by row.
+std::uint64_t evaluate_rows5_portable(const Tables& t, unsigned wheel, const std::uint8_t* cards, std::size_t begin,
+                                      std::size_t end, std::int32_t* out) noexcept;
+// On x86-64 (which always has SSE2) a kernel that handles each card's word and bit in one vector register.
+#if defined(__x86_64__) || defined(_M_X64)
+#define CP_EVALUATE_SSE2 1
+std::uint64_t evaluate_rows5_sse2(const Tables& t, unsigned wheel, const std::uint8_t* cards, std::size_t begin,
+                                  std::size_t end, std::int32_t* out) noexcept;
+#endif
+std::uint64_t evaluate_rows3(const Tables& t, const std::uint8_t* cards, std::size_t begin, std::size_t end,
+                             std::int32_t* out) noexcept;
 
 }  // namespace detail
 }  // namespace chinese_poker
