@@ -341,7 +341,7 @@ int main(int argc, char** argv) {
   std::printf("(/previous: against the previous layout's validating batch of the same width)\n");
   if (omp == nullptr) std::printf("(OMPEval: not built; configure with -DOMPEVAL_DIR=<checkout> to compare)\n");
 
-  const std::size_t words = sizeof(tables.card_word) + sizeof(tables.card_bit);
+  const std::size_t words = sizeof(tables.card_word) + sizeof(tables.card_bit) + sizeof(tables.card_pair);
   std::printf("\nevaluator tables: %zu bytes (%.1f KiB); per-thread scratch: none (registers and a 5-byte copy)\n",
               tables.memory_bytes(), static_cast<double>(tables.memory_bytes()) / 1024.0);
   std::printf("  card words %zu B, row displacements %zu B (%zu rows of %d keys), strengths by slot %zu B (%zu of %zu "
@@ -352,7 +352,7 @@ int main(int argc, char** argv) {
               (tables.five_classes[0].capacity() + tables.five_classes[1].capacity() + tables.three_classes.capacity()) *
                   sizeof(cp::Strength));
   std::printf("  read by a 5-card batch (one wheel): %zu B; built in %.2f ms\n",
-              words + sizeof(tables.row_offset) + sizeof(tables.plain[0]), build_ms);
+              sizeof(tables.card_pair) + sizeof(tables.row_offset) + sizeof(tables.plain[0]), build_ms);
   std::printf("previous layout (copy above): %zu bytes (%.1f KiB), keys up to %u\n", old.memory_bytes(),
               static_cast<double>(old.memory_bytes()) / 1024.0, old.key[12]);
   return 0;

@@ -27,7 +27,8 @@ namespace detail {
 // t a sum of m - j lower ranks; it meets one with i < j copies exactly when the sums of m - i lower ranks
 // contain t + (j - i) * k. Starting each search at 2.5 times the previous key, not just above it, skips
 // the dense region where almost every candidate collides: the search takes some 26,000 probes instead of
-// 4 million (the smallest-first keys reach 94,545 instead of 248,103), cheap for any constant evaluator.
+// 5 million (the smallest keys under the same rule reach 94,545 instead of 248,103), cheap enough for any
+// compiler's constant evaluator. Only the rows of the perfect hash grow with the keys (4,846 of them).
 
 constexpr int kMaxRowCards = 5;
 constexpr std::uint32_t kKeyBound = 1u << 17;  // the search sizes its bit sets for keys below this
@@ -108,26 +109,31 @@ constexpr bool five_rank_sums_distinct(const std::array<std::uint32_t, kNumRanks
 }
 static_assert(kRankKey[0] == 0, "a bad card code carries the deuce's key, which must add nothing");
 static_assert(five_rank_sums_distinct(kRankKey), "every multiset of five ranks needs its own key sum");
+static_assert(kMaxFiveKey < (std::uint64_t{1} << kSuitShift), "the key sum never carries into the suit counters");
 static_assert((kMaxFiveKey >> kRowShift) + 1 == kNumRows, "kNumRows must cover every key sum");
 
 namespace {
 
 // Strength of a multiset of ranks (count[r] cards of rank r), by the definitions of RULES.md section 2.
 Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush, Wheel wheel) {
-  std::vector<std::pair<int, int>> groups;  // (size, rank), biggest group first, then highest rank
+  std::array<std::pair<int, int>, 5> buffer{};  // (size, rank), biggest group first, then highest rank
+  std::size_t num_groups = 0;
   int total = 0;
   for (std::size_t r = count.size(); r-- > 0;) {
-    if (count[r] > 0) groups.emplace_back(count[r], static_cast<int>(r));
+    if (count[r] > 0) buffer[num_groups++] = {count[r], static_cast<int>(r)};
     total += count[r];
   }
-  std::stable_sort(groups.begin(), groups.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  // Stable insertion sort by size, largest first (at most five groups; ranks stay descending within a size).
+  for (std::size_t k = 1; k < num_groups; ++k) {
+    for (std::size_t j = k; j > 0 && buffer[j - 1].first < buffer[j].first; --j) std::swap(buffer[j - 1], buffer[j]);
+  }
+  const std::pair<int, int>* groups = buffer.data();
   int v[5] = {0, 0, 0, 0, 0};
-  for (std::size_t k = 0; k < groups.size(); ++k) v[k] = groups[k].second + 2;
+  for (std::size_t k = 0; k < num_groups; ++k) v[k] = groups[k].second + 2;
 
-  if (total == 5 && groups.size() == 5) {
-    const int high = groups.front().second;
-    const int low = groups.back().second;
+  if (total == 5 && num_groups == 5) {
+    const int high = groups[0].second;
+    const int low = groups[4].second;
     const bool is_wheel = high == 12 && groups[1].second == 3 && low == 0;
     if (high - low == 4 || is_wheel) {
       const int category = flush ? kStraightFlush : kStraight;
@@ -138,8 +144,8 @@ Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush,
     if (flush) return make_strength(kFlush, v[0], v[1], v[2], v[3], v[4]);
   }
   int category = kHighCard;
-  const int top = groups.front().first;
-  const int second = groups.size() > 1 ? groups[1].first : 0;
+  const int top = groups[0].first;
+  const int second = num_groups > 1 ? groups[1].first : 0;
   if (top == 4) {
     category = kFourOfAKind;
   } else if (top == 3) {
@@ -148,6 +154,23 @@ Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush,
     category = second == 2 ? kTwoPair : kOnePair;
   }
   return make_strength(category, v[0], v[1], v[2], v[3], v[4]);
+}
+
+// Calls f(count, key) for every multiset of five ranks, five of a kind included (count[r]: cards of rank r;
+// key: the sum of their rank keys).
+template <class F>
+void for_each_five_ranks(F&& f) {
+  std::array<int, kNumRanks> count{};
+  for (std::size_t a = 0; a < count.size(); ++a)
+    for (std::size_t b = a; b < count.size(); ++b)
+      for (std::size_t c = b; c < count.size(); ++c)
+        for (std::size_t d = c; d < count.size(); ++d)
+          for (std::size_t e = d; e < count.size(); ++e) {
+            count.fill(0);
+            for (std::size_t r : {a, b, c, d, e}) ++count[r];
+            f(static_cast<const std::array<int, kNumRanks>&>(count),
+              kRankKey[a] + kRankKey[b] + kRankKey[c] + kRankKey[d] + kRankKey[e]);
+          }
 }
 
 }  // namespace
@@ -170,24 +193,21 @@ Tables::Tables() {
     card_pair[code] = CardPair{card_word[code], card_bit[code]};
   }
 
-  // The key of every multiset of five ranks (five of a kind too: a bad row reaches it), grouped in rows.
+  // The key of every multiset of five ranks (five of a kind too: a bad row reaches it), grouped in rows:
+  // row r's columns (key mod kRowSize) are column[first[r] .. first[r + 1]).
   constexpr std::size_t kRowSize = std::size_t{1} << kRowShift;
-  std::vector<std::vector<std::uint32_t>> columns(kNumRows);
-  for (std::size_t a = 0; a < kRankKey.size(); ++a)
-    for (std::size_t b = a; b < kRankKey.size(); ++b)
-      for (std::size_t c = b; c < kRankKey.size(); ++c)
-        for (std::size_t d = c; d < kRankKey.size(); ++d)
-          for (std::size_t e = d; e < kRankKey.size(); ++e) {
-            const std::uint32_t key = kRankKey[a] + kRankKey[b] + kRankKey[c] + kRankKey[d] + kRankKey[e];
-            columns[key >> kRowShift].push_back(key & static_cast<std::uint32_t>(kRowSize - 1));
-          }
+  std::vector<std::size_t> first(kNumRows + 1, 0);
+  for_each_five_ranks([&](const std::array<int, kNumRanks>&, std::uint32_t key) { ++first[(key >> kRowShift) + 1]; });
+  for (std::size_t r = 0; r < kNumRows; ++r) first[r + 1] += first[r];
+  std::vector<std::uint32_t> column(first[kNumRows]);
+  std::vector<std::size_t> filled(first.begin(), first.end() - 1);
+  for_each_five_ranks([&](const std::array<int, kNumRanks>&, std::uint32_t key) {
+    column[filled[key >> kRowShift]++] = key & static_cast<std::uint32_t>(kRowSize - 1);
+  });
+  auto row_size = [&](std::size_t r) { return first[r + 1] - first[r]; };
   std::vector<std::size_t> order(kNumRows);
-  for (std::size_t r = 0; r < kNumRows; ++r) {
-    order[r] = r;
-    std::sort(columns[r].begin(), columns[r].end());
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t x, std::size_t y) { return columns[x].size() > columns[y].size(); });
+  for (std::size_t r = 0; r < kNumRows; ++r) order[r] = r;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return row_size(x) > row_size(y); });
   // First fit, densest rows first: each row goes to the lowest place where none of its keys meets a taken
   // slot. The taken slots are a bit set, so 64 consecutive places are tried at once: for each key, the 64
   // taken bits from (place + key) on; a place fits where all of them are clear. No slot below first_free
@@ -199,45 +219,48 @@ Tables::Tables() {
   };
   std::size_t first_free = 0;
   for (std::size_t r : order) {
-    const std::vector<std::uint32_t>& cols = columns[r];
-    if (cols.empty()) continue;  // no key falls in this row, so its displacement is never read
-    std::size_t place = first_free > cols.front() ? first_free - cols.front() : 0;
+    if (row_size(r) == 0) continue;  // no key falls in this row, so its displacement is never read
+    const std::uint32_t* cols = column.data() + first[r];
+    const std::uint32_t* cols_end = column.data() + first[r + 1];
+    const auto bounds = std::minmax_element(cols, cols_end);
+    const std::uint32_t lowest = *bounds.first, highest = *bounds.second;
+    std::size_t place = first_free > lowest ? first_free - lowest : 0;
     for (;; place += 64) {
-      if (place + cols.back() >= kSlotCapacity) std::abort();  // cannot happen with these keys (tests build it)
+      // Never with these keys (every build of the tables would stop here): the slots would not fit.
+      if (place + highest >= kSlotCapacity) std::abort();
       std::uint64_t fits = ~std::uint64_t{0};
-      for (std::uint32_t col : cols) fits &= ~taken_from(place + col);
+      for (const std::uint32_t* col = cols; col != cols_end; ++col) fits &= ~taken_from(place + *col);
       if (fits != 0) {
         place += static_cast<std::size_t>(popcount64((fits & (0 - fits)) - 1));  // the lowest place that fits
         break;
       }
     }
-    if (place + cols.back() >= kSlotCapacity) std::abort();
-    for (std::uint32_t col : cols) {
-      taken[(place + col) / 64] |= std::uint64_t{1} << ((place + col) % 64);
-      num_slots = std::max(num_slots, place + col + 1);
+    if (place + highest >= kSlotCapacity) std::abort();
+    for (const std::uint32_t* col = cols; col != cols_end; ++col) {
+      taken[(place + *col) / 64] |= std::uint64_t{1} << ((place + *col) % 64);
     }
+    num_slots = std::max(num_slots, place + highest + 1);
     while (first_free < kSlotCapacity && (taken[first_free / 64] >> (first_free % 64) & 1u) != 0) ++first_free;
     // Modulo 2^32, so that the kernel adds the whole key: r * kRowSize + col + offset = place + col.
     row_offset[r] = static_cast<std::uint32_t>(place - r * kRowSize);
   }
 
+  // Strengths by slot. A flush needs five distinct ranks; its strength is kept here for the classes (the
+  // kernels derive it from the plain one).
+  std::vector<bool> used(kSlotCapacity, false);
+  std::array<std::vector<Strength>, 2> flush_strength;
+  for (std::vector<Strength>& f : flush_strength) f.assign(kSlotCapacity, 0);
+  for_each_five_ranks([&](const std::array<int, kNumRanks>& count, std::uint32_t key) {
+    const int most = *std::max_element(count.begin(), count.end());
+    if (most == 5) return;  // five of a kind: its slot keeps 0, a bad row's (discarded) value
+    const std::uint32_t slot = slot_of_key(*this, key);
+    used[slot] = true;
+    for (std::size_t w = 0; w < 2; ++w) {
+      plain[w][slot] = strength_of_counts(count, false, static_cast<Wheel>(w));
+      if (most == 1) flush_strength[w][slot] = strength_of_counts(count, true, static_cast<Wheel>(w));
+    }
+  });
   std::array<int, kNumRanks> count{};
-  for (int a = 0; a < kNumRanks; ++a)
-    for (int b = a; b < kNumRanks; ++b)
-      for (int c = b; c < kNumRanks; ++c)
-        for (int d = c; d < kNumRanks; ++d)
-          for (int e = d; e < kNumRanks; ++e) {
-            if (a == e) continue;  // five of a kind: its slot keeps 0, a bad row's (discarded) value
-            count.fill(0);
-            for (int r : {a, b, c, d, e}) ++count[static_cast<std::size_t>(r)];
-            const std::uint32_t key = kRankKey[static_cast<std::size_t>(a)] + kRankKey[static_cast<std::size_t>(b)] +
-                                      kRankKey[static_cast<std::size_t>(c)] + kRankKey[static_cast<std::size_t>(d)] +
-                                      kRankKey[static_cast<std::size_t>(e)];
-            const unsigned slot = slot_of_key(*this, key);
-            for (std::size_t w = 0; w < 2; ++w) {
-              plain[w][slot] = strength_of_counts(count, false, static_cast<Wheel>(w));
-            }
-          }
   for (int a = 0; a < kNumRanks; ++a)
     for (int b = 0; b < kNumRanks; ++b)
       for (int c = 0; c < kNumRanks; ++c) {
@@ -252,40 +275,16 @@ Tables::Tables() {
     return static_cast<std::uint16_t>(std::lower_bound(sorted.begin(), sorted.end(), s) - sorted.begin());
   };
   for (std::size_t w = 0; w < 2; ++w) {
-    // Slot by slot: the plain strength, and for five distinct ranks the flush strength too.
-    std::vector<Strength> flush_strength(kSlotCapacity, 0);
     std::vector<Strength>& all = five_classes[w];
-    for (int a = 0; a < kNumRanks; ++a)
-      for (int b = a + 1; b < kNumRanks; ++b)
-        for (int c = b + 1; c < kNumRanks; ++c)
-          for (int d = c + 1; d < kNumRanks; ++d)
-            for (int e = d + 1; e < kNumRanks; ++e) {
-              count.fill(0);
-              for (int r : {a, b, c, d, e}) ++count[static_cast<std::size_t>(r)];
-              const std::uint32_t key = kRankKey[static_cast<std::size_t>(a)] + kRankKey[static_cast<std::size_t>(b)] +
-                                        kRankKey[static_cast<std::size_t>(c)] + kRankKey[static_cast<std::size_t>(d)] +
-                                        kRankKey[static_cast<std::size_t>(e)];
-              const unsigned slot = slot_of_key(*this, key);
-              flush_strength[slot] = strength_of_counts(count, true, static_cast<Wheel>(w));
-              all.push_back(flush_strength[slot]);
-            }
-    std::vector<bool> used(kSlotCapacity, false);
-    for (std::size_t a = 0; a < kRankKey.size(); ++a)
-      for (std::size_t b = a; b < kRankKey.size(); ++b)
-        for (std::size_t c = b; c < kRankKey.size(); ++c)
-          for (std::size_t d = c; d < kRankKey.size(); ++d)
-            for (std::size_t e = d; e < kRankKey.size(); ++e) {
-              if (a == e) continue;
-              used[slot_of_key(*this, kRankKey[a] + kRankKey[b] + kRankKey[c] + kRankKey[d] + kRankKey[e])] = true;
-            }
     for (std::size_t slot = 0; slot < num_slots; ++slot) {
       if (used[slot]) all.push_back(plain[w][slot]);
+      if (flush_strength[w][slot] != 0) all.push_back(flush_strength[w][slot]);
     }
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
     for (std::size_t slot = 0; slot < num_slots; ++slot) {
       if (used[slot]) plain_class[w][slot] = index_in(all, plain[w][slot]);
-      if (flush_strength[slot] != 0) flush_class[w][slot] = index_in(all, flush_strength[slot]);
+      if (flush_strength[w][slot] != 0) flush_class[w][slot] = index_in(all, flush_strength[w][slot]);
     }
   }
   three_classes.assign(front.begin(), front.end());
@@ -295,8 +294,8 @@ Tables::Tables() {
 }
 
 std::size_t Tables::memory_bytes() const noexcept {
-  return sizeof(card_word) + sizeof(card_bit) + sizeof(card_pair) + sizeof(row_offset) + sizeof(plain) + sizeof(plain_class) + sizeof(flush_class) + sizeof(front) +
-         sizeof(front_class) + sizeof(front_part) +
+  return sizeof(card_word) + sizeof(card_bit) + sizeof(card_pair) + sizeof(row_offset) + sizeof(plain) +
+         sizeof(plain_class) + sizeof(flush_class) + sizeof(front) + sizeof(front_class) + sizeof(front_part) +
          (five_classes[0].capacity() + five_classes[1].capacity() + three_classes.capacity()) * sizeof(Strength);
 }
 

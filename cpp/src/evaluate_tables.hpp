@@ -29,9 +29,13 @@ namespace detail {
 constexpr int kSuitShift = 32;
 constexpr int kSuitFieldBits = 7;
 constexpr std::uint64_t kSuitStep = 13;
-constexpr std::uint64_t kFlushBits = std::uint64_t{0x40} << kSuitShift | std::uint64_t{0x40} << (kSuitShift + 7) |
-                                     std::uint64_t{0x40} << (kSuitShift + 14) | std::uint64_t{0x40} << (kSuitShift + 21);
-static_assert(4 * kSuitStep < 64 && 5 * kSuitStep >= 64 && 5 * kSuitStep < 128, "suit counter flags exactly five");
+constexpr std::uint64_t kSuitFlag = 0x40;
+constexpr std::uint64_t kFlushBits =
+    kSuitFlag << kSuitShift | kSuitFlag << (kSuitShift + kSuitFieldBits) |
+    kSuitFlag << (kSuitShift + 2 * kSuitFieldBits) | kSuitFlag << (kSuitShift + 3 * kSuitFieldBits);
+static_assert(4 * kSuitStep < kSuitFlag && 5 * kSuitStep >= kSuitFlag && 5 * kSuitStep < 2 * kSuitFlag,
+              "a suit counter's flag is set by exactly five cards of the suit");
+static_assert(kSuitShift + 4 * kSuitFieldBits <= 64, "the suit counters fit the word");
 // A card's own bit, for the repeat check; a code >= 52 sets bit 52 instead (any number of them stays below
 // bit 55), so a row is bad exactly when its bits' sum differs from their union or reaches bit 52.
 constexpr int kBadCardBit = kDeckSize;
@@ -53,11 +57,11 @@ struct alignas(16) CardPair {
 };
 
 struct Tables {
-  // By card code (any byte). Two arrays of 8-byte entries rather than one of pairs: the kernel then
-  // addresses both with a scaled index, no multiply.
+  // By card code (any byte). The scalar kernels read 8-byte entries (a scaled index, no multiply), the
+  // vector kernel the pairs.
   std::array<std::uint64_t, 256> card_word{};      // rank key and suit counter step (0 for codes >= 52)
   std::array<std::uint64_t, 256> card_bit{};       // 1 << code, or 1 << 52 for codes >= 52
-  std::array<CardPair, 256> card_pair{};           // both, side by side (the validating x86-64 kernel)
+  std::array<CardPair, 256> card_pair{};           // both side by side
   std::array<std::uint32_t, kNumRows> row_offset{};  // perfect-hash displacement per row of keys
   std::size_t num_slots = 0;                         // slots in use (the rest of the capacity is never read)
   // [wheel][slot]: strength of a non-flush hand with that rank multiset (0 for five of a kind).
@@ -98,7 +102,7 @@ inline std::uint64_t word5_with(const Tables& t, const std::uint8_t* c) noexcept
 }
 
 // Where five valid cards' strength and class sit in the tables: the slot of their rank multiset, and
-// whether they are a flush.
+// whether they are a flush. Any bytes stay inside the tables; only valid cards give meaningful values.
 struct FiveCardKey {
   bool flush;
   unsigned index;
