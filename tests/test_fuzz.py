@@ -51,7 +51,6 @@ from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import KNOBS, core_spec
 
 CASES = int(os.environ.get("CP_FUZZ_CASES", "40"))
-SANITIZED = os.environ.get("CP_SANITIZED") == "1"
 
 #: What a case expects: it must succeed, it must raise, or either (a success is then checked for validity).
 VALID, INVALID, EITHER = "valid", "invalid", "either"
