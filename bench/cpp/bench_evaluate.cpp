@@ -11,7 +11,8 @@
 //     rank mask; validation by a popcount of the card bits);
 //   - OMPEval's HandEvaluator::evaluate, when the build was given OMPEVAL_DIR (its checkout is compiled at
 //     build time; none of its code is in this repository).
-// The results of all rows are checked against each other before any figure is printed.
+// The results of all rows are checked against each other before any figure is printed, and so are
+// evaluate_batch's reports of bad rows (against check_cards).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -226,6 +227,44 @@ struct Kernel {
 
 int sign(long long x) { return (x > 0) - (x < 0); }
 
+// Batches with bad cards here and there (codes >= 52, repeats, whole rows of one card): evaluate_batch must
+// report what check_cards reports for the first bad row, and the rows before it must hold their strengths.
+void check_bad_rows(std::uint64_t seed) {
+  Random rng{seed};
+  for (int round = 0; round < 2000; ++round) {
+    const int width = rng.below(2) != 0 ? 5 : 3;
+    const std::size_t rows = 1 + rng.below(700);
+    std::vector<std::uint8_t> cards = random_rows(rows, width, rng.next());
+    const std::size_t w = static_cast<std::size_t>(width);
+    const unsigned how = rng.below(4), spoil = rng.below(3);
+    for (unsigned n = 0; n < spoil; ++n) {
+      const std::size_t at = rng.below(static_cast<unsigned>(cards.size())), row = at / w;
+      if (how == 0) cards[at] = static_cast<std::uint8_t>(52 + rng.below(204));
+      if (how == 1) cards[at] = cards[row * w + rng.below(static_cast<unsigned>(w))];
+      if (how == 2) cards[at] = static_cast<std::uint8_t>(rng.below(256));
+      if (how == 3) std::fill(cards.begin() + static_cast<std::ptrdiff_t>(row * w),
+                              cards.begin() + static_cast<std::ptrdiff_t>(row * w + w), cards[row * w]);
+    }
+    const cp::Wheel wheel = rng.below(2) != 0 ? cp::Wheel::Low : cp::Wheel::Second;
+    std::vector<std::int32_t> out(rows);
+    const cp::CardIssue got = cp::evaluate_batch(cards.data(), rows, width, wheel, out.data());
+    cp::CardIssue want{};
+    std::size_t first_bad = rows;
+    for (std::size_t i = 0; i < rows && !want; ++i) {
+      want = cp::check_cards(&cards[i * w], width, static_cast<std::int64_t>(i));
+      if (want) first_bad = i;
+    }
+    if (got.kind != want.kind || got.item != want.item || got.position != want.position || got.card != want.card ||
+        got.first_position != want.first_position) {
+      fail("evaluate_batch reports a bad row differently from check_cards");
+    }
+    for (std::size_t i = 0; i < first_bad; ++i) {
+      const cp::Strength expect = width == 5 ? cp::evaluate5(&cards[i * w], wheel) : cp::evaluate3(&cards[i * w]);
+      if (static_cast<cp::Strength>(out[i]) != expect) fail("a row before the bad one has the wrong strength");
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -304,6 +343,8 @@ int main(int argc, char** argv) {
       fail("results differ from evaluate5 / evaluate3");
     }
   }
+  check_bad_rows(seed + 2);
+
   // Runs interleaved, so that a change in the machine's load touches every kernel alike.
   for (int r = 0; r < runs; ++r) {
     for (Kernel& k : kernels) {

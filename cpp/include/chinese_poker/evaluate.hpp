@@ -42,13 +42,16 @@ constexpr Strength make_strength(int category, int v1, int v2 = 0, int v3 = 0, i
          static_cast<Strength>(v5);
 }
 
-// Evaluates valid cards (codes < 52, distinct); no checks here, the batch entry point validates.
+// Evaluates valid cards (codes < 52, distinct); no checks here, the batch entry point validates. Other
+// bytes still read only inside the tables, but give meaningless values.
 Strength evaluate5(const std::uint8_t* cards, Wheel wheel) noexcept;
 Strength evaluate3(const std::uint8_t* cards) noexcept;
 
 // Evaluates `rows` rows of `width` (3 or 5) cards laid out contiguously and writes one strength per row.
 // Returns the first invalid row (`item` = its index; out is then unspecified), or no issue.
-// Safe to call from many threads at once: it reads only immutable tables.
+// Validation runs in the same pass, each card read once: whatever the bytes (even ones another thread
+// changes meanwhile), no table is read out of range. Safe to call from many threads at once: it reads only
+// immutable tables and keeps no scratch.
 [[nodiscard]] CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
                         std::int32_t* out) noexcept;
 
