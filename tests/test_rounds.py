@@ -1,5 +1,5 @@
-"""The JSON round format (chinese_poker.rounds), conformance vectors (chinese_poker.vectors), the comparison
-of outputs (chinese_poker.verify) and the progress bar, in process."""
+"""The JSON round format (chinese_poker.formats.rounds), conformance vectors (formats.vectors), the comparison
+of outputs (formats.verify) and the progress bar, in process."""
 
 from __future__ import annotations
 
