@@ -548,13 +548,15 @@ def test_fuzz_arrange_batch() -> None:
     for case, rng in case_rngs("arrange_batch"):
         hands, expect, what = array_case(rng, 2, (13,))
         # Presets mostly: the expected-units model is built once per distinct rules (tens of ms each).
-        rules: Any = (
-            Rules.preset(str(rng.choice(PRESET_NAMES))) if rng.random() < 0.85 else rules_argument(rng)[0]
-        )
+        rules: Any = Rules.preset(str(rng.choice(PRESET_NAMES)))
+        rules_valid = True
+        if rng.random() >= 0.85:
+            rules, rules_expect = rules_argument(rng)
+            rules_valid = rules_expect == VALID
         strategy: Any = str(rng.choice(STRATEGIES))
         if rng.random() < 0.08:
             strategy = ["best", "", None, 1, ["expected"]][int(rng.integers(5))]
-        arguments_valid = (rules is None or isinstance(rules, Rules)) and strategy in STRATEGIES
+        arguments_valid = rules_valid and strategy in STRATEGIES
         expect = expect if arguments_valid else INVALID
 
         def check(settings: Any, hands: Any = hands, rules: Any = rules) -> str | None:
