@@ -76,7 +76,7 @@ def test_output_is_settlement_to_dict_with_id_and_names() -> None:
                         stakes=[[1, 2, 1, 1], [2, 1, 3, 1], [1, 3, 1, 1], [1, 1, 1, 1]])  # fmt: skip
     out = round_output(rnd, settle_round(rnd))
     expected = settlement.to_dict()
-    assert list(out) == ["id", "rules", "net", "players", "pairs"]
+    assert list(out) == ["id", "engine", "rules", "rules_digest", "net", "players", "pairs"]
     assert out["pairs"] == expected["pairs"]
     assert out["net"] == expected["net"]
     for player, plain in zip(out["players"], expected["players"]):

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -98,6 +98,36 @@ def build_expected_model(tables: dict[str, Any], rules: Rules) -> _core.Expected
     strengths = [np.ascontiguousarray(tables[f"{row}_strengths"], dtype=np.uint32) for row in ROWS]
     prob = [np.ascontiguousarray(tables[f"{row}_prob"], dtype=np.float64) for row in ROWS]
     return _core.ExpectedModel(strengths, prob, core_spec(rules))
+
+
+@overload
+def arrangements(
+    cards13: CardsLike,
+    rules: Rules | None = None,
+    *,
+    drop_dominated: bool = False,
+    with_strengths: Literal[False] = False,
+) -> np.ndarray: ...
+
+
+@overload
+def arrangements(
+    cards13: CardsLike,
+    rules: Rules | None = None,
+    *,
+    drop_dominated: bool = False,
+    with_strengths: Literal[True],
+) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@overload
+def arrangements(
+    cards13: CardsLike,
+    rules: Rules | None = None,
+    *,
+    drop_dominated: bool = False,
+    with_strengths: bool,
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]: ...
 
 
 def arrangements(

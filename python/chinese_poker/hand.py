@@ -68,7 +68,10 @@ class Hand:
 
     Each row may be a string (``"As Kd Qh"``), a sequence of card strings or codes, or a numpy array.
     ``front``, ``middle`` and ``back`` are tuples of card codes (``None`` for a declared natural);
-    ``cards`` is all 13 codes, front then middle then back.
+    ``cards`` is all 13 codes, front then middle then back, each row in the order given.
+
+    Two hands are equal (and hash alike) when they hold the same cards in the same rows: the order inside a
+    row does not matter, nor the order of a declared natural's 13 cards.
     """
 
     __slots__ = ("_cards", "_declared")
@@ -77,7 +80,8 @@ class Hand:
         rows = []
         for name, size, given in zip(ROW_NAMES, ROW_SIZES, (front, middle, back)):
             try:
-                codes = parse_cards(given)
+                # Stripped, so that a message quotes the row as written, not its padding.
+                codes = parse_cards(given.strip() if isinstance(given, str) else given)
             except (ValueError, TypeError) as error:
                 raise type(error)(f"{name}: {error}") from None
             if len(codes) != size:
@@ -109,7 +113,7 @@ class Hand:
             return cls.declared(stripped[len("declared ") :])
         parts = stripped.replace("|", "/").split("/")
         if len(parts) == 3:
-            return cls(*parts)
+            return cls(*(part.strip() for part in parts))
         if len(parts) != 1:
             raise ValueError(f"give the rows as 'front / middle / back' (3 parts), got {len(parts)} parts")
         return cls.from_cards(stripped)
@@ -185,10 +189,17 @@ class Hand:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
-        return self._declared == other._declared and self._cards == other._cards
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((self._declared, self._cards))
+        return hash(self._key())
+
+    def _key(self) -> tuple[bool, tuple[tuple[int, ...], ...]]:
+        """What equality compares: declared or not, and each row's cards (all 13 when declared) sorted."""
+        cards = self._cards
+        if self._declared:
+            return (True, (tuple(sorted(cards)),))
+        return (False, (tuple(sorted(cards[:3])), tuple(sorted(cards[3:8])), tuple(sorted(cards[8:]))))
 
 
 def _distinct(codes: tuple[int, ...]) -> tuple[int, ...]:

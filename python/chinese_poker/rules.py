@@ -29,7 +29,7 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, wraps
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -81,17 +81,63 @@ _METADATA_KEYS: tuple[str, ...] = ("source", "description")
 class Rules:
     """Every knob of RULES.md (sections 2-6), immutable and validated; ``Rules()`` is the ``pagat`` preset.
 
-    Ranking: ``wheel`` ("low" | "second"), ``suit_tiebreak`` ("off" | "highest_card"), ``suit_order``
-    ("shdc" | "shcd"), ``middle_vs_back`` ("non_strict" | "strict").
-    Settlement: ``overall_unit`` (int >= 0), ``overall_basis`` ("two_rows" | "total"), ``scoop_bonus``
-    (int >= 0), ``scoop_multiplier`` (int >= 1), ``royalties_in_multiplier`` (bool),
-    ``home_run_multiplier`` (int >= 1), ``home_run_min_opponents`` (1..3), ``foul_policy``
-    ("lose_all_rows" | "as_scooped"), ``foul_pays_royalties`` (bool), ``surrender_units`` (int >= 0).
-    Royalties: ``royalties`` (a built-in table name or a table, see the module docstring), ``royalty_mode``
-    ("replace" | "add"), ``royalty_condition`` ("win_row" | "always"), ``royalty_cancel`` (bool).
-    Naturals: ``naturals`` ((name, units) pairs, lowest first), ``natural_declaration``
-    ("must_declare" | "auto"), ``natural_tiebreak`` ("full" | "top_pair_only"), ``quads_as_two_pairs``,
-    ``trips_as_pair_plus_single``, ``front_straight_ace`` (bools).
+    Each knob: what it does; its values; (default); the section of docs/RULES.md that defines it.
+
+    Ranking:
+
+    - ``wheel``: where A-2-3-4-5 ranks among straights; "low" (lowest) | "second" (below A-high only);
+      ("low"); RULES.md 2.2.
+    - ``suit_tiebreak``: whether suits break a tie between rows of equal rank; "off" | "highest_card";
+      ("off"); RULES.md 2.4.
+    - ``suit_order``: the suit ranking that tie-break uses, highest first; "shdc" | "shcd"; ("shdc"); 2.4.
+    - ``middle_vs_back``: whether a middle equal to the back is legal; "non_strict" (legal) | "strict"
+      (a foul); ("non_strict"); RULES.md 2.5.
+
+    Settlement of a pair (RULES.md 3, the step given):
+
+    - ``overall_unit``: extra units for winning the pair overall; int 0..1000; (0 = none); step 5.
+    - ``overall_basis``: who wins overall; "two_rows" (two rows or more) | "total" (ahead on the total);
+      ("two_rows"); step 5.
+    - ``scoop_bonus``: extra units for winning all three rows; int 0..1000; (0); step 6.
+    - ``scoop_multiplier``: what a scoop multiplies the pair's result by ("shooting"); int 1..1000; (1);
+      step 6.
+    - ``royalties_in_multiplier``: whether that multiplier applies to royalties too; bool; (false); step 6.
+    - ``home_run_multiplier``: a further multiplier for scooping every opponent; int 1..1000; (1 = none);
+      RULES.md 3, home run.
+    - ``home_run_min_opponents``: how many opponents a home run needs; 1..3; (3); RULES.md 3, home run.
+    - ``foul_policy``: what a fouled hand pays a legal one; "lose_all_rows" (three rows) | "as_scooped"
+      (as if scooped, bonuses included); ("lose_all_rows"); step 3.
+    - ``foul_pays_royalties``: whether the legal player's royalties are paid by a fouled one; bool; (true);
+      step 3.
+    - ``surrender_units``: what a surrendering player pays each opponent; int 0..1000; (0 = no surrender);
+      step 2.
+
+    Royalties (RULES.md 4):
+
+    - ``royalties``: the bonus units of special rows; "pagat" | "eastern" (built-in tables) or a table
+      ``{row: {category: units}}`` (see the module docstring); (empty: none).
+    - ``royalty_mode``: a won royalty row pays the table value "replace" (instead of 1) | "add" (on top);
+      ("replace").
+    - ``royalty_condition``: who collects a royalty; "win_row" (the row's winner) | "always" (every
+      holder); ("win_row").
+    - ``royalty_cancel``: when both hold royalty hands in a row, the winner gets the plain unit only;
+      bool; (false).
+
+    Naturals, 13-card special hands (RULES.md 5):
+
+    - ``naturals``: the naturals that count and their units; (name, units) pairs, lowest kind first;
+      (empty: none).
+    - ``natural_declaration``: "must_declare" (counts only when declared) | "auto" (counts whenever held);
+      ("must_declare").
+    - ``natural_tiebreak``: how two naturals of one kind compare; "full" | "top_pair_only" (six pairs by
+      the top pair alone); ("full").
+    - ``quads_as_two_pairs``: four of a kind counts as two pairs for six pairs; bool; (true).
+    - ``trips_as_pair_plus_single``: three of a kind counts as a pair and an odd card for six pairs; bool;
+      (true).
+    - ``front_straight_ace``: A-2-3 and Q-K-A are front straights for three straights; bool; (true).
+
+    ``Rules(**knobs)`` with a name that is no knob is a ``TypeError`` suggesting the closest knob; a bad
+    value is a ``ValueError`` naming the knob and listing what is allowed.
 
     ``name`` is metadata, not a knob: the preset these rules were loaded as (``Rules.preset``, or
     ``from_dict`` with a ``"preset"`` key and no change), else ``None``. It takes no part in equality or
@@ -294,6 +340,24 @@ _KNOB_SET = frozenset(KNOBS)
 _DEFAULTS: Mapping[str, Any] = MappingProxyType(
     {f.name: f.default for f in dataclasses.fields(Rules) if f.name != "name"}
 )
+_FIELD_NAMES: tuple[str, ...] = (*KNOBS, "name")
+_dataclass_init = Rules.__init__
+
+
+@wraps(_dataclass_init)
+def _init_with_suggestion(self: Rules, *args: Any, **knobs: Any) -> None:
+    # The generated __init__ names an unknown keyword but suggests nothing; a misspelt knob is the usual
+    # cause, so name the closest knob as from_dict and replace do.
+    for key in knobs:
+        if key not in _FIELD_NAMES:
+            raise TypeError(
+                f"Rules() got an unknown knob {key!r}{did_you_mean(key, KNOBS)}; known: {quoted(KNOBS)}"
+            )
+    _dataclass_init(self, *args, **knobs)
+
+
+# Assigned after the class is built so that type checkers still see the generated keyword signature.
+setattr(Rules, "__init__", _init_with_suggestion)  # noqa: B010
 
 
 def _utf8_text(data: bytes | bytearray) -> str:

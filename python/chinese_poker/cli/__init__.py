@@ -32,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Evaluate and settle 13-card Chinese Poker rounds (Capsa Susun, Pusoy, Shisanzhang).",
         epilog="Exit codes: 0 ok; 1 verify found differences or check found a foul; 2 bad input. "
-        "The JSON round format: docs/JSON_FORMAT.md.",
+        "The JSON round format: docs/JSON_FORMAT.md; every output carries the engine that made it "
+        "and the rules_digest of its rules.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

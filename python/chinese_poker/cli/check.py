@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +23,29 @@ def add_parser(commands: Any, rules_help: str) -> None:
         "check",
         help="is a setting legal, and which natural do its cards hold",
         description="Check a setting: 13 cards front 3, middle 5, back 5 (or "
-        "'front / middle / back'), or a round file (every player). "
-        "Exit code 1 when a setting is a foul.",
+        "'front / middle / back'), or a round file (every player, each round under its own "
+        "rules unless --rules is given). Exit code 1 when a setting is a foul.",
     )
     check.add_argument(
         "cards", nargs="+", help="the cards (quoted or not), or a round file, or '-' for stdin"
     )
-    check.add_argument("--rules", help=rules_help + " (default pagat)")
+    check.add_argument(
+        "--rules", help=rules_help + " (default pagat; for a round file, each round's own rules)"
+    )
     check.set_defaults(handler=run)
+
+
+#: File name endings that make a lone argument a round file, not cards.
+_ROUND_FILE_SUFFIXES = (".json", ".jsonl", ".ndjson")
+
+
+def _looks_like_path(text: str) -> bool:
+    """Whether a lone argument names a file: a round file's ending, or a path separator and no spaces (a
+    setting written ``"front / middle / back"`` has spaces)."""
+    if text.lower().endswith(_ROUND_FILE_SUFFIXES):
+        return True
+    separators = {os.sep, "/"} | ({os.altsep} if os.altsep else set())
+    return any(sep in text for sep in separators) and not any(c.isspace() for c in text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,17 +53,21 @@ def run(args: argparse.Namespace) -> int:
     rules = resolve_rules(args.rules)
     given = args.cards
     if len(given) == 1 and (given[0] == "-" or Path(given[0]).is_file()):
-        return _check_file(given[0], rules)
+        return _check_file(given[0], None if args.rules is None else rules)
     try:
         hand = Hand.parse(" ".join(given))
     except ValueError as error:
+        if len(given) == 1 and _looks_like_path(given[0]):
+            raise CliError(f"file {given[0]!r} not found") from None
         raise CliError(one_line(error)) from None
     verdict = check_hand(hand, rules)
     print("\n".join(verdict.lines))
     return 1 if verdict.foul else 0
 
 
-def _check_file(path: str, rules: Rules) -> int:
+def _check_file(path: str, rules: Rules | None) -> int:
+    """Check every player of every round: by the round's own rules, or by ``rules`` (``--rules``) when
+    given; a round without rules is checked under the default, as ``score`` settles it."""
     text, source = read_text(path)
     _, raws = read_rounds(text, json_lines=json_lines_by_name(source))
     if not raws:
@@ -59,12 +79,16 @@ def _check_file(path: str, rules: Rules) -> int:
             raise CliError(f"{source}: {raw.where}: {raw.error}")
         try:
             rnd = parse_round(
-                raw.data, position=raw.position, where=raw.where, rules=rules, override_rules=True
+                raw.data,
+                position=raw.position,
+                where=raw.where,
+                rules=rules,
+                override_rules=rules is not None,
             )
         except RoundError as error:
             raise CliError(f"{source}: {error}") from None
         for name, hand in zip(rnd.names, rnd.hands):
-            verdict = check_hand(hand, rules)
+            verdict = check_hand(hand, rnd.rules)
             any_foul = any_foul or verdict.foul
             lines = [f"round {dumps(rnd.id)}, {name}:"] + ["  " + line for line in verdict.lines]
             blocks.append("\n".join(lines))

@@ -30,13 +30,14 @@ def add_parser(commands: Any, rules_help: str) -> None:
         "strategy, settle it and print it.",
     )
     deal.add_argument("--players", type=int, default=4, help="2, 3 or 4 (default 4)")
-    deal.add_argument("--seed", type=int, help="shuffle seed (default: random, printed)")
+    deal.add_argument("--seed", type=int, help="shuffle seed, 0 or more (default: random, printed)")
     deal.add_argument("--rules", help=rules_help + " (default pagat)")
     deal.add_argument(
         "--format",
         choices=("table", "json", "input"),
         default="table",
-        help="table (default), json (the output round) or input (the round as score reads it)",
+        help="table (default), json (the output round, with engine and rules_digest) or input "
+        "(the round as score reads it)",
     )
     deal.add_argument("--explain", action="store_true", help="add the unit-by-unit explanation")
     deal.set_defaults(handler=run)
@@ -44,7 +45,10 @@ def add_parser(commands: Any, rules_help: str) -> None:
 
 def deal_round(rules: Rules, players: int, seed: int) -> dict[str, Any]:
     """A random round as an input object: ``players`` hands dealt from a deck shuffled by ``seed``, each
-    arranged by ``arrange``'s default strategy; a natural is declared when ``arrange`` says to."""
+    arranged by ``arrange``'s default strategy; a natural is declared when ``arrange`` says to. ``seed`` is
+    0 or more (``random.Random`` would deal the same round for ``-n`` as for ``n``)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an integer 0 or more, got {seed!r}")
     entries = []
     for name, cards in zip(SEAT_NAMES, deal_hands(random.Random(seed), players)):
         arrangement = arrange(cards, rules)
@@ -64,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
     rules = resolve_rules(args.rules)
     if not 2 <= args.players <= 4:
         raise CliError(f"--players must be 2, 3 or 4, got {args.players}")
+    if args.seed is not None and args.seed < 0:
+        # random.Random seeds with abs(n): -1 would silently deal the round of 1.
+        raise CliError(f"--seed must be 0 or more, got {args.seed}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     data = deal_round(rules, args.players, seed)
     rnd = parse_round(data, rules=rules, override_rules=True)

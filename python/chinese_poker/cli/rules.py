@@ -8,9 +8,44 @@ from typing import Any
 
 from chinese_poker.cli.common import resolve_rules
 from chinese_poker.presets import DEFAULT_PRESET, PRESET_NAMES
-from chinese_poker.rules import Rules
+from chinese_poker.rules import KNOBS, Rules
 
-__all__ = ["add_parser", "run"]
+__all__ = ["KNOB_PHRASES", "add_parser", "run"]
+
+#: One phrase per knob for ``rules --help`` (the full story: ``help(chinese_poker.Rules)``, docs/RULES.md).
+KNOB_PHRASES: dict[str, str] = {
+    "wheel": "where A-2-3-4-5 ranks among straights: low or second (2.2)",
+    "suit_tiebreak": "whether suits break ties between equal rows (2.4)",
+    "suit_order": "the suit ranking of that tie-break (2.4)",
+    "middle_vs_back": "whether a middle equal to the back is a foul (2.5)",
+    "overall_unit": "extra units for winning the pair overall (3, step 5)",
+    "overall_basis": "who wins overall: two rows or the total (3, step 5)",
+    "scoop_bonus": "extra units for winning all three rows (3, step 6)",
+    "scoop_multiplier": "what a scoop multiplies the pair's result by (3, step 6)",
+    "royalties_in_multiplier": "whether that multiplier applies to royalties (3, step 6)",
+    "home_run_multiplier": "a further multiplier for scooping every opponent (3)",
+    "home_run_min_opponents": "how many opponents a home run needs (3)",
+    "royalties": "the bonus table of special rows: pagat, eastern or a table (4)",
+    "royalty_mode": "a royalty replaces the row unit or adds to it (4)",
+    "royalty_condition": "only the row's winner collects royalties, or every holder (4)",
+    "royalty_cancel": "royalty hands in the same row cancel (4)",
+    "foul_policy": "what a fouled hand pays: three rows or as if scooped (3, step 3)",
+    "foul_pays_royalties": "whether a fouled hand pays the other's royalties (3, step 3)",
+    "naturals": "the 13-card special hands that count, and their units (5)",
+    "natural_declaration": "a natural counts only when declared, or whenever held (5)",
+    "natural_tiebreak": "how two naturals of one kind compare (5)",
+    "quads_as_two_pairs": "four of a kind counts as two pairs for six pairs (5)",
+    "trips_as_pair_plus_single": "three of a kind counts as pair plus odd card for six pairs (5)",
+    "front_straight_ace": "A-2-3 and Q-K-A are front straights for three straights (5)",
+    "surrender_units": "what a surrendering player pays each opponent; 0 = off (3, step 2)",
+}
+
+
+def _epilog() -> str:
+    width = max(len(knob) for knob in KNOB_PHRASES)
+    lines = ["knobs (numbers: sections of docs/RULES.md; more in help(chinese_poker.Rules)):"]
+    lines += [f"  {knob:<{width}}  {KNOB_PHRASES[knob]}" for knob in KNOBS]
+    return "\n".join(lines)
 
 
 def add_parser(commands: Any) -> None:
@@ -20,6 +55,8 @@ def add_parser(commands: Any) -> None:
         help="list presets or print one preset's rules",
         description="Without PRESET: list the presets. With PRESET (or a rules "
         "file): print every knob as TOML (or JSON).",
+        epilog=_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rules.add_argument("preset", nargs="?", help="a preset name or a .toml/.json rules file")
     rules.add_argument("--format", choices=("toml", "json"), default="toml", help="toml (default) or json")

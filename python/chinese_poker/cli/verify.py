@@ -18,7 +18,9 @@ def add_parser(commands: Any) -> None:
         help="compare another implementation's output with the expected",
         description="Compare ACTUAL (another implementation's output) with EXPECTED "
         "(a vectors file or score output), field by field; print every "
-        "disagreement; exit code 1 if any.",
+        "disagreement; exit code 1 if any. Each output's engine is not compared, its "
+        "rules_digest only when both sides have one. An EXPECTED with no rounds, or with "
+        "rounds that hold no results (a rounds file), is an error (exit code 2).",
     )
     verify.add_argument(
         "expected", help="expected output: a vectors file or score --format json/jsonl output"
@@ -45,17 +47,23 @@ def run(args: argparse.Namespace) -> int:
     if args.expected == "-" and args.actual == "-":
         raise CliError("only one of EXPECTED and ACTUAL can be read from stdin")
     texts = {}
+    expected_source = ""
     for role, path in (("expected", args.expected), ("actual", args.actual)):
         text, source = read_text(path)
         try:
             texts[role] = load_outputs(text, source)
         except OutputFileError as error:
             raise CliError(str(error)) from None
+        if role == "expected":
+            expected_source = source
+        if role == "expected" and not texts[role]:
+            # Agreeing on nothing proves nothing: an empty EXPECTED is an error, not "all 0 rounds agree".
+            raise CliError(f"{source}: no expected rounds, nothing to compare")
     ignore = {field.strip() for item in args.ignore for field in item.split(",") if field.strip()}
     try:
         found = compare_outputs(texts["expected"], texts["actual"], ignore=ignore, strict=args.strict)
     except OutputFileError as error:
-        raise CliError(str(error)) from None
+        raise CliError(f"{expected_source}: {error}") from None
     rounds = len(texts["expected"])
     if not found:
         print(f"OK: all {rounds} rounds agree")

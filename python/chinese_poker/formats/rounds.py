@@ -18,12 +18,15 @@ needed at run time).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from types import MappingProxyType
 from typing import Any, Union
 
+from chinese_poker import __version__
 from chinese_poker._core import InputError
 from chinese_poker._suggest import did_you_mean
 from chinese_poker.cards import format_card
@@ -34,6 +37,7 @@ from chinese_poker.settle import settle
 from chinese_poker.settlement import Settlement
 
 __all__ = [
+    "ENGINE",
     "METADATA_KEYS",
     "PLAYER_KEYS",
     "ROUND_KEYS",
@@ -45,6 +49,7 @@ __all__ = [
     "parse_round",
     "round_input",
     "round_output",
+    "rules_digest",
     "rules_from_value",
     "rules_reference",
     "settle_round",
@@ -60,6 +65,9 @@ ROUND_KEYS: tuple[str, ...] = ("id", "rules", "players", "stakes")
 METADATA_KEYS: tuple[str, ...] = ("expected", "tags", "note")
 
 _DEFAULT_NAMES = ("P1", "P2", "P3", "P4")
+
+#: What made an output: every output object carries it as ``"engine"``.
+ENGINE: Mapping[str, str] = MappingProxyType({"name": "chinese-poker", "version": __version__})
 
 
 class RoundError(ValueError):
@@ -138,6 +146,15 @@ def rules_from_value(value: object) -> Rules:
 def rules_reference(rules: Rules) -> str | dict[str, Any]:
     """How a round names its rules: the preset name when the rules are a preset, else every knob."""
     return rules.name if rules.name is not None else rules.to_dict()
+
+
+def rules_digest(rules: Rules) -> str:
+    """The SHA-256 (hex) of the canonical rules: ``rules.to_dict()`` without ``"preset"``, as compact JSON
+    with sorted keys; equal rules give the same digest whatever they were named or spelled as."""
+    data = rules.to_dict()
+    data.pop("preset", None)
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def _cards_value(value: object, what: str) -> Any:
@@ -331,13 +348,16 @@ def _named_error(error: InputError, rnd: Round, where: str) -> RoundError:
 
 
 def round_output(rnd: Round, settlement: Settlement, *, explain: bool = False) -> dict[str, Any]:
-    """The output object of a settled round: ``Settlement.to_dict()`` with the round's ``id`` first and each
-    player's ``name``; with ``explain``, also ``"explain"``: the text of ``Settlement.explain()``."""
+    """The output object of a settled round: ``Settlement.to_dict()`` with the round's ``id`` first, each
+    player's ``name``, the ``"engine"`` that made it (``ENGINE``) and the ``"rules_digest"`` of its rules
+    (``rules_digest``); with ``explain``, also ``"explain"``: the text of ``Settlement.explain()``."""
     data = settlement.to_dict()
     players = [{"name": name, **player} for name, player in zip(rnd.names, data["players"])]
     out: dict[str, Any] = {
         "id": rnd.id,
+        "engine": dict(ENGINE),
         "rules": data["rules"],
+        "rules_digest": rules_digest(rnd.rules),
         "net": data["net"],
         "players": players,
         "pairs": data["pairs"],

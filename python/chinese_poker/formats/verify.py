@@ -10,7 +10,13 @@ Every field of the expected output that the actual output also has is compared. 
 lacks is a disagreement when it is required (``REQUIRED``: the round's ``net``, ``players`` and ``pairs``;
 each player's ``net``, ``foul`` and ``natural``; each pair's ``rows`` and ``units``), or for every field with
 ``strict``; fields named in ``ignore`` are skipped. The ``rules`` fields are compared as rules (a preset name
-equals the same knobs spelled out); numbers compare by value (``3`` equals ``3.0``).
+equals the same knobs spelled out); numbers compare by value (``3`` equals ``3.0``). The round's ``engine``
+(which implementation, which version) is never compared, and its ``rules_digest`` only when both sides have
+it.
+
+A comparison that would compare nothing fails: ``compare_outputs`` raises ``OutputFileError`` when the
+expected list is empty or an expected round is not an output (it lacks ``net``, ``players`` or ``pairs``, as
+a rounds file without expected results does).
 """
 
 from __future__ import annotations
@@ -24,7 +30,16 @@ from chinese_poker.formats.records import read_json_records
 from chinese_poker.formats.rounds import rules_from_value
 from chinese_poker.hand import ROW_NAMES
 
-__all__ = ["REQUIRED", "Disagreement", "OutputFileError", "compare_outputs", "compare_round", "load_outputs"]
+__all__ = [
+    "COMPARED_WHEN_BOTH",
+    "NOT_COMPARED",
+    "REQUIRED",
+    "Disagreement",
+    "OutputFileError",
+    "compare_outputs",
+    "compare_round",
+    "load_outputs",
+]
 
 #: Fields that must be present in the actual output, by level.
 REQUIRED: Mapping[str, frozenset[str]] = {
@@ -32,6 +47,11 @@ REQUIRED: Mapping[str, frozenset[str]] = {
     "player": frozenset({"net", "foul", "natural"}),
     "pair": frozenset({"rows", "units"}),
 }
+
+#: Round fields never compared: which implementation (and version) wrote the output.
+NOT_COMPARED: frozenset[str] = frozenset({"engine"})
+#: Round fields compared only when both sides have them (never a disagreement for being missing).
+COMPARED_WHEN_BOTH: frozenset[str] = frozenset({"rules_digest"})
 
 _MISSING = object()
 
@@ -143,10 +163,12 @@ class _Comparer:
         special: Mapping[str, Any],
     ) -> None:
         for key, value in expected.items():
-            if key in self.ignore:
+            if key in self.ignore or (level == "round" and key in NOT_COMPARED):
                 continue
             other = actual.get(key, _MISSING)
             if other is _MISSING:
+                if level == "round" and key in COMPARED_WHEN_BOTH:
+                    continue
                 if self.strict or key in REQUIRED[level]:
                     self.report(where, key, value, _MISSING)
                 continue
@@ -328,9 +350,20 @@ def compare_outputs(
     """Every disagreement between two lists of output rounds, rounds matched by ``id`` (else position).
 
     A round missing from ``actual`` or not in ``expected`` is a disagreement of field ``"round"``. Raises
-    ``OutputFileError`` when ``expected`` holds an id twice.
+    ``OutputFileError`` when ``expected`` is empty, holds a round that is not an output (no ``net``,
+    ``players`` or ``pairs``) or holds an id twice.
     """
     ignore = frozenset(ignore)
+    if not expected:
+        raise OutputFileError("nothing to compare: the expected output holds no rounds")
+    for position, output in enumerate(expected, start=1):
+        lacking = [key for key in sorted(REQUIRED["round"]) if key not in output]
+        if lacking:
+            rid = output.get("id", f"#{position}")
+            raise OutputFileError(
+                f"expected round {json.dumps(rid, ensure_ascii=False)} is not an output: it has no "
+                f"{', '.join(lacking)} (a rounds file without expected results?)"
+            )
     actual_by_key: dict[Any, Mapping[str, Any]] = {}
     for position, output in enumerate(actual, start=1):
         actual_by_key.setdefault(_round_key(output, position), output)
