@@ -70,7 +70,8 @@ def settle(
     """
     rules = rules_or_default(rules)
     if isinstance(hands, (str, Hand)) or not 2 <= len(hands) <= 4:
-        count = "one hand" if isinstance(hands, (str, Hand)) else f"{len(hands)} hands"
+        given = 1 if isinstance(hands, (str, Hand)) else len(hands)
+        count = f"{given} hand" if given == 1 else f"{given} hands"
         raise ValueError(f"a round has 2 to 4 players, got {count}")
     players = tuple(_as_hand(h, k) for k, h in enumerate(hands))
     flags = tuple(_surrender_flags(surrender, len(players)))
