@@ -34,7 +34,10 @@ CardsLike = Union[str, Iterable[CardLike]]
 
 def parse_card(token: CardLike) -> int:
     """Card code of one card: a string such as ``"As"``, ``"10h"``, ``"td"``, ``"K♠"``, or an int 0..51."""
-    return _core.parse_card(token)
+    try:
+        return _core.parse_card(token)
+    except TypeError as error:
+        raise TypeError(f"parse_card: {error}") from None
 
 
 def parse_cards(cards: CardsLike) -> tuple[int, ...]:
@@ -44,18 +47,28 @@ def parse_cards(cards: CardsLike) -> tuple[int, ...]:
     symbols ♣♦♥♠) or any iterable of card strings or ints 0..51 (numpy arrays included). Raises ValueError
     naming the offending token and its position for unknown cards, out-of-range codes and repeated cards.
     """
-    return _core.parse_cards(cards)
+    try:
+        return _core.parse_cards(cards)
+    except TypeError as error:
+        raise TypeError(f"parse_cards: {error}") from None
 
 
 def format_card(card: CardLike) -> str:
     """Canonical text of one card code, e.g. ``51 -> "As"``."""
-    code = parse_card(card)
+    try:
+        code = _core.parse_card(card)
+    except TypeError as error:
+        raise TypeError(f"format_card: {error}") from None
     return RANKS[code // 4] + SUITS[code % 4]
 
 
 def format_cards(cards: CardsLike) -> str:
     """Canonical text of several cards, e.g. ``"As Kd Th"``."""
-    return " ".join(format_card(code) for code in parse_cards(cards))
+    try:
+        codes = _core.parse_cards(cards)
+    except TypeError as error:
+        raise TypeError(f"format_cards: {error}") from None
+    return " ".join(RANKS[code // 4] + SUITS[code % 4] for code in codes)
 
 
 def __dir__() -> list[str]:

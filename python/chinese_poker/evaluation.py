@@ -11,11 +11,25 @@ wheel has the same strength under both wheel rules.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterable
 from enum import IntEnum
+from functools import lru_cache
+from itertools import combinations, permutations
+from typing import TYPE_CHECKING, Any
 
-from chinese_poker._core import evaluate, evaluate_batch
+import numpy as np
+import numpy.typing as npt
 
-__all__ = ["HandCategory", "category", "describe", "evaluate", "evaluate_batch", "tiebreak_vector"]
+from chinese_poker import _core
+
+__all__ = [
+    "HandCategory",
+    "category",
+    "describe",
+    "evaluate",
+    "evaluate_batch",
+    "tiebreak_vector",
+]
 
 CATEGORY_SHIFT = 20
 
@@ -42,13 +56,101 @@ _NAMES = {
 }  # fmt: skip
 
 
-def _check_strength(strength: int) -> int:
+def _named(function: str, error: TypeError) -> TypeError:
+    """The core's TypeError naming the public function: its own argument-count messages already start with
+    ``function(``; every other gets the name in front."""
+    message = str(error)
+    return TypeError(message if message.startswith(f"{function}(") else f"{function}: {message}")
+
+
+if TYPE_CHECKING:
+
+    def evaluate(cards: str | Iterable[str | int], wheel: str = "low") -> int: ...
+
+else:
+
+    def evaluate(*args, **kwargs):
+        """evaluate(cards, wheel='low') -> int: strength of a 3- or 5-card row (greater is stronger, equal
+        exactly when the rows tie).
+
+        ``cards``: 3 or 5 cards as card codes 0..51, card strings (``'As'``, ``'10h'``) or one string
+        (``'As Kd Qh'``). ``wheel``: ``'low'`` (A-2-3-4-5 is the lowest straight) or ``'second'`` (just below
+        T-J-Q-K-A). Three-card rows have no straights or flushes; 3- and 5-card strengths share one scale.
+        """
+        try:
+            return _core.evaluate(*args, **kwargs)
+        except TypeError as error:
+            raise _named("evaluate", error) from None
+
+
+def evaluate_batch(cards: npt.NDArray[np.uint8], wheel: str = "low") -> npt.NDArray[np.int32]:
+    """Strengths of many rows at once, in C++ with the GIL released: ``cards`` is a C-contiguous uint8 array
+    (N, 5) or (N, 3) of card codes, ``wheel`` as for ``evaluate``; returns an int32 array (N,)."""
+    try:
+        return _core.evaluate_batch(cards, wheel)
+    except TypeError as error:
+        raise _named("evaluate_batch", error) from None
+
+
+def _descending(count: int) -> list[tuple[int, ...]]:
+    """Every vector of ``count`` distinct ranks 2..14, highest first."""
+    return list(combinations(range(14, 1, -1), count))
+
+
+def _straights() -> list[tuple[int, ...]]:
+    runs = [tuple(range(high, high - 5, -1)) for high in range(14, 5, -1)]
+    return [*runs, (5, 4, 3, 2, 1), (14, 5, 4, 3, 2)]  # the wheel under either encoding
+
+
+def _distinct(count: int) -> list[tuple[int, ...]]:
+    """``count`` distinct ranks where the first (the set) is followed by kickers highest first."""
+    out = []
+    for first in range(14, 1, -1):
+        for rest in _descending(count - 1):
+            if first not in rest:
+                out.append((first, *rest))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _all_strengths() -> frozenset[int]:
+    """Every strength some 3- or 5-card hand has (under either wheel rule), built once from RULES.md's
+    vectors: 7462 five-card classes plus the wheel's second encoding, and 455 three-card classes."""
+    straights = set(_straights())
+    no_straight = [v for v in _descending(5) if v not in straights]
+    vectors: dict[HandCategory, list[tuple[int, ...]]] = {
+        HandCategory.HIGH_CARD: no_straight + _descending(3),
+        HandCategory.ONE_PAIR: _distinct(4) + _distinct(2),
+        HandCategory.TWO_PAIR: [
+            (high, low, kicker)
+            for high, low in _descending(2)
+            for kicker in range(14, 1, -1)
+            if kicker not in (high, low)
+        ],
+        HandCategory.THREE_OF_A_KIND: _distinct(3) + [(t,) for t in range(14, 1, -1)],
+        HandCategory.STRAIGHT: sorted(straights),
+        HandCategory.FLUSH: no_straight,
+        HandCategory.FULL_HOUSE: list(permutations(range(14, 1, -1), 2)),
+        HandCategory.FOUR_OF_A_KIND: list(permutations(range(14, 1, -1), 2)),
+        HandCategory.STRAIGHT_FLUSH: sorted(straights),
+    }
+    strengths = set()
+    for cat, group in vectors.items():
+        for vector in group:
+            value = int(cat) << CATEGORY_SHIFT
+            for shift, rank in zip((16, 12, 8, 4, 0), vector):
+                value |= rank << shift
+            strengths.add(value)
+    return frozenset(strengths)
+
+
+def _check_strength(strength: Any) -> int:
     # numpy integers (what evaluate_batch returns) are accepted as well as int; bool is not.
     if isinstance(strength, bool) or not isinstance(strength, numbers.Integral):
         raise TypeError(f"a strength is an int, got {type(strength).__name__}")
     value = int(strength)
-    if not 0 < value < (9 << CATEGORY_SHIFT):
-        raise ValueError(f"{value} is not a hand strength")
+    if value not in _all_strengths():
+        raise ValueError(f"{value} is not the strength of any 3- or 5-card hand")
     return value
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Union
 
 import numpy as np
@@ -23,6 +23,11 @@ HandLike = Union[Hand, Sequence[Any]]
 def _as_hand(value: HandLike, index: int) -> Hand:
     if isinstance(value, Hand):
         return value
+    if isinstance(value, (bytes, bytearray, Mapping)) or not isinstance(value, (str, Sequence, np.ndarray)):
+        raise TypeError(
+            f"settle: hands[{index}] must be a Hand, a (front, middle, back) triple, 13 cards or hand text, "
+            f"got {type(value).__name__}"
+        )
     try:
         if isinstance(value, str):
             return Hand.parse(value)
@@ -38,6 +43,8 @@ def _stakes_matrix(stakes: Any, players: int) -> np.ndarray | None:
     integer dtype, and that every value survives the conversion); the core checks the values."""
     if stakes is None:
         return None
+    if isinstance(stakes, (str, bytes, Mapping)) or not isinstance(stakes, (Sequence, np.ndarray)):
+        raise TypeError(f"settle: stakes must be a matrix of integers, got {type(stakes).__name__}")
     matrix = np.asarray(stakes)
     if matrix.shape != (players, players):
         raise ValueError(f"stakes must be a {players} x {players} matrix, got shape {matrix.shape}")
@@ -68,7 +75,14 @@ def settle(
     ``surrender``: optional bools per player (needs ``surrender_units > 0``). ``names``: optional player
     names for ``explain()``.
     """
-    rules = rules_or_default(rules)
+    if isinstance(hands, (bytes, bytearray, Mapping)) or not isinstance(
+        hands, (str, Hand, Sequence, np.ndarray)
+    ):
+        raise TypeError(f"settle: hands must be a sequence of 2 to 4 hands, got {type(hands).__name__}")
+    try:
+        rules = rules_or_default(rules)
+    except TypeError as error:
+        raise TypeError(f"settle: {error}") from None
     if isinstance(hands, (str, Hand)) or not 2 <= len(hands) <= 4:
         given = 1 if isinstance(hands, (str, Hand)) else len(hands)
         count = f"{given} hand" if given == 1 else f"{given} hands"
@@ -76,8 +90,14 @@ def settle(
     players = tuple(_as_hand(h, k) for k, h in enumerate(hands))
     flags = tuple(_surrender_flags(surrender, len(players)))
     if names is not None:
+        if isinstance(names, (str, bytes, Mapping)) or not isinstance(names, Iterable):
+            raise TypeError(f"settle: names must be a sequence of strings, got {type(names).__name__}")
         names = tuple(names)
-        if len(names) != len(players) or not all(isinstance(n, str) for n in names):
+        if not all(isinstance(n, str) for n in names):
+            raise TypeError(
+                f"settle: names must be strings, got {', '.join(type(n).__name__ for n in names)}"
+            )
+        if len(names) != len(players):
             raise ValueError(f"names needs one string per player ({len(players)})")
     cards = b"".join(bytes(h.cards) for h in players)
     result = _core.settle_round(
@@ -89,12 +109,14 @@ def settle(
 def _surrender_flags(surrender: Sequence[bool] | None, players: int) -> list[bool]:
     if surrender is None:
         return [False] * players
+    if isinstance(surrender, (str, bytes, Mapping)) or not isinstance(surrender, (Sequence, np.ndarray)):
+        raise TypeError(f"settle: surrender must be a sequence of bools, got {type(surrender).__name__}")
     flags = list(surrender)
     if len(flags) != players:
         raise ValueError(f"surrender needs one flag per player ({players}), got {len(flags)}")
     for index, flag in enumerate(flags):
         if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"surrender[{index}] must be a bool, got {type(flag).__name__}")
+            raise TypeError(f"settle: surrender[{index}] must be a bool, got {type(flag).__name__}")
     return [bool(flag) for flag in flags]
 
 
@@ -105,7 +127,15 @@ def settle_batch(rounds: np.ndarray, rules: RulesLike | None = None) -> np.ndarr
     back 5 card codes. Returns an int64 array (R, P). Under ``natural_declaration="auto"`` naturals are
     detected; nobody declares. A card twice in a round raises ValueError naming the round.
     """
-    return _core.settle_batch(rounds, core_spec(rules_or_default(rules)))
+    if not isinstance(rounds, np.ndarray):
+        raise TypeError(
+            f"settle_batch: rounds must be a numpy array of uint8 card codes, got {type(rounds).__name__}"
+        )
+    try:
+        spec = core_spec(rules_or_default(rules))
+        return _core.settle_batch(rounds, spec)
+    except TypeError as error:
+        raise TypeError(f"settle_batch: {error}") from None
 
 
 def __dir__() -> list[str]:

@@ -29,7 +29,8 @@ def _duration(seconds: float) -> str:
 
 
 class Progress:
-    """A one-line progress bar on a terminal: ``label [#####-----] done/total pct% eta``.
+    """A one-line progress bar on a terminal: ``label [#####-----] done/total pct% eta``, or for a ``total``
+    of ``None`` (a stream of unknown length) a count: ``label done unit, elapsed``.
 
     Drawn only when ``stream`` (default stderr) is a terminal (or ``enabled`` is true) and the run has lasted
     ``delay`` seconds, so short runs and pipes stay quiet; redrawn at most ten times a second. ``clear()``
@@ -38,18 +39,20 @@ class Progress:
 
     def __init__(
         self,
-        total: int,
+        total: int | None,
         label: str,
         stream: IO[str] | None = None,
         *,
         enabled: bool | None = None,
         delay: float = 0.5,
         width: int = 30,
+        unit: str = "",
     ) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.total = max(0, total)
+        self.total = None if total is None else max(0, total)
         self.label = label
-        self.enabled = (_isatty(self.stream) if enabled is None else enabled) and self.total > 0
+        self.unit = unit
+        self.enabled = (_isatty(self.stream) if enabled is None else enabled) and self.total != 0
         self.delay = delay
         self.width = width
         self.start = time.monotonic()
@@ -58,7 +61,11 @@ class Progress:
         self.visible = False
 
     def render(self, done: int, elapsed: float) -> str:
-        """The bar's text for ``done`` of ``total`` after ``elapsed`` seconds."""
+        """The bar's text for ``done`` of ``total`` after ``elapsed`` seconds (a count when the total is
+        unknown)."""
+        if self.total is None:
+            unit = f" {self.unit}" if self.unit else ""
+            return f"{self.label} {done}{unit}, {_duration(elapsed)}"
         done = min(done, self.total)
         fraction = done / self.total if self.total else 1.0
         filled = round(fraction * self.width)
@@ -79,7 +86,7 @@ class Progress:
         now = time.monotonic()
         if now - self.start < self.delay:
             return
-        if now - self.last_draw < 0.1 and done < self.total:
+        if now - self.last_draw < 0.1 and (self.total is None or done < self.total):
             return
         self.last_draw = now
         self.stream.write("\r\x1b[K" + self.render(done, now - self.start))
@@ -100,12 +107,12 @@ class Progress:
         self.enabled = False
 
 
-def progress_for(mode: str, total: int, label: str) -> Progress:
+def progress_for(mode: str, total: int | None, label: str, unit: str = "") -> Progress:
     """The progress bar for ``--progress mode``: ``auto`` on a terminal after half a second, ``always`` from
-    the start (even in a pipe), ``never``."""
+    the start (even in a pipe), ``never``; ``total=None`` counts (a stream of unknown length)."""
     if mode == "auto":
-        return Progress(total, label)
-    return Progress(total, label, enabled=mode == "always", delay=0.0)
+        return Progress(total, label, unit=unit)
+    return Progress(total, label, enabled=mode == "always", delay=0.0, unit=unit)
 
 
 class OutputWriter:
@@ -118,10 +125,15 @@ class OutputWriter:
         self.share = progress is not None and progress.enabled and _isatty(self.stream)
 
     def write(self, text: str) -> None:
-        """Write ``text``, clearing the bar first when it shares the terminal."""
+        """Write ``text``, clearing the bar first when it shares the terminal; what the stream's encoding
+        cannot write is written as backslash escapes rather than failing."""
         if self.share and self.progress is not None:
             self.progress.clear()
-        self.stream.write(text)
+        try:
+            self.stream.write(text)
+        except UnicodeEncodeError:
+            encoding = getattr(self.stream, "encoding", None) or "ascii"
+            self.stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def __dir__() -> list[str]:

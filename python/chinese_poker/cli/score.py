@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import sys
-from typing import Any
+from typing import IO, Any
 
-from chinese_poker.cli.common import PROG, CliError, dumps, json_lines_by_name, read_text, resolve_rules
+from chinese_poker.cli.common import (
+    PROG,
+    CliError,
+    dumps,
+    json_lines_by_name,
+    one_line,
+    open_input,
+    resolve_rules,
+    safe_text,
+)
 from chinese_poker.cli.progress import OutputWriter, progress_for
 from chinese_poker.cli.round_table import format_round_table
-from chinese_poker.formats.records import read_rounds
-from chinese_poker.formats.rounds import iter_settled, round_output
+from chinese_poker.formats.records import RawRound, count_json_lines, stream_rounds
+from chinese_poker.formats.rounds import Round, RoundError, parse_round, round_output, settle_round
+from chinese_poker.rules import Rules
+from chinese_poker.settlement import Settlement
 
 __all__ = ["add_parser", "run"]
 
@@ -44,48 +56,96 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
     score.set_defaults(handler=run)
 
 
+def _writes_utf8(stream: IO[str]) -> bool:
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
+
+
+def _printable(value: Any) -> Any:
+    """``value`` with every string writable (``safe_text``), before the table lays it out."""
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, dict):
+        return {key: _printable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_printable(item) for item in value]
+    return value
+
+
+def _settled(raw: RawRound, rules: Rules | None) -> tuple[Round, Settlement]:
+    """Check and settle one raw round; every problem is a ``RoundError`` naming it."""
+    if raw.error is not None:
+        raise RoundError(raw.error, raw.where)
+    try:
+        rnd = parse_round(
+            raw.data, position=raw.position, where=raw.where, rules=rules, override_rules=rules is not None
+        )
+        return rnd, settle_round(rnd, raw.where)
+    except RecursionError:  # a value nested too deeply to be named in a message
+        raise RoundError("a value is nested too deeply", raw.where) from None
+
+
 def run(args: argparse.Namespace) -> int:
-    """Settle the rounds of ``args.file``; exit code 0, or 2 when a round could not be settled."""
+    """Settle the rounds of ``args.file`` as they are read (JSON Lines is streamed: output is written round
+    by round, memory stays flat); exit code 0, or 2 when a round could not be settled."""
     rules = resolve_rules(args.rules) if args.rules is not None else None
-    text, source = read_text(args.file)
-    _, raws = read_rounds(text, json_lines=json_lines_by_name(source))
-    if not raws:
-        raise CliError(f"{source}: no rounds")
-    progress = progress_for(args.progress, len(raws), "settling")
+    stream, source = open_input(args.file)
+    try:
+        return _score(args, rules, stream, safe_text(source))
+    finally:
+        if args.file not in (None, "-"):
+            stream.close()
+
+
+def _score(args: argparse.Namespace, rules: Rules | None, stream: IO[bytes], source: str) -> int:
+    try:
+        read = stream_rounds(stream, json_lines=json_lines_by_name(source))
+    except OSError as error:
+        raise CliError(f"cannot read {source!r}: {one_line(error)}") from None
+    total = read.total
+    if total is None and args.progress != "never" and args.file not in (None, "-"):
+        total = count_json_lines(args.file)  # a file can be read twice: a bar with a percentage
+    progress = progress_for(args.progress, total, "settling", unit="rounds")
     writer = OutputWriter(progress)
+    ascii_only = not _writes_utf8(writer.stream)
     outputs: list[dict[str, Any]] = []
     bad = 0
-    first = True
+    count = 0
     try:
-        for count, (_, rnd, settlement, error) in enumerate(
-            iter_settled(raws, rules, override_rules=rules is not None), start=1
-        ):
-            if error is not None:
-                message = f"{source}: {error}"
+        for raw in read.records:
+            count += 1
+            try:
+                rnd, settlement = _settled(raw, rules)
+            except RoundError as error:
+                message = f"{source}: {one_line(error)}"
                 if not args.keep_going:
-                    raise CliError(message)
+                    raise CliError(message) from None
                 progress.clear()
                 print(f"{PROG}: error: {message}", file=sys.stderr)
                 bad += 1
                 progress.update(count)
                 continue
-            assert rnd is not None
-            assert settlement is not None
             out = round_output(rnd, settlement, explain=args.explain)
             if args.format == "json":
                 outputs.append(out)
             elif args.format == "jsonl":
-                writer.write(dumps(out) + "\n")
+                writer.write(dumps(out, ascii_only=ascii_only) + "\n")
             else:
-                writer.write(("" if first else "\n") + format_round_table(out) + "\n")
-            first = False
+                writer.write(("" if count - bad == 1 else "\n") + format_round_table(_printable(out)) + "\n")
             progress.update(count)
+    except OSError as error:
+        raise CliError(f"cannot read {source!r}: {one_line(error)}") from None
     finally:
         progress.close()
+    if count == 0:
+        raise CliError(f"{source}: no rounds")
     if args.format == "json":
-        sys.stdout.write(dumps(outputs, indent=2) + "\n")
+        writer.write(dumps(outputs, indent=2, ascii_only=ascii_only) + "\n")
     if bad:
-        print(f"{PROG}: {bad} of {len(raws)} rounds could not be settled", file=sys.stderr)
+        print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2
     return 0
 

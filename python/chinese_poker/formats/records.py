@@ -7,14 +7,23 @@ knows where it stood (its position, and its line in JSON Lines), so every messag
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from itertools import chain
+from pathlib import Path
+from typing import IO, Any
 
 from chinese_poker import _jsontext as jsontext
 from chinese_poker._jsontext import JSONTextError
 
-__all__ = ["RawRound", "read_json_records", "read_rounds"]
+__all__ = [
+    "RawRound",
+    "RecordStream",
+    "count_json_lines",
+    "read_json_records",
+    "read_rounds",
+    "stream_rounds",
+]
 
 
 @dataclass(frozen=True)
@@ -81,13 +90,18 @@ def read_json_records(text: str, *, json_lines: bool | None = None) -> tuple[boo
         if not line.strip():
             continue
         position += 1
-        try:
-            records.append(RawRound(position, number, data=jsontext.loads(line)))
-        except JSONTextError as error:
-            where = f" at column {error.column}" if error.column is not None else ""
-            message = str(error).split(": ", 1)[-1]
-            records.append(RawRound(position, number, error=f"malformed JSON{where}: {message}"))
+        records.append(_line_record(position, number, line))
     return True, records
+
+
+def _line_record(position: int, number: int, line: str) -> RawRound:
+    """One JSON Lines record: its value, or the one-line error naming the column."""
+    try:
+        return RawRound(position, number, data=jsontext.loads(line))
+    except JSONTextError as error:
+        where = f" at column {error.column}" if error.column is not None else ""
+        message = str(error).split(": ", 1)[-1]
+        return RawRound(position, number, error=f"malformed JSON{where}: {message}")
 
 
 def read_rounds(text: str, *, json_lines: bool | None = None) -> tuple[bool, list[RawRound]]:
@@ -95,6 +109,98 @@ def read_rounds(text: str, *, json_lines: bool | None = None) -> tuple[bool, lis
     if not text.strip():
         return bool(json_lines), []
     return read_json_records(text, json_lines=json_lines)
+
+
+# ----- streaming a file's bytes ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordStream:
+    """The records of a round file read from a byte stream: ``json_lines`` tells the form, ``records``
+    yields them as they are read (JSON Lines) or from the whole document, and ``total`` is their count when
+    known before reading them all (a whole document), else ``None``."""
+
+    json_lines: bool
+    records: Iterator[RawRound]
+    total: int | None
+
+
+_Line = tuple[int, int, bytes]  # (1-based line number, byte offset in the file, the line's bytes)
+
+
+def _numbered_lines(stream: IO[bytes]) -> Iterator[_Line]:
+    """The stream's lines with their numbers and byte offsets; a leading byte order mark is skipped (and
+    counted in the offsets)."""
+    offset = 0
+    for number, read in enumerate(stream, start=1):
+        start = offset
+        offset += len(read)
+        skip = len(jsontext.BOM) if number == 1 and read.startswith(jsontext.BOM) else 0
+        yield number, start + skip, read[skip:] if skip else read
+
+
+def _json_lines(lines: Iterable[_Line]) -> Iterator[RawRound]:
+    position = 0
+    for number, offset, line in lines:
+        if not line.strip():
+            continue
+        position += 1
+        try:
+            text = jsontext.decode_utf8(line.rstrip(b"\r\n"), offset)
+        except JSONTextError as error:
+            yield RawRound(position, number, error=str(error))
+            continue
+        yield _line_record(position, number, text)
+
+
+def _document(lines: Iterable[_Line]) -> RecordStream:
+    """The records of a whole document (read at once): one JSON value, or one error for the whole file."""
+    items = list(lines)
+    data = b"".join(line for _, _, line in items)
+    try:
+        text = jsontext.decode_utf8(data, items[0][1] if items else 0)
+    except JSONTextError as error:
+        return RecordStream(False, iter([RawRound(0, None, error=str(error))]), 1)
+    is_lines, records = read_rounds(text, json_lines=False)
+    return RecordStream(is_lines, iter(records), len(records))
+
+
+def count_json_lines(path: str) -> int | None:
+    """How many records a JSON Lines file holds (its non-blank lines), counted in a pass of its own that
+    keeps one line at a time; ``None`` for what is not a regular file (a pipe can be read only once)."""
+    file = Path(path)
+    try:
+        if not file.is_file():  # checked before opening: opening a pipe would wait for a writer
+            return None
+        with file.open("rb") as stream:
+            return sum(1 for line in stream if line.strip())
+    except OSError:
+        return None
+
+
+def stream_rounds(stream: IO[bytes], *, json_lines: bool | None = None) -> RecordStream:
+    """The raw rounds of a round file's bytes, UTF-8 (a byte order mark allowed), decoded strictly.
+
+    JSON Lines (``json_lines=True``, or by content as for ``read_json_records``: the first non-blank line is
+    a complete JSON value and another non-blank line follows) is streamed: one line is read, decoded and
+    yielded at a time, and a line that is not UTF-8 is a record with an error naming the byte offset. A
+    whole document (``json_lines=False``, or by content) is read at once.
+    """
+    lines = _numbered_lines(stream)
+    if json_lines:
+        return RecordStream(True, _json_lines(lines), None)
+    head: list[_Line] = []
+    if json_lines is None:
+        for item in lines:
+            head.append(item)
+            if item[2].strip():
+                break
+        if head and head[-1][2].strip() and next(_json_lines(head[-1:])).error is None:
+            for item in lines:
+                head.append(item)
+                if item[2].strip():
+                    return RecordStream(True, _json_lines(chain(head, lines)), None)
+    return _document(chain(head, lines))
 
 
 def __dir__() -> list[str]:
