@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from chinese_poker import _core
@@ -52,6 +52,10 @@ class PairResult:
     stake: int
     home_run: int
     units: int
+
+
+#: The fields of a pair's breakdown, in their order in the output.
+_PAIR_FIELDS = tuple(f.name for f in fields(PairResult))
 
 
 @dataclass(frozen=True)
@@ -230,7 +234,8 @@ class Settlement:
             players.append(entry)
         pairs = []
         for pr in self.pairs:
-            data = asdict(pr)
+            # Field by field, not dataclasses.asdict: that deep-copies every value and dominated scoring.
+            data = {name: getattr(pr, name) for name in _PAIR_FIELDS}
             for key in ("rows", "foul", "natural", "surrendered"):
                 data[key] = None if data[key] is None else list(data[key])
             data["royalties"] = [list(r) for r in pr.royalties]
