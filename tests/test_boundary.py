@@ -5,6 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from chinese_poker import Hand, Rules, _core, settle
+from chinese_poker import arrange as cp_arrange
+from chinese_poker import arrange_batch as cp_arrange_batch
+from chinese_poker import arrangements as cp_arrangements
 from chinese_poker import held_naturals as cp_held
 from chinese_poker.arrange import build_expected_model, field_tables
 from chinese_poker.knobs import CHOICES, INT_RANGES, NATURAL_NAMES, ROYALTY_CATEGORIES
@@ -131,3 +134,12 @@ def test_held_naturals_whatever_the_rules_list() -> None:
     small = "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 8s"  # every card 8 or lower as well
     assert cp_held(small) == ("six_pairs", "all_small")
     assert cp_held(small, Rules.preset("pagat")) == cp_held(small, Rules.preset("pagat-bonus"))
+
+
+def test_arranging_type_errors_name_the_public_function() -> None:
+    with pytest.raises(TypeError, match=r"^arrange: cards must be a string or an iterable"):
+        cp_arrange(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^arrangements: "):
+        cp_arrangements(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^arrange_batch: hands must be a numpy array"):
+        cp_arrange_batch([[0] * 13])  # type: ignore[arg-type]

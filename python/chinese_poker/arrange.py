@@ -63,8 +63,11 @@ class Arrangement:
     strategy: str
 
 
-def _thirteen(cards13: CardsLike) -> bytes:
-    codes = parse_cards(cards13)
+def _thirteen(cards13: CardsLike, function: str) -> bytes:
+    try:
+        codes = parse_cards(cards13)
+    except TypeError as error:
+        raise TypeError(f"{function}: {error}") from None
     if len(codes) != 13:
         raise ValueError(f"arranging takes 13 cards, got {len(codes)}")
     return bytes(codes)
@@ -145,7 +148,9 @@ def arrangements(
     Pareto front remains).
     """
     spec = core_spec(rules_or_default(rules))
-    settings, strengths = _core.legal_arrangements(_thirteen(cards13), spec, True, drop_dominated)
+    settings, strengths = _core.legal_arrangements(
+        _thirteen(cards13, "arrangements"), spec, True, drop_dominated
+    )
     return (settings, strengths) if with_strengths else settings
 
 
@@ -166,7 +171,7 @@ def arrange(
         raise ValueError(f"opponents must be 1, 2 or 3, got {opponents!r}")
     rules = rules_or_default(rules)
     result = _core.arrange_hand(
-        _thirteen(cards13), core_spec(rules), _expected_model(rules), strategy == "expected"
+        _thirteen(cards13, "arrange"), core_spec(rules), _expected_model(rules), strategy == "expected"
     )
     per_opponent = result.expected_units
     declare = None
@@ -204,6 +209,10 @@ def arrange_batch(
         model = _expected_model(rules)
     elif strategy == "strongest":
         model = None
+    if not isinstance(hands, np.ndarray):
+        raise TypeError(
+            f"arrange_batch: hands must be a numpy array of uint8 card codes, got {type(hands).__name__}"
+        )
     settings, _ = _core.arrange_batch(hands, core_spec(rules), model)
     return settings
 
