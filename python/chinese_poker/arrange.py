@@ -23,7 +23,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from chinese_poker import _core
-from chinese_poker.cards import CardsLike, parse_cards
+from chinese_poker.cards import CardsLike
 from chinese_poker.hand import Hand, RulesLike, rules_or_default
 from chinese_poker.knobs import ROWS
 from chinese_poker.rules import Rules, core_spec
@@ -65,7 +65,7 @@ class Arrangement:
 
 def _thirteen(cards13: CardsLike, function: str) -> bytes:
     try:
-        codes = parse_cards(cards13)
+        codes = _core.parse_cards(cards13)  # unprefixed: the message is this function's
     except TypeError as error:
         raise TypeError(f"{function}: {error}") from None
     if len(codes) != 13:
