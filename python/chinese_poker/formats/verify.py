@@ -22,9 +22,9 @@ a rounds file without expected results does).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from chinese_poker.formats.records import read_json_records
 from chinese_poker.formats.rounds import rules_from_value
@@ -141,12 +141,41 @@ def _same_rules(expected: Any, actual: Any) -> bool:
         return False
 
 
+Handler = Callable[["_Comparer", str, str, Any, Any], None]
+
+
 class _Comparer:
-    def __init__(self, round_id: Any, ignore: frozenset[str], strict: bool) -> None:
-        self.round_id = round_id
+    """The comparison of one round: ``fields`` walks a level's fields and hands each to the method that the
+    level's table (``FIELDS``) names for it; a field the table does not name compares by value."""
+
+    def __init__(self, expected: Mapping[str, Any], ignore: frozenset[str], strict: bool) -> None:
+        self.round_id = expected.get("id")
         self.ignore = ignore
         self.strict = strict
         self.found: list[Disagreement] = []
+        listed = expected.get("players")
+        players = listed if isinstance(listed, list) else []
+        self.names = [p.get("name") if isinstance(p, Mapping) else None for p in players]
+        #: The labels of the two sides of the pair being compared (``"North"``, or ``"#1"`` unnamed).
+        self.sides: list[str] = []
+
+    # ----- labels ----------------------------------------------------------------------------------------
+
+    def name(self, index: Any) -> str | None:
+        names = self.names
+        if isinstance(index, int) and 0 <= index < len(names) and isinstance(names[index], str):
+            return names[index]
+        return None
+
+    def player_label(self, index: int) -> str:
+        return f"player {self.name(index)}" if self.name(index) else f"player #{index}"
+
+    def pair_label(self, i: Any, j: Any) -> str:
+        if self.name(i) and self.name(j):
+            return f"pair {self.name(i)} v {self.name(j)}"
+        return f"pair {i}v{j}"
+
+    # ----- the walk ----------------------------------------------------------------------------------------
 
     def report(self, where: str, field: str, expected: Any, actual: Any) -> None:
         missing = actual is _MISSING
@@ -154,14 +183,10 @@ class _Comparer:
             Disagreement(self.round_id, where, field, expected, None if missing else actual, missing)
         )
 
-    def fields(
-        self,
-        level: str,
-        where: str,
-        expected: Mapping[str, Any],
-        actual: Mapping[str, Any],
-        special: Mapping[str, Any],
-    ) -> None:
+    def fields(self, level: str, where: str, expected: Mapping[str, Any], actual: Mapping[str, Any]) -> None:
+        """Every field of ``expected`` at ``level`` (``"round"``, ``"player"``, ``"pair"`` or ``"row"``)."""
+        table = self.FIELDS[level]
+        required = REQUIRED.get(level, frozenset())
         for key, value in expected.items():
             if key in self.ignore or (level == "round" and key in NOT_COMPARED):
                 continue
@@ -169,12 +194,12 @@ class _Comparer:
             if other is _MISSING:
                 if level == "round" and key in COMPARED_WHEN_BOTH:
                     continue
-                if self.strict or key in REQUIRED[level]:
+                if self.strict or key in required:
                     self.report(where, key, value, _MISSING)
                 continue
-            handler = special.get(key)
+            handler = table.get(key)
             if handler is not None:
-                handler(where, key, value, other)
+                handler(self, where, key, value, other)
             elif not _equal(value, other):
                 self.report(where, key, value, other)
 
@@ -192,85 +217,39 @@ class _Comparer:
         elif not _equal(expected, actual):
             self.report(where, field, expected, actual)
 
+    # ----- round fields ------------------------------------------------------------------------------------
 
-def compare_round(
-    expected: Mapping[str, Any],
-    actual: Mapping[str, Any],
-    *,
-    ignore: Iterable[str] = (),
-    strict: bool = False,
-) -> list[Disagreement]:
-    """Every disagreement between one expected output round and the actual one (see the module docstring)."""
-    comparer = _Comparer(expected.get("id"), frozenset(ignore), strict)
-    listed = expected.get("players")
-    players_e = listed if isinstance(listed, list) else []
-    names = [p.get("name") if isinstance(p, Mapping) else None for p in players_e]
+    def skip(self, where: str, key: str, e: Any, a: Any) -> None:
+        """A field that is not compared (the round's ``id`` matched it; ``explain`` is prose)."""
 
-    def name(index: Any) -> str | None:
-        if isinstance(index, int) and 0 <= index < len(names) and isinstance(names[index], str):
-            return names[index]
-        return None
-
-    def player_label(index: int) -> str:
-        return f"player {name(index)}" if name(index) else f"player #{index}"
-
-    def pair_label(i: Any, j: Any) -> str:
-        if name(i) and name(j):
-            return f"pair {name(i)} v {name(j)}"
-        return f"pair {i}v{j}"
-
-    def rules_field(where: str, key: str, e: Any, a: Any) -> None:
+    def rules(self, where: str, key: str, e: Any, a: Any) -> None:
         if not _same_rules(e, a):
-            comparer.report(where, key, e, a)
+            self.report(where, key, e, a)
 
-    def net_field(where: str, key: str, e: Any, a: Any) -> None:
+    def net(self, where: str, key: str, e: Any, a: Any) -> None:
         if isinstance(e, list) and isinstance(a, list) and len(e) == len(a):
             for index, (ev, av) in enumerate(zip(e, a)):
                 if not _equal(ev, av):
-                    comparer.report(where, f"net of {name(index) or f'#{index}'}", ev, av)
+                    self.report(where, f"net of {self.name(index) or f'#{index}'}", ev, av)
         elif not _equal(e, a):
-            comparer.report(where, key, e, a)
+            self.report(where, key, e, a)
 
-    def players_field(where: str, key: str, e: Any, a: Any) -> None:
+    def players(self, where: str, key: str, e: Any, a: Any) -> None:
         if not isinstance(e, list) or not isinstance(a, list):
-            comparer.report(where, key, e, a)
+            self.report(where, key, e, a)
             return
         if len(e) != len(a):
-            comparer.report(where, "number of players", len(e), len(a))
+            self.report(where, "number of players", len(e), len(a))
         for index, (pe, pa) in enumerate(zip(e, a)):
-            label = player_label(index)
+            label = self.player_label(index)
             if not isinstance(pe, Mapping) or not isinstance(pa, Mapping):
-                comparer.report(label, "player", pe, pa)
+                self.report(label, "player", pe, pa)
                 continue
-            comparer.fields("player", label, pe, pa, {"rows": player_rows})
+            self.fields("player", label, pe, pa)
 
-    def player_rows(where: str, key: str, e: Any, a: Any) -> None:
-        if not isinstance(e, Mapping) or not isinstance(a, Mapping):
-            if not _equal(e, a):
-                comparer.report(where, key, e, a)
-            return
-        for row in ROW_NAMES:
-            re, ra = e.get(row, _MISSING), a.get(row, _MISSING)
-            if re is _MISSING:
-                continue
-            row_where = f"{where}, row {row}"
-            if ra is _MISSING:
-                comparer.report(row_where, key, re, _MISSING)
-            elif isinstance(re, Mapping) and isinstance(ra, Mapping):
-                for field, value in re.items():
-                    if field in comparer.ignore:
-                        continue
-                    if field not in ra:
-                        if comparer.strict:
-                            comparer.report(row_where, field, value, _MISSING)
-                    elif not _equal(value, ra[field]):
-                        comparer.report(row_where, field, value, ra[field])
-            elif not _equal(re, ra):
-                comparer.report(row_where, key, re, ra)
-
-    def pairs_field(where: str, key: str, e: Any, a: Any) -> None:
+    def pairs(self, where: str, key: str, e: Any, a: Any) -> None:
         if not isinstance(e, list) or not isinstance(a, list):
-            comparer.report(where, key, e, a)
+            self.report(where, key, e, a)
             return
         actual_by_pair = {}
         for pa in a:
@@ -280,56 +259,83 @@ def compare_round(
             if not isinstance(pe, Mapping):
                 continue
             i, j = pe.get("i"), pe.get("j")
-            label = pair_label(i, j)
+            label = self.pair_label(i, j)
             pa = actual_by_pair.pop((i, j), None)
             if pa is None:
-                comparer.report(label, "pair", "present", _MISSING)
+                self.report(label, "pair", "present", _MISSING)
                 continue
-            side_labels = [name(k) or f"#{k}" for k in (i, j)]
-
-            def rows_list(w: str, k: str, ev: Any, av: Any) -> None:
-                comparer.leaf_list(w, k, ev, av, [f"row {row}" for row in ROW_NAMES])
-
-            def per_side(w: str, k: str, ev: Any, av: Any, labels: list[str] = side_labels) -> None:
-                comparer.leaf_list(w, k, ev, av, [f"side of {s}" for s in labels])
-
-            def royalties(w: str, k: str, ev: Any, av: Any, labels: list[str] = side_labels) -> None:
-                if isinstance(ev, list) and isinstance(av, list) and len(ev) == len(av) == len(labels):
-                    for side, se, sa in zip(labels, ev, av):
-                        comparer.leaf_list(w, k, se, sa, [f"row {row}, side of {side}" for row in ROW_NAMES])
-                elif not _equal(ev, av):
-                    comparer.report(w, k, ev, av)
-
-            comparer.fields(
-                "pair",
-                label,
-                pe,
-                pa,
-                {
-                    "rows": rows_list,
-                    "foul": per_side,
-                    "natural": per_side,
-                    "surrendered": per_side,
-                    "royalties": royalties,
-                },
-            )
+            self.sides = [self.name(k) or f"#{k}" for k in (i, j)]
+            self.fields("pair", label, pe, pa)
         for i, j in actual_by_pair:
-            comparer.report(pair_label(i, j), "pair", _MISSING, "present")
+            self.report(self.pair_label(i, j), "pair", _MISSING, "present")
 
-    comparer.fields(
-        "round",
-        "",
-        expected,
-        actual,
-        {
-            "id": lambda *_: None,
-            "rules": rules_field,
-            "net": net_field,
-            "players": players_field,
-            "pairs": pairs_field,
-            "explain": lambda *_: None,
+    # ----- player fields -----------------------------------------------------------------------------------
+
+    def player_rows(self, where: str, key: str, e: Any, a: Any) -> None:
+        if not isinstance(e, Mapping) or not isinstance(a, Mapping):
+            if not _equal(e, a):
+                self.report(where, key, e, a)
+            return
+        for row in ROW_NAMES:
+            re, ra = e.get(row, _MISSING), a.get(row, _MISSING)
+            if re is _MISSING:
+                continue
+            row_where = f"{where}, row {row}"
+            if ra is _MISSING:
+                self.report(row_where, key, re, _MISSING)
+            elif isinstance(re, Mapping) and isinstance(ra, Mapping):
+                self.fields("row", row_where, re, ra)
+            elif not _equal(re, ra):
+                self.report(row_where, key, re, ra)
+
+    # ----- pair fields -------------------------------------------------------------------------------------
+
+    def pair_rows(self, where: str, key: str, e: Any, a: Any) -> None:
+        self.leaf_list(where, key, e, a, [f"row {row}" for row in ROW_NAMES])
+
+    def per_side(self, where: str, key: str, e: Any, a: Any) -> None:
+        self.leaf_list(where, key, e, a, [f"side of {side}" for side in self.sides])
+
+    def royalties(self, where: str, key: str, e: Any, a: Any) -> None:
+        sides = self.sides
+        if isinstance(e, list) and isinstance(a, list) and len(e) == len(a) == len(sides):
+            for side, se, sa in zip(sides, e, a):
+                self.leaf_list(where, key, se, sa, [f"row {row}, side of {side}" for row in ROW_NAMES])
+        elif not _equal(e, a):
+            self.report(where, key, e, a)
+
+    #: Each level's fields that are not compared by value, and the method that compares each.
+    FIELDS: ClassVar[Mapping[str, Mapping[str, Handler]]] = {
+        "round": {
+            "id": skip,
+            "rules": rules,
+            "net": net,
+            "players": players,
+            "pairs": pairs,
+            "explain": skip,
         },
-    )
+        "player": {"rows": player_rows},
+        "pair": {
+            "rows": pair_rows,
+            "foul": per_side,
+            "natural": per_side,
+            "surrendered": per_side,
+            "royalties": royalties,
+        },
+        "row": {},
+    }
+
+
+def compare_round(
+    expected: Mapping[str, Any],
+    actual: Mapping[str, Any],
+    *,
+    ignore: Iterable[str] = (),
+    strict: bool = False,
+) -> list[Disagreement]:
+    """Every disagreement between one expected output round and the actual one (see the module docstring)."""
+    comparer = _Comparer(expected, frozenset(ignore), strict)
+    comparer.fields("round", "", expected, actual)
     return comparer.found
 
 
