@@ -19,6 +19,7 @@ from chinese_poker import Hand, Rules, __version__, arrangements
 from chinese_poker.cli import main
 from chinese_poker.cli.deal import deal_round
 from chinese_poker.cli.rules import KNOB_PHRASES
+from chinese_poker.formats.compare import compare_round
 from chinese_poker.formats.rounds import (
     load_schema,
     parse_round,
@@ -28,7 +29,7 @@ from chinese_poker.formats.rounds import (
     settle_round,
 )
 from chinese_poker.formats.vectors import generate_vectors
-from chinese_poker.formats.verify import OutputFileError, compare_outputs, compare_round
+from chinese_poker.formats.verify import OutputFileError, compare_outputs
 from chinese_poker.rules import KNOBS
 
 E2_PLAYERS = [

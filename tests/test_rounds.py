@@ -16,6 +16,7 @@ from chinese_poker.checking import held_patterns
 from chinese_poker.cli import progress as progress_module
 from chinese_poker.cli.progress import OutputWriter, Progress, progress_for
 from chinese_poker.cli.round_table import format_round_table
+from chinese_poker.formats.compare import compare_round
 from chinese_poker.formats.records import read_rounds
 from chinese_poker.formats.rounds import (
     RoundError,
@@ -28,7 +29,7 @@ from chinese_poker.formats.rounds import (
     settle_round,
 )
 from chinese_poker.formats.vectors import E4_RULES, edge_cases, generate_vectors
-from chinese_poker.formats.verify import OutputFileError, compare_outputs, compare_round, load_outputs
+from chinese_poker.formats.verify import OutputFileError, compare_outputs, load_outputs
 from chinese_poker.presets import PRESET_NAMES
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "JSON_FORMAT.md"

@@ -12,8 +12,8 @@ A file holds one round, a JSON list of rounds, or JSON Lines (one round per line
 text into raw rounds, ``parse_round`` checks one and builds a ``Round`` (its hands, names, stakes, id and
 rules), ``settle_round`` settles it and ``round_output`` gives the output object: ``Settlement.to_dict()``
 with the round's ``id`` and each player's ``name`` added. Every problem is a ``RoundError``: one line that
-names the round and the player. The checks here mirror ``schema/round.schema.json`` (no ``jsonschema``
-needed at run time).
+names the round and the player. The checks here and in ``formats.players`` (a player object, the stakes)
+mirror ``schema/round.schema.json`` (no ``jsonschema`` needed at run time).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from typing import Any, Union
 
 from chinese_poker import __version__
 from chinese_poker._core import InputError
-from chinese_poker._suggest import did_you_mean
 from chinese_poker.cards import format_card
+from chinese_poker.formats.players import parse_player, parse_stakes, type_name, unknown_key
 from chinese_poker.formats.records import RawRound
 from chinese_poker.hand import ROW_NAMES, Hand
 from chinese_poker.rules import Rules
@@ -39,7 +39,6 @@ from chinese_poker.settlement import Settlement
 __all__ = [
     "ENGINE",
     "METADATA_KEYS",
-    "PLAYER_KEYS",
     "ROUND_KEYS",
     "Round",
     "RoundError",
@@ -57,8 +56,6 @@ __all__ = [
 
 RoundId = Union[str, int]
 
-#: Keys a player object may hold.
-PLAYER_KEYS: tuple[str, ...] = ("name", "front", "middle", "back", "cards", "declare_natural", "surrender")
 #: Keys a round object may hold that this package reads.
 ROUND_KEYS: tuple[str, ...] = ("id", "rules", "players", "stakes")
 #: Keys a round object may hold that are carried along and never read (conformance vectors use them).
@@ -114,33 +111,13 @@ def load_schema(name: str = "round") -> dict[str, Any]:
 # ----- checking one round ------------------------------------------------------------------------------
 
 
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
-def _unknown_key(key: str, known: Sequence[str], what: str) -> str:
-    return f"unknown key {key!r} in {what}{did_you_mean(key, known)}; allowed: {', '.join(known)}"
-
-
 def rules_from_value(value: object) -> Rules:
     """Rules from a round's ``"rules"`` value: a preset name or a rules object (``Rules.from_dict``)."""
     if isinstance(value, str):
         return Rules.preset(value)
     if isinstance(value, Mapping):
         return Rules.from_dict(value)
-    raise ValueError(f"rules must be a preset name or an object of knobs, got {_type_name(value)}")
+    raise ValueError(f"rules must be a preset name or an object of knobs, got {type_name(value)}")
 
 
 def rules_reference(rules: Rules) -> str | dict[str, Any]:
@@ -155,75 +132,6 @@ def rules_digest(rules: Rules) -> str:
     data.pop("preset", None)
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-def _cards_value(value: object, what: str) -> Any:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        for position, item in enumerate(value):
-            if isinstance(item, bool) or not isinstance(item, (str, int)):
-                got = _type_name(item)
-                raise ValueError(
-                    f"{what}: card {position} must be a card such as 'As' or a code 0..51, got {got}"
-                )
-        return value
-    raise ValueError(f"{what} must be a string of cards or a list of cards, got {_type_name(value)}")
-
-
-def _parse_player(data: object) -> tuple[str | None, Hand, bool]:
-    if not isinstance(data, Mapping):
-        raise ValueError(f"a player must be an object, got {_type_name(data)}")
-    for key in data:
-        if key not in PLAYER_KEYS:
-            raise ValueError(_unknown_key(str(key), PLAYER_KEYS, "a player"))
-    name = data.get("name")
-    if name is not None and (not isinstance(name, str) or not name.strip()):
-        raise ValueError(f"name must be a non-empty string, got {json.dumps(name)}")
-    for flag in ("declare_natural", "surrender"):
-        if flag in data and not isinstance(data[flag], bool):
-            raise ValueError(f"{flag} must be true or false, got {json.dumps(data[flag])}")
-    declare = bool(data.get("declare_natural", False))
-    surrender = bool(data.get("surrender", False))
-    rows_given = [row for row in ROW_NAMES if row in data]
-    if rows_given:
-        if "cards" in data:
-            raise ValueError("give either front, middle and back, or cards, not both")
-        missing = [row for row in ROW_NAMES if row not in data]
-        if missing:
-            raise ValueError(f"{' and '.join(missing)} missing (a setting needs front, middle and back)")
-        if declare:
-            raise ValueError("a player who declares a natural gives cards (13), not front, middle and back")
-        hand = Hand(*(_cards_value(data[row], row) for row in ROW_NAMES))
-        return name, hand, surrender
-    if "cards" not in data:
-        raise ValueError("a player needs front, middle and back, or cards (13) with declare_natural")
-    given = _cards_value(data["cards"], "cards")
-    try:
-        hand = Hand.declared(given) if declare else Hand.from_cards(given)
-    except (ValueError, TypeError) as error:
-        raise ValueError(f"cards: {error}") from None
-    return name, hand, surrender
-
-
-def _parse_stakes(value: object, players: int) -> tuple[tuple[int, ...], ...]:
-    """The stakes matrix's shape and integer entries; the core checks their range and symmetry."""
-    shape = f"stakes must be a {players} x {players} matrix of integers"
-    if not isinstance(value, list) or len(value) != players:
-        raise ValueError(
-            f"{shape}, got {_type_name(value)}"
-            + (f" of {len(value)} rows" if isinstance(value, list) else "")
-        )
-    matrix = []
-    for i, row in enumerate(value):
-        if not isinstance(row, list) or len(row) != players:
-            count = f" of {len(row)} entries" if isinstance(row, list) else ""
-            raise ValueError(f"{shape}; row {i} is {_type_name(row)}{count}")
-        for j, entry in enumerate(row):
-            if isinstance(entry, bool) or not isinstance(entry, int):
-                raise ValueError(f"{shape}; stakes[{i}][{j}] is {json.dumps(entry)}")
-        matrix.append(tuple(row))
-    return tuple(matrix)
 
 
 def parse_round(
@@ -242,13 +150,13 @@ def parse_round(
     """
     where = where or f"round {position}"
     if not isinstance(data, Mapping):
-        raise RoundError(f'a round must be an object with "players", got {_type_name(data)}', where)
+        raise RoundError(f'a round must be an object with "players", got {type_name(data)}', where)
     for key in data:
         if key not in ROUND_KEYS and key not in METADATA_KEYS:
-            raise RoundError(_unknown_key(str(key), ROUND_KEYS + METADATA_KEYS, "a round"), where)
+            raise RoundError(unknown_key(str(key), ROUND_KEYS + METADATA_KEYS, "a round"), where)
     rid = data.get("id", position)
     if isinstance(rid, bool) or not isinstance(rid, (str, int)):
-        raise RoundError(f"id must be a string or an integer, got {_type_name(rid)}", where)
+        raise RoundError(f"id must be a string or an integer, got {type_name(rid)}", where)
     if "rules" in data and not override_rules:
         try:
             round_rules = rules_from_value(data["rules"])
@@ -258,7 +166,7 @@ def parse_round(
         round_rules = rules if rules is not None else Rules.preset()
     players = data.get("players")
     if not isinstance(players, list):
-        missing = "missing" if "players" not in data else f"must be a list, got {_type_name(players)}"
+        missing = "missing" if "players" not in data else f"must be a list, got {type_name(players)}"
         raise RoundError(f"players {missing}", where)
     if not 2 <= len(players) <= 4:
         raise RoundError(f"a round has 2 to 4 players, got {len(players)}", where)
@@ -270,7 +178,7 @@ def parse_round(
         if isinstance(player, Mapping) and isinstance(player.get("name"), str) and player["name"].strip():
             label = f"player {index + 1} ({player['name']})"
         try:
-            name, hand, surrender = _parse_player(player)
+            name, hand, surrender = parse_player(player)
         except ValueError as error:
             raise RoundError(str(error), where, label) from None
         names.append(name if name is not None else _DEFAULT_NAMES[index])
@@ -284,7 +192,7 @@ def parse_round(
     stakes = None
     if data.get("stakes") is not None:
         try:
-            stakes = _parse_stakes(data["stakes"], len(hands))
+            stakes = parse_stakes(data["stakes"], len(hands))
         except ValueError as error:
             raise RoundError(str(error), where) from None
     return Round(

@@ -1,18 +1,10 @@
-"""Comparing another implementation's output with the expected output, field by field.
+"""Comparing another implementation's output file with the expected output, round by round.
 
 ``load_outputs(text)`` reads an output file (``chinese-poker score --format json|jsonl``, any other
 implementation's file in the same format, or a conformance vectors file, whose ``expected`` objects are
-used). ``compare_outputs(expected, actual)`` matches rounds by ``id`` (by position when ids are missing),
-players by index and pairs by ``(i, j)``, and lists every ``Disagreement``: the round, the player or pair,
-the row, the field and both values.
-
-Every field of the expected output that the actual output also has is compared. A field the actual output
-lacks is a disagreement when it is required (``REQUIRED``: the round's ``net``, ``players`` and ``pairs``;
-each player's ``net``, ``foul`` and ``natural``; each pair's ``rows`` and ``units``), or for every field with
-``strict``; fields named in ``ignore`` are skipped. The ``rules`` fields are compared as rules (a preset name
-equals the same knobs spelled out); numbers compare by value (``3`` equals ``3.0``). The round's ``engine``
-(which implementation, which version) is never compared, and its ``rules_digest`` only when both sides have
-it.
+used). ``compare_outputs(expected, actual)`` matches rounds by ``id`` (by position when ids are missing) and
+compares each pair of rounds field by field (``formats.compare.compare_round``), listing every
+``Disagreement``: the round, the player or pair, the row, the field and both values.
 
 A comparison that would compare nothing fails: ``compare_outputs`` raises ``OutputFileError`` when the
 expected list is empty or an expected round is not an output (it lacks ``net``, ``players`` or ``pairs``, as
@@ -23,79 +15,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from chinese_poker.formats.compare import MISSING, REQUIRED, Disagreement, compare_round
 from chinese_poker.formats.records import read_json_records
-from chinese_poker.formats.rounds import rules_from_value
-from chinese_poker.hand import ROW_NAMES
 
 __all__ = [
-    "COMPARED_WHEN_BOTH",
-    "NOT_COMPARED",
-    "REQUIRED",
-    "Disagreement",
     "OutputFileError",
     "compare_outputs",
-    "compare_round",
     "load_outputs",
 ]
-
-#: Fields that must be present in the actual output, by level.
-REQUIRED: Mapping[str, frozenset[str]] = {
-    "round": frozenset({"net", "players", "pairs"}),
-    "player": frozenset({"net", "foul", "natural"}),
-    "pair": frozenset({"rows", "units"}),
-}
-
-#: Round fields never compared: which implementation (and version) wrote the output.
-NOT_COMPARED: frozenset[str] = frozenset({"engine"})
-#: Round fields compared only when both sides have them (never a disagreement for being missing).
-COMPARED_WHEN_BOTH: frozenset[str] = frozenset({"rules_digest"})
-
-_MISSING = object()
 
 
 class OutputFileError(ValueError):
     """An output file that cannot be read as output rounds (one line of text)."""
-
-
-@dataclass(frozen=True)
-class Disagreement:
-    """One field that differs: the round's ``round_id``, ``where`` in the round (``"player 2 (East)"``,
-    ``"pair 0v1 (A v B)"``, plus ``", row middle"``; empty for the round itself), the ``field`` and the two
-    values (``None`` for ``actual`` means missing when ``missing`` is true)."""
-
-    round_id: Any
-    where: str
-    field: str
-    expected: Any
-    actual: Any
-    missing: bool = False
-
-    def __str__(self) -> str:
-        place = f"round {json.dumps(self.round_id, ensure_ascii=False)}"
-        if self.field == "round":
-            return (
-                f"{place}: missing from the actual output"
-                if self.missing
-                else f"{place}: not in the expected output"
-            )
-        if self.where:
-            place += f", {self.where}"
-        if self.missing:
-            return f"{place}: {self.field}: expected {_show(self.expected)}, actual is missing it"
-        return f"{place}: {self.field}: expected {_show(self.expected)}, actual {_show(self.actual)}"
-
-
-def _show(value: Any) -> str:
-    if value is _MISSING:
-        return "(missing)"
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, int):
-        return f"{value:+d}" if value else "0"
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
 def load_outputs(text: str, source: str = "file") -> list[dict[str, Any]]:
@@ -118,219 +51,6 @@ def load_outputs(text: str, source: str = "file") -> list[dict[str, Any]]:
             raise OutputFileError(f"{place}: an output round must be an object, got {type(data).__name__}")
         outputs.append(dict(data))
     return outputs
-
-
-def _equal(expected: Any, actual: Any) -> bool:
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return type(expected) is type(actual) and expected == actual
-    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
-        return expected == actual
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and all(_equal(e, a) for e, a in zip(expected, actual))
-    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
-        return expected.keys() == actual.keys() and all(_equal(expected[k], actual[k]) for k in expected)
-    return type(expected) is type(actual) and expected == actual
-
-
-def _same_rules(expected: Any, actual: Any) -> bool:
-    if _equal(expected, actual):
-        return True
-    try:
-        return rules_from_value(expected) == rules_from_value(actual)
-    except (ValueError, TypeError):
-        return False
-
-
-class _Comparer:
-    def __init__(self, round_id: Any, ignore: frozenset[str], strict: bool) -> None:
-        self.round_id = round_id
-        self.ignore = ignore
-        self.strict = strict
-        self.found: list[Disagreement] = []
-
-    def report(self, where: str, field: str, expected: Any, actual: Any) -> None:
-        missing = actual is _MISSING
-        self.found.append(
-            Disagreement(self.round_id, where, field, expected, None if missing else actual, missing)
-        )
-
-    def fields(
-        self,
-        level: str,
-        where: str,
-        expected: Mapping[str, Any],
-        actual: Mapping[str, Any],
-        special: Mapping[str, Any],
-    ) -> None:
-        for key, value in expected.items():
-            if key in self.ignore or (level == "round" and key in NOT_COMPARED):
-                continue
-            other = actual.get(key, _MISSING)
-            if other is _MISSING:
-                if level == "round" and key in COMPARED_WHEN_BOTH:
-                    continue
-                if self.strict or key in REQUIRED[level]:
-                    self.report(where, key, value, _MISSING)
-                continue
-            handler = special.get(key)
-            if handler is not None:
-                handler(where, key, value, other)
-            elif not _equal(value, other):
-                self.report(where, key, value, other)
-
-    def leaf_list(self, where: str, field: str, expected: Any, actual: Any, labels: Sequence[str]) -> None:
-        """A list compared entry by entry (``labels`` name the entries), or as a whole when shapes differ."""
-        if (
-            isinstance(expected, list)
-            and isinstance(actual, list)
-            and len(expected) == len(actual)
-            and len(expected) == len(labels)
-        ):
-            for label, e, a in zip(labels, expected, actual):
-                if not _equal(e, a):
-                    self.report(f"{where}, {label}" if where else label, field, e, a)
-        elif not _equal(expected, actual):
-            self.report(where, field, expected, actual)
-
-
-def compare_round(
-    expected: Mapping[str, Any],
-    actual: Mapping[str, Any],
-    *,
-    ignore: Iterable[str] = (),
-    strict: bool = False,
-) -> list[Disagreement]:
-    """Every disagreement between one expected output round and the actual one (see the module docstring)."""
-    comparer = _Comparer(expected.get("id"), frozenset(ignore), strict)
-    listed = expected.get("players")
-    players_e = listed if isinstance(listed, list) else []
-    names = [p.get("name") if isinstance(p, Mapping) else None for p in players_e]
-
-    def name(index: Any) -> str | None:
-        if isinstance(index, int) and 0 <= index < len(names) and isinstance(names[index], str):
-            return names[index]
-        return None
-
-    def player_label(index: int) -> str:
-        return f"player {name(index)}" if name(index) else f"player #{index}"
-
-    def pair_label(i: Any, j: Any) -> str:
-        if name(i) and name(j):
-            return f"pair {name(i)} v {name(j)}"
-        return f"pair {i}v{j}"
-
-    def rules_field(where: str, key: str, e: Any, a: Any) -> None:
-        if not _same_rules(e, a):
-            comparer.report(where, key, e, a)
-
-    def net_field(where: str, key: str, e: Any, a: Any) -> None:
-        if isinstance(e, list) and isinstance(a, list) and len(e) == len(a):
-            for index, (ev, av) in enumerate(zip(e, a)):
-                if not _equal(ev, av):
-                    comparer.report(where, f"net of {name(index) or f'#{index}'}", ev, av)
-        elif not _equal(e, a):
-            comparer.report(where, key, e, a)
-
-    def players_field(where: str, key: str, e: Any, a: Any) -> None:
-        if not isinstance(e, list) or not isinstance(a, list):
-            comparer.report(where, key, e, a)
-            return
-        if len(e) != len(a):
-            comparer.report(where, "number of players", len(e), len(a))
-        for index, (pe, pa) in enumerate(zip(e, a)):
-            label = player_label(index)
-            if not isinstance(pe, Mapping) or not isinstance(pa, Mapping):
-                comparer.report(label, "player", pe, pa)
-                continue
-            comparer.fields("player", label, pe, pa, {"rows": player_rows})
-
-    def player_rows(where: str, key: str, e: Any, a: Any) -> None:
-        if not isinstance(e, Mapping) or not isinstance(a, Mapping):
-            if not _equal(e, a):
-                comparer.report(where, key, e, a)
-            return
-        for row in ROW_NAMES:
-            re, ra = e.get(row, _MISSING), a.get(row, _MISSING)
-            if re is _MISSING:
-                continue
-            row_where = f"{where}, row {row}"
-            if ra is _MISSING:
-                comparer.report(row_where, key, re, _MISSING)
-            elif isinstance(re, Mapping) and isinstance(ra, Mapping):
-                for field, value in re.items():
-                    if field in comparer.ignore:
-                        continue
-                    if field not in ra:
-                        if comparer.strict:
-                            comparer.report(row_where, field, value, _MISSING)
-                    elif not _equal(value, ra[field]):
-                        comparer.report(row_where, field, value, ra[field])
-            elif not _equal(re, ra):
-                comparer.report(row_where, key, re, ra)
-
-    def pairs_field(where: str, key: str, e: Any, a: Any) -> None:
-        if not isinstance(e, list) or not isinstance(a, list):
-            comparer.report(where, key, e, a)
-            return
-        actual_by_pair = {}
-        for pa in a:
-            if isinstance(pa, Mapping):
-                actual_by_pair[(pa.get("i"), pa.get("j"))] = pa
-        for pe in e:
-            if not isinstance(pe, Mapping):
-                continue
-            i, j = pe.get("i"), pe.get("j")
-            label = pair_label(i, j)
-            pa = actual_by_pair.pop((i, j), None)
-            if pa is None:
-                comparer.report(label, "pair", "present", _MISSING)
-                continue
-            side_labels = [name(k) or f"#{k}" for k in (i, j)]
-
-            def rows_list(w: str, k: str, ev: Any, av: Any) -> None:
-                comparer.leaf_list(w, k, ev, av, [f"row {row}" for row in ROW_NAMES])
-
-            def per_side(w: str, k: str, ev: Any, av: Any, labels: list[str] = side_labels) -> None:
-                comparer.leaf_list(w, k, ev, av, [f"side of {s}" for s in labels])
-
-            def royalties(w: str, k: str, ev: Any, av: Any, labels: list[str] = side_labels) -> None:
-                if isinstance(ev, list) and isinstance(av, list) and len(ev) == len(av) == len(labels):
-                    for side, se, sa in zip(labels, ev, av):
-                        comparer.leaf_list(w, k, se, sa, [f"row {row}, side of {side}" for row in ROW_NAMES])
-                elif not _equal(ev, av):
-                    comparer.report(w, k, ev, av)
-
-            comparer.fields(
-                "pair",
-                label,
-                pe,
-                pa,
-                {
-                    "rows": rows_list,
-                    "foul": per_side,
-                    "natural": per_side,
-                    "surrendered": per_side,
-                    "royalties": royalties,
-                },
-            )
-        for i, j in actual_by_pair:
-            comparer.report(pair_label(i, j), "pair", _MISSING, "present")
-
-    comparer.fields(
-        "round",
-        "",
-        expected,
-        actual,
-        {
-            "id": lambda *_: None,
-            "rules": rules_field,
-            "net": net_field,
-            "players": players_field,
-            "pairs": pairs_field,
-            "explain": lambda *_: None,
-        },
-    )
-    return comparer.found
 
 
 def _round_key(output: Mapping[str, Any], position: int) -> Any:
@@ -382,7 +102,7 @@ def compare_outputs(
         found.extend(compare_round({**output, "id": rid}, other, ignore=ignore, strict=strict))
     for key in actual_by_key:
         rid = key[1] if key[0] == "id" else f"#{key[1]}"
-        found.append(Disagreement(rid, "", "round", _MISSING, "present (not in the expected file)"))
+        found.append(Disagreement(rid, "", "round", MISSING, "present (not in the expected file)"))
     return found
 
 
