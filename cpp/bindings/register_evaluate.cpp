@@ -106,6 +106,10 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
     } catch (py::error_already_set& e) {
       e.restore();
       return nullptr;
+    } catch (const py::type_error& e) {
+      // Named after the public function, as every other TypeError of evaluate() is.
+      PyErr_Format(PyExc_TypeError, "evaluate: %s", e.what());
+      return nullptr;
     } catch (const py::builtin_exception& e) {
       e.set_error();
       return nullptr;

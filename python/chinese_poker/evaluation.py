@@ -11,11 +11,10 @@ wheel has the same strength under both wheel rules.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable
 from enum import IntEnum
 from functools import lru_cache
 from itertools import combinations, permutations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -63,24 +62,9 @@ def _named(function: str, error: TypeError) -> TypeError:
     return TypeError(message if message.startswith(f"{function}(") else f"{function}: {message}")
 
 
-if TYPE_CHECKING:
-
-    def evaluate(cards: str | Iterable[str | int], wheel: str = "low") -> int: ...
-
-else:
-
-    def evaluate(*args, **kwargs):
-        """evaluate(cards, wheel='low') -> int: strength of a 3- or 5-card row (greater is stronger, equal
-        exactly when the rows tie).
-
-        ``cards``: 3 or 5 cards as card codes 0..51, card strings (``'As'``, ``'10h'``) or one string
-        (``'As Kd Qh'``). ``wheel``: ``'low'`` (A-2-3-4-5 is the lowest straight) or ``'second'`` (just below
-        T-J-Q-K-A). Three-card rows have no straights or flushes; 3- and 5-card strengths share one scale.
-        """
-        try:
-            return _core.evaluate(*args, **kwargs)
-        except TypeError as error:
-            raise _named("evaluate", error) from None
+#: The strength of one 3- or 5-card row: the core's raw call (its docstring says how), for speed, since a
+#: Python wrapper would double its cost; its TypeErrors already name ``evaluate``.
+evaluate = _core.evaluate
 
 
 def evaluate_batch(cards: npt.NDArray[np.uint8], wheel: str = "low") -> npt.NDArray[np.int32]:
