@@ -4,6 +4,18 @@ Enum-like knobs are strings checked against ``CHOICES`` (their ``Literal`` types
 multipliers are ints in ``INT_RANGES``; flags are the ``BOOL_KNOBS``; ``royalties`` and ``naturals`` have
 their own normal forms (``normalize_royalties``, ``normalize_naturals``). Every bad value raises
 ``ValueError`` naming the knob and listing what is allowed.
+
+Stored forms (all immutable, so a ``Rules`` is hashable):
+
+- enum-like knobs are strings, checked against the values RULES.md allows (``CHOICES``);
+- counts and multipliers are ``int`` (``bool`` is not accepted as an int), flags are ``bool``;
+- ``royalties`` is either the name of a built-in table (``"pagat"``, ``"eastern"``; see
+  ``ROYALTY_TABLES``) or a tuple of ``(row, category, units)`` triples, rows front → middle → back and
+  categories weakest first, zero entries dropped. A table equal to a built-in one is stored as its name,
+  and an empty table as ``()``, so equal tables compare equal whatever form they were given in. Input may
+  also be a mapping ``{row: {category: units}}`` or any sequence of such triples.
+- ``naturals`` is a tuple of ``(name, units)`` pairs, lowest kind first. Input may also be a list of
+  ``[name, units]`` pairs, a list of one-entry mappings ``{name: units}``, or one ordered mapping.
 """
 
 from __future__ import annotations
@@ -18,6 +30,7 @@ __all__ = [
     "CHOICES",
     "FRONT_CATEGORIES",
     "INT_RANGES",
+    "KNOB_GUIDE",
     "MAX_UNITS",
     "NATURAL_NAMES",
     "ROWS",
@@ -265,6 +278,66 @@ def normalize_naturals(value: object) -> Naturals:
             raise knob_error("naturals", f"{name!r} is listed twice", "each natural at most once")
         naturals.append((name, check_units("naturals", f"units of {name}", units, 1)))
     return tuple(naturals)
+
+
+#: What each knob does, its values, its default and the section of docs/RULES.md that defines it; the
+#: body of ``help(Rules)``.
+KNOB_GUIDE = """\
+Each knob: what it does; its values; (default); the section of docs/RULES.md that defines it.
+
+Ranking:
+
+- ``wheel``: where A-2-3-4-5 ranks among straights; "low" (lowest) | "second" (below A-high only);
+  ("low"); RULES.md 2.2.
+- ``suit_tiebreak``: whether suits break a tie between rows of equal rank; "off" | "highest_card";
+  ("off"); RULES.md 2.4.
+- ``suit_order``: the suit ranking that tie-break uses, highest first; "shdc" | "shcd"; ("shdc"); 2.4.
+- ``middle_vs_back``: whether a middle equal to the back is legal; "non_strict" (legal) | "strict"
+  (a foul); ("non_strict"); RULES.md 2.5.
+
+Settlement of a pair (RULES.md 3, the step given):
+
+- ``overall_unit``: extra units for winning the pair overall; int 0..1000; (0 = none); step 5.
+- ``overall_basis``: who wins overall; "two_rows" (two rows or more) | "total" (ahead on the total);
+  ("two_rows"); step 5.
+- ``scoop_bonus``: extra units for winning all three rows; int 0..1000; (0); step 6.
+- ``scoop_multiplier``: what a scoop multiplies the pair's result by ("shooting"); int 1..1000; (1);
+  step 6.
+- ``royalties_in_multiplier``: whether that multiplier applies to royalties too; bool; (false); step 6.
+- ``home_run_multiplier``: a further multiplier for scooping every opponent; int 1..1000; (1 = none);
+  RULES.md 3, home run.
+- ``home_run_min_opponents``: how many opponents a home run needs; 1..3; (3); RULES.md 3, home run.
+- ``foul_policy``: what a fouled hand pays a legal one; "lose_all_rows" (three rows) | "as_scooped"
+  (as if scooped, bonuses included); ("lose_all_rows"); step 3.
+- ``foul_pays_royalties``: whether the legal player's royalties are paid by a fouled one; bool; (true);
+  step 3.
+- ``surrender_units``: what a surrendering player pays each opponent; int 0..1000; (0 = no surrender);
+  step 2.
+
+Royalties (RULES.md 4):
+
+- ``royalties``: the bonus units of special rows; "pagat" | "eastern" (built-in tables) or a table
+  ``{row: {category: units}}`` (see the module docstring); (empty: none).
+- ``royalty_mode``: a won royalty row pays the table value "replace" (instead of 1) | "add" (on top);
+  ("replace").
+- ``royalty_condition``: who collects a royalty; "win_row" (the row's winner) | "always" (every
+  holder); ("win_row").
+- ``royalty_cancel``: when both hold royalty hands in a row, the winner gets the plain unit only;
+  bool; (false).
+
+Naturals, 13-card special hands (RULES.md 5):
+
+- ``naturals``: the naturals that count and their units; (name, units) pairs, lowest kind first;
+  (empty: none).
+- ``natural_declaration``: "must_declare" (counts only when declared) | "auto" (counts whenever held);
+  ("must_declare").
+- ``natural_tiebreak``: how two naturals of one kind compare; "full" | "top_pair_only" (six pairs by
+  the top pair alone); ("full").
+- ``quads_as_two_pairs``: four of a kind counts as two pairs for six pairs; bool; (true).
+- ``trips_as_pair_plus_single``: three of a kind counts as a pair and an odd card for six pairs; bool;
+  (true).
+- ``front_straight_ace``: A-2-3 and Q-K-A are front straights for three straights; bool; (true).
+"""
 
 
 def __dir__() -> list[str]:

@@ -6,19 +6,8 @@ knobs; ``Rules.from_dict`` / ``to_dict``, ``from_json`` / ``to_json``, ``from_to
 ``load`` / ``save`` convert to and from data. ``rules.resolved()`` is the plain dict of RULES.md
 section 6 that the C++ core and the pure-Python reference consume.
 
-Stored forms (all immutable, so a ``Rules`` is hashable):
-
-- enum-like knobs are strings, checked against the values RULES.md allows (``CHOICES``);
-- counts and multipliers are ``int`` (``bool`` is not accepted as an int), flags are ``bool``;
-- ``royalties`` is either the name of a built-in table (``"pagat"``, ``"eastern"``; see
-  ``ROYALTY_TABLES``) or a tuple of ``(row, category, units)`` triples, rows front → middle → back and
-  categories weakest first, zero entries dropped. A table equal to a built-in one is stored as its name,
-  and an empty table as ``()``, so equal tables compare equal whatever form they were given in. Input may
-  also be a mapping ``{row: {category: units}}`` or any sequence of such triples.
-- ``naturals`` is a tuple of ``(name, units)`` pairs, lowest kind first. Input may also be a list of
-  ``[name, units]`` pairs, a list of one-entry mappings ``{name: units}``, or one ordered mapping.
-
-Every bad value raises ``ValueError`` naming the knob and listing what is allowed.
+The stored form of each knob is described in ``chinese_poker.knobs``. Every bad value raises
+``ValueError`` naming the knob and listing what is allowed.
 """
 
 from __future__ import annotations
@@ -42,6 +31,7 @@ from chinese_poker.knobs import (
     BOOL_KNOBS,
     CHOICES,
     INT_RANGES,
+    KNOB_GUIDE,
     ROWS,
     ROYALTY_TABLES,
     FoulPolicy,
@@ -81,60 +71,7 @@ _METADATA_KEYS: tuple[str, ...] = ("source", "description")
 class Rules:
     """Every knob of RULES.md (sections 2-6), immutable and validated; ``Rules()`` is the ``pagat`` preset.
 
-    Each knob: what it does; its values; (default); the section of docs/RULES.md that defines it.
-
-    Ranking:
-
-    - ``wheel``: where A-2-3-4-5 ranks among straights; "low" (lowest) | "second" (below A-high only);
-      ("low"); RULES.md 2.2.
-    - ``suit_tiebreak``: whether suits break a tie between rows of equal rank; "off" | "highest_card";
-      ("off"); RULES.md 2.4.
-    - ``suit_order``: the suit ranking that tie-break uses, highest first; "shdc" | "shcd"; ("shdc"); 2.4.
-    - ``middle_vs_back``: whether a middle equal to the back is legal; "non_strict" (legal) | "strict"
-      (a foul); ("non_strict"); RULES.md 2.5.
-
-    Settlement of a pair (RULES.md 3, the step given):
-
-    - ``overall_unit``: extra units for winning the pair overall; int 0..1000; (0 = none); step 5.
-    - ``overall_basis``: who wins overall; "two_rows" (two rows or more) | "total" (ahead on the total);
-      ("two_rows"); step 5.
-    - ``scoop_bonus``: extra units for winning all three rows; int 0..1000; (0); step 6.
-    - ``scoop_multiplier``: what a scoop multiplies the pair's result by ("shooting"); int 1..1000; (1);
-      step 6.
-    - ``royalties_in_multiplier``: whether that multiplier applies to royalties too; bool; (false); step 6.
-    - ``home_run_multiplier``: a further multiplier for scooping every opponent; int 1..1000; (1 = none);
-      RULES.md 3, home run.
-    - ``home_run_min_opponents``: how many opponents a home run needs; 1..3; (3); RULES.md 3, home run.
-    - ``foul_policy``: what a fouled hand pays a legal one; "lose_all_rows" (three rows) | "as_scooped"
-      (as if scooped, bonuses included); ("lose_all_rows"); step 3.
-    - ``foul_pays_royalties``: whether the legal player's royalties are paid by a fouled one; bool; (true);
-      step 3.
-    - ``surrender_units``: what a surrendering player pays each opponent; int 0..1000; (0 = no surrender);
-      step 2.
-
-    Royalties (RULES.md 4):
-
-    - ``royalties``: the bonus units of special rows; "pagat" | "eastern" (built-in tables) or a table
-      ``{row: {category: units}}`` (see the module docstring); (empty: none).
-    - ``royalty_mode``: a won royalty row pays the table value "replace" (instead of 1) | "add" (on top);
-      ("replace").
-    - ``royalty_condition``: who collects a royalty; "win_row" (the row's winner) | "always" (every
-      holder); ("win_row").
-    - ``royalty_cancel``: when both hold royalty hands in a row, the winner gets the plain unit only;
-      bool; (false).
-
-    Naturals, 13-card special hands (RULES.md 5):
-
-    - ``naturals``: the naturals that count and their units; (name, units) pairs, lowest kind first;
-      (empty: none).
-    - ``natural_declaration``: "must_declare" (counts only when declared) | "auto" (counts whenever held);
-      ("must_declare").
-    - ``natural_tiebreak``: how two naturals of one kind compare; "full" | "top_pair_only" (six pairs by
-      the top pair alone); ("full").
-    - ``quads_as_two_pairs``: four of a kind counts as two pairs for six pairs; bool; (true).
-    - ``trips_as_pair_plus_single``: three of a kind counts as a pair and an odd card for six pairs; bool;
-      (true).
-    - ``front_straight_ace``: A-2-3 and Q-K-A are front straights for three straights; bool; (true).
+    {knob_guide}
 
     ``Rules(**knobs)`` with a name that is no knob is a ``TypeError`` suggesting the closest knob; a bad
     value is a ``ValueError`` naming the knob and listing what is allowed.
@@ -418,6 +355,10 @@ def _preset(name: str, loading: tuple[str, ...] | None = None) -> Rules:
     except ValueError as error:
         raise ValueError(f"preset {name!r}: {error}") from error
     return dataclasses.replace(rules, name=name)
+
+
+# The per-knob guide lives with the knobs' vocabulary (knobs.KNOB_GUIDE); help(Rules) shows it in place.
+Rules.__doc__ = (Rules.__doc__ or "").replace("{knob_guide}", KNOB_GUIDE.replace("\n", "\n    "))
 
 
 # ----- the core's form of the rules -----------------------------------------------------------------------
