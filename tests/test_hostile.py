@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
 import random
 import subprocess
 import sys
@@ -436,6 +437,10 @@ def test_progress_counts_a_stream_of_unknown_length(monkeypatch: pytest.MonkeyPa
 
 @pytest.mark.slow
 def test_score_streams_200000_rounds_in_flat_memory(tmp_path: Path) -> None:
+    if os.environ.get("CP_SANITIZED") == "1":
+        # AddressSanitizer's shadow memory and quarantine dominate the peak there (about 500 MiB for this
+        # run): the bound is about the program's own memory, checked by the plain build of every CI run.
+        pytest.skip("peak memory is not the program's under AddressSanitizer")
     path = tmp_path / "many.jsonl"
     count = 200_000
     with path.open("wb") as stream:
