@@ -220,21 +220,23 @@ def detect_natural(cards13: CardsLike, rules: RulesLike | None = None) -> str | 
     Considers every kind the rules list, whatever ``natural_declaration`` says; three straights and three
     flushes are found by a search over the splits.
     """
-    rules = rules_or_default(rules)
-    codes = parse_cards(cards13)
-    if len(codes) != 13:
-        raise ValueError(f"a natural takes 13 cards, got {len(codes)}")
-    kind = _core.detect_natural(bytes(codes), core_spec(rules))
+    kind = _core.detect_natural(_natural_codes(cards13), core_spec(rules_or_default(rules)))
     return None if kind is None else kind.name
 
 
 def held_naturals(cards13: CardsLike, rules: RulesLike | None = None) -> tuple[str, ...]:
     """Every natural kind the 13 cards hold under the knobs of ``rules`` (how quads, trips and a front
     straight with an ace count), whether or not the rules list it; in the order of ``NATURAL_NAMES``."""
+    held = _core.held_naturals(_natural_codes(cards13), core_spec(rules_or_default(rules)))
+    return tuple(kind.name for kind in held)
+
+
+def _natural_codes(cards13: CardsLike) -> bytes:
+    """The 13 card codes a natural is looked for in, as the core takes them."""
     codes = parse_cards(cards13)
     if len(codes) != 13:
         raise ValueError(f"a natural takes 13 cards, got {len(codes)}")
-    return tuple(kind.name for kind in _core.held_naturals(bytes(codes), core_spec(rules_or_default(rules))))
+    return bytes(codes)
 
 
 def __dir__() -> list[str]:
