@@ -169,7 +169,8 @@ def test_a_lost_chunk_is_run_again_and_counted_once() -> None:
 
 def test_progress_reaches_the_total() -> None:
     seen: list[tuple[int, int]] = []
-    simulate("pagat", ["strongest"] * 2, deals=50, seed=0, chunk=12, progress=lambda d, t: seen.append((d, t)))
+    record = lambda done, total: seen.append((done, total))  # noqa: E731
+    simulate("pagat", ["strongest"] * 2, deals=50, seed=0, chunk=12, progress=record)
     done = [count for count, _ in seen]
     # Once per chunk, in whatever order the chunks finish: the steps are the chunks' sizes.
     assert done == sorted(done)
