@@ -11,7 +11,7 @@ Method (docs/ARRANGING.md), fictitious play:
 3. Iteration k (k >= 2) is kept only if it still improves: over M deals (the same deals every iteration),
    one player arranging by model k against three arranging by model k-1 must win on average by more than
    twice the standard error (pagat). Iterating stops at the first that does not (or after K); the tables
-   of the last kept iteration are written.
+   of the last kept iteration are written. Each duel is a chinese_poker.simulate run on --seed's deals.
 4. For the record, every iteration is also scored by the strategy's acceptance test: one player by model
    k against three playing "strongest", under pagat and under wikipedia-1-6 (mean units per deal). All
    figures go into the file's metadata.
@@ -29,6 +29,7 @@ from pathlib import Path
 import chinese_poker as cp
 import numpy as np
 from chinese_poker.arrange import arrange_batch, build_expected_model
+from chinese_poker.simulate import Strategy
 
 ROWS = ("front", "middle", "back")
 SLICES = {"front": slice(0, 3), "middle": slice(3, 8), "back": slice(8, 13)}
@@ -48,10 +49,6 @@ def all_classes() -> dict[str, np.ndarray]:
 
 def deal_hands(count: int, rng: np.random.Generator) -> np.ndarray:
     return np.argsort(rng.random((count, 52)), axis=1)[:, :13].astype(np.uint8)
-
-
-def deal_rounds(count: int, rng: np.random.Generator) -> np.ndarray:
-    return np.argsort(rng.random((count, 52)), axis=1).astype(np.uint8).reshape(count, 4, 13)
 
 
 def arrange_parallel(hands: np.ndarray, rules: cp.Rules, strategy: str, model, threads: int) -> np.ndarray:
@@ -76,17 +73,17 @@ def distribution(settings: np.ndarray, classes: dict[str, np.ndarray]) -> dict[s
     return tables
 
 
-def duel(rounds: np.ndarray, rules: cp.Rules, model, field_model, threads: int) -> tuple[float, float]:
-    """Mean units per deal (and its standard error) of seat 0 arranging by `model` against three seats
-    arranging by `field_model` (None: "strongest")."""
-    seat0 = arrange_parallel(np.ascontiguousarray(rounds[:, 0]), rules, "expected", model, threads)
-    field_strategy = "strongest" if field_model is None else "expected"
-    others = arrange_parallel(
-        np.ascontiguousarray(rounds[:, 1:].reshape(-1, 13)), rules, field_strategy, field_model, threads
-    )
-    table = np.concatenate([seat0[:, None, :], others.reshape(-1, 3, 13)], axis=1)
-    net = cp.settle_batch(np.ascontiguousarray(table), rules)[:, 0].astype(np.float64)
-    return float(net.mean()), float(net.std(ddof=1) / np.sqrt(len(net)))
+def duel(
+    rules: cp.Rules, tables, field_tables, *, deals: int, seed: int, threads: int
+) -> tuple[float, float]:
+    """Mean units per hand (and its standard error) of seat 0 arranging by "expected" on `tables` against
+    three seats arranging by "expected" on `field_tables` (None: "strongest"), over `deals` deals of
+    `seed` (cp.simulate: the same deals for every call with that seed)."""
+    seat0 = Strategy("expected", field=tables)
+    field = Strategy("strongest") if field_tables is None else Strategy("expected", field=field_tables)
+    result = cp.simulate(rules, [seat0, field, field, field], deals=deals, seed=seed, threads=threads)
+    summary = result.seats[0]
+    return summary.mean_units, (summary.ci95[1] - summary.mean_units) / 1.959963984540054
 
 
 def average(fields: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -115,7 +112,7 @@ def main() -> None:
 
     rng = np.random.default_rng(args.seed)
     classes = all_classes()
-    duel_rounds = deal_rounds(args.duel_deals, rng)
+    duel_seed = args.seed
     presets = {name: cp.Rules.preset(name) for name in ("pagat", "wikipedia-1-6")}
     pagat = presets["pagat"]
 
@@ -129,11 +126,15 @@ def main() -> None:
         model = build_expected_model(tables, pagat)
         record: dict = {"iteration": iteration, "tables": f"average of fields 0..{iteration - 1}"}
         if kept is not None:
-            mean, stderr = duel(duel_rounds, pagat, model, kept[2], args.threads)
+            mean, stderr = duel(
+                pagat, tables, kept[1], deals=args.duel_deals, seed=duel_seed, threads=args.threads
+            )
             record["versus_previous_model"] = {"mean": mean, "stderr": stderr}
         record["versus_strongest"] = {}
         for name, rules in presets.items():
-            mean, stderr = duel(duel_rounds, rules, build_expected_model(tables, rules), None, args.threads)
+            mean, stderr = duel(
+                rules, tables, None, deals=args.duel_deals, seed=duel_seed, threads=args.threads
+            )
             record["versus_strongest"][name] = {"mean": mean, "stderr": stderr}
         record["seconds"] = round(time.perf_counter() - started, 1)
         history.append(record)

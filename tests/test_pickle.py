@@ -8,6 +8,7 @@ import copy
 import pickle
 from typing import Any
 
+import chinese_poker as cp
 import numpy as np
 import pytest
 from chinese_poker import (
@@ -159,3 +160,19 @@ def test_numpy_results(protocol: int) -> None:
 @pytest.mark.parametrize("member", list(HandCategory))
 def test_hand_category(member: HandCategory, protocol: int) -> None:
     assert round_trip(member, protocol) is member
+
+
+def test_batch_calls_take_unpickled_arrays() -> None:
+    # An array that crossed a process boundary has an equal but distinct dtype object (a Dask block does).
+    hands = pickle.loads(pickle.dumps(np.arange(26, dtype=np.uint8).reshape(2, 13)))
+    rounds = pickle.loads(pickle.dumps(np.arange(26, dtype=np.uint8).reshape(1, 2, 13)))
+    fives = pickle.loads(pickle.dumps(np.arange(10, dtype=np.uint8).reshape(2, 5)))
+    assert (
+        cp.evaluate_batch(fives).tolist()
+        == cp.evaluate_batch(np.arange(10, dtype=np.uint8).reshape(2, 5)).tolist()
+    )
+    assert (
+        cp.settle_batch(rounds).tolist()
+        == cp.settle_batch(np.arange(26, dtype=np.uint8).reshape(1, 2, 13)).tolist()
+    )
+    assert cp.arrange_batch(hands, strategy="strongest").shape == (2, 13)

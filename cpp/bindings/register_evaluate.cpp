@@ -147,7 +147,9 @@ py::array_t<std::uint8_t> require_card_array(const py::object& obj, const char* 
                          std::string(py::str(py::type::of(obj).attr("__name__"))));
   }
   auto arr = py::reinterpret_borrow<py::array>(obj);
-  if (!arr.dtype().is(py::dtype::of<std::uint8_t>())) {
+  // By kind and size, not by identity with numpy's uint8 singleton: an unpickled array (from another
+  // process, e.g. a Dask worker) carries an equal but distinct dtype object.
+  if (arr.dtype().kind() != 'u' || arr.dtype().itemsize() != 1) {
     throw py::type_error(std::string(name) + " must have dtype uint8, got " + std::string(py::str(arr.dtype())));
   }
   if (arr.ndim() != ndim) {

@@ -29,6 +29,7 @@ from chinese_poker.hand import Hand, HandFacts, detect_natural, held_naturals
 from chinese_poker.rules import Rules
 from chinese_poker.settle import settle, settle_batch
 from chinese_poker.settlement import PairResult, PlayerResult, Settlement
+from chinese_poker.simulate import Simulation, Strategy, simulate
 
 try:
     __version__ = version("chinese-poker")  # the one version source: pyproject.toml
@@ -45,6 +46,8 @@ __all__ = [
     "PlayerResult",
     "Rules",
     "Settlement",
+    "Simulation",
+    "Strategy",
     "__version__",
     "arrange",
     "arrange_batch",
@@ -61,6 +64,7 @@ __all__ = [
     "parse_cards",
     "settle",
     "settle_batch",
+    "simulate",
     "tiebreak_vector",
 ]
 

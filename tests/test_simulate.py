@@ -1,0 +1,240 @@
+"""Reproducible simulation: the counter-based dealer, chunk-independent totals, agreement with settle()."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable
+
+import chinese_poker as cp
+import numpy as np
+import pytest
+from chinese_poker.arrange import arrange_batch, field_tables
+from chinese_poker.cli import main
+from chinese_poker.dealing import deal_batch
+from chinese_poker.simulate import Strategy, simulate
+
+SEATS = ["expected", "strongest", "strongest", "strongest"]
+
+
+def test_every_deal_is_a_whole_deck_and_depends_on_its_number_only() -> None:
+    deals = deal_batch(11, 0, 300, 4)
+    assert deals.shape == (300, 4, 13)
+    assert deals.dtype == np.uint8
+    assert deals.flags.c_contiguous
+    assert all(sorted(deal.ravel().tolist()) == list(range(52)) for deal in deals)
+    assert (deal_batch(11, 120, 300, 4) == deals[120:]).all()
+    assert (deal_batch(11, 5, 6, 2) == deals[5, :2]).all()
+    assert not (deal_batch(12, 0, 300, 4) == deals).all()
+    assert len({deal.tobytes() for deal in deals}) == 300
+
+
+def test_the_dealer_is_uniform_enough() -> None:
+    # 20,000 deals: the count of each card in each of the 52 positions is binomial(20000, 1/52); a
+    # chi-square over the 52 x 52 table (2,601 degrees of freedom) stays far below its 1e-6 tail (~2,900).
+    deals = deal_batch(2024, 0, 20_000, 4).reshape(20_000, 52)
+    counts = np.zeros((52, 52))
+    for position in range(52):
+        counts[position] = np.bincount(deals[:, position], minlength=52)
+    expected = 20_000 / 52
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    assert 2_300 < chi2 < 2_900
+
+
+def test_deal_batch_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="seed"):
+        deal_batch(-1, 0, 1)
+    with pytest.raises(ValueError, match="seed"):
+        deal_batch(2**64, 0, 1)
+    with pytest.raises(ValueError, match="stop"):
+        deal_batch(0, 5, 4)
+    with pytest.raises(ValueError, match="players"):
+        deal_batch(0, 0, 1, 5)
+    with pytest.raises(TypeError, match="seed"):
+        deal_batch(1.5, 0, 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="start"):
+        deal_batch(1, True, 1)
+
+
+def test_totals_equal_settling_every_deal_by_hand() -> None:
+    rules = cp.Rules.preset("pagat-bonus")
+    result = simulate(rules, SEATS, deals=60, seed=3, chunk=25)
+    dealt = deal_batch(3, 0, 60, 4)
+    expected = arrange_batch(np.ascontiguousarray(dealt[:, 0]), rules, "expected")
+    strongest = arrange_batch(np.ascontiguousarray(dealt[:, 1:].reshape(-1, 13)), rules, "strongest")
+    units = [0, 0, 0, 0]
+    fouls = won = 0
+    for d in range(60):
+        settings = [expected[d], *strongest.reshape(60, 3, 13)[d]]
+        declared = [cp.detect_natural(dealt[d, p].tolist(), rules) is not None for p in range(4)]
+        hands = [
+            cp.Hand.declared(dealt[d, p].tolist())
+            if declared[p]
+            else cp.Hand.from_cards(settings[p].tolist())
+            for p in range(4)
+        ]
+        settlement = cp.settle(hands, rules)
+        for p in range(4):
+            units[p] += settlement.net[p]
+        fouls += sum(player.foul for player in settlement.players)
+        won += settlement.net[0] > 0
+    assert result.totals.units == units
+    assert sum(result.totals.units) == 0
+    assert sum(result.totals.fouls) == fouls == 0
+    assert result.totals.hands_won[0] == won
+    assert result.seats[0].hands == 60
+
+
+def test_the_result_is_the_same_for_any_chunking_threads_or_executor() -> None:
+    rules = cp.Rules.preset("shisanshui-app")
+    baseline = simulate(rules, SEATS, deals=120, seed=99, chunk=120)
+    with ProcessPoolExecutor(2) as processes:
+        layouts = [
+            simulate(rules, SEATS, deals=120, seed=99, chunk=7, threads=2),
+            simulate(rules, SEATS, deals=120, seed=99, chunk=50, threads=0),
+            simulate(rules, SEATS, deals=120, seed=99, chunk=31, executor=processes),
+        ]
+    for layout in layouts:
+        assert layout.totals == baseline.totals
+        assert layout.seats == baseline.seats
+
+
+def test_rotated_identical_seats_each_net_exactly_zero() -> None:
+    # With every seat arranging alike, a rotation only reassigns the same nets to other seats, so over all
+    # rotations each seat collects the whole table's net: zero.
+    result = simulate("pagat-bonus", ["expected"] * 3, deals=40, seed=5, chunk=9, rotate=True)
+    assert result.totals.units == [0, 0, 0]
+    assert result.seats[0].hands == 120
+    lo, hi = result.seats[0].ci95
+    assert lo == hi == 0.0
+    better = simulate("pagat", ["expected", "strongest"], deals=200, seed=8, rotate=True)
+    assert better.totals.units[0] == -better.totals.units[1] > 0
+
+
+def test_figures_are_consistent() -> None:
+    result = simulate("shisanzhang-hk", SEATS, deals=200, seed=1, chunk=64)
+    for seat in result.seats:
+        assert seat.ci95[0] < seat.mean_units < seat.ci95[1]
+        assert 0 <= seat.won_share + seat.lost_share <= 1
+        assert 0 <= seat.scoop_rate <= 1
+        assert seat.foul_rate == 0
+    assert result.totals.pairs == [600, 600, 600, 600]
+    assert sum(seat.mean_units for seat in result.seats) == pytest.approx(0, abs=1e-12)
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["deals"] == 200
+    assert len(data["seats"]) == 4
+    assert data["seats"][0]["strategy"] == "expected"
+
+
+def test_field_tables_make_a_strategy() -> None:
+    tables = field_tables()
+    custom = Strategy("expected", field=tables, label="shipped-field")
+    a = simulate("pagat", [custom, "strongest"], deals=30, seed=4)
+    b = simulate("pagat", ["expected", "strongest"], deals=30, seed=4)
+    assert a.totals == b.totals
+    assert a.seats[0].strategy == "shipped-field"
+    with pytest.raises(ValueError, match="no field tables"):
+        Strategy("strongest", field=tables)
+
+
+class FlakyExecutor(Executor):
+    """Runs on threads, but the first run of each chunk whose start is in ``fail_starts`` dies, as a lost
+    worker would."""
+
+    def __init__(self, fail_starts: set[int], times: int = 1) -> None:
+        self.pool = ThreadPoolExecutor(2)
+        self.failures: dict[int, int] = dict.fromkeys(fail_starts, times)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        job = args[0]
+        if self.failures.get(job.start, 0) > 0:
+            self.failures[job.start] -= 1
+            future: Future[Any] = Future()
+            future.set_exception(RuntimeError(f"worker lost while running deals {job.start}.."))
+            return future
+        return self.pool.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.pool.shutdown(wait, cancel_futures=cancel_futures)
+
+
+def test_a_lost_chunk_is_run_again_and_counted_once() -> None:
+    clean = simulate("pagat", SEATS, deals=90, seed=2, chunk=20)
+    flaky = FlakyExecutor({0, 40, 80})
+    assert simulate("pagat", SEATS, deals=90, seed=2, chunk=20, executor=flaky).totals == clean.totals
+    with pytest.raises(RuntimeError, match="worker lost"):
+        simulate("pagat", SEATS, deals=90, seed=2, chunk=20, executor=FlakyExecutor({40}, times=3), retries=2)
+
+
+def test_progress_reaches_the_total() -> None:
+    seen: list[tuple[int, int]] = []
+    record = lambda done, total: seen.append((done, total))  # noqa: E731
+    simulate("pagat", ["strongest"] * 2, deals=50, seed=0, chunk=12, progress=record)
+    done = [count for count, _ in seen]
+    # Once per chunk, in whatever order the chunks finish: the steps are the chunks' sizes.
+    assert done == sorted(done)
+    assert sorted(b - a for a, b in zip([0, *done], done)) == [2, 12, 12, 12, 12]
+    assert done[-1] == 50
+    assert {total for _, total in seen} == {50}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"strategies": ["expected"]}, ValueError, "2 to 4 seats"),
+        ({"strategies": ["expected"] * 5}, ValueError, "2 to 4 seats"),
+        ({"strategies": ["expected", "greedy"]}, ValueError, "unknown strategy 'greedy'"),
+        ({"strategies": ["expected", 3]}, TypeError, "a strategy is a name"),
+        ({"deals": -1}, ValueError, "deals must be in"),
+        ({"deals": 2.0}, TypeError, "deals must be an int"),
+        ({"seed": 2**64}, ValueError, "seed must be in"),
+        ({"chunk": 0}, ValueError, "chunk must be in"),
+        ({"threads": -1}, ValueError, "threads must be in"),
+        ({"rules": "no-such-preset"}, ValueError, "no-such-preset"),
+    ],
+)
+def test_bad_arguments_raise(kwargs: dict[str, Any], error: type[Exception], message: str) -> None:
+    arguments: dict[str, Any] = {"rules": "pagat", "strategies": ["expected", "strongest"], "deals": 4}
+    arguments.update(kwargs)
+    with pytest.raises(error, match=message):
+        simulate(**arguments)
+
+
+def test_no_deals_is_an_empty_result() -> None:
+    result = simulate("pagat", ["expected", "strongest"], deals=0)
+    assert result.totals.units == [0, 0]
+    assert result.seats[0].hands == 0
+
+
+def test_command_line_prints_the_table_and_writes_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "sim.json"
+    code = main(["simulate", "--rules", "pagat-bonus", "--strategies", "expected,strongest", "--deals", "40",
+                 "--seed", "6", "--chunk", "15", "--json", str(out), "--progress", "never"])  # fmt: skip
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "40 deals, seed 6, rules pagat-bonus" in printed
+    assert "units/hand" in printed
+    data = json.loads(out.read_text(encoding="utf-8"))
+    expected = simulate("pagat-bonus", ["expected", "strongest"], deals=40, seed=6)
+    assert [seat["mean_units"] for seat in data["seats"]] == [seat.mean_units for seat in expected.seats]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--strategies", "expected,foo"], "unknown strategy 'foo'"),
+        (["--strategies", "expected"], "2 to 4 seats"),
+        (["--deals", "-3"], "--deals must be 0 or more"),
+        (["--chunk", "0"], "--chunk must be 1 or more"),
+        (["--threads", "-2"], "--threads must be 0"),
+        (["--seed", str(2**64)], "--seed must be at most"),
+    ],
+)
+def test_command_line_bad_input_exits_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "--deals", "2", *argv]) == 2
+    assert message in capsys.readouterr().err
