@@ -2,8 +2,9 @@
 
 Commands: ``score`` (settle rounds from a JSON round file), ``deal`` (deal, arrange and settle a random
 round), ``check`` (is a setting legal, and which natural do the 13 cards hold), ``rules`` (list presets or
-print one as TOML), ``vectors`` (write conformance vectors) and ``verify`` (compare another implementation's
-output with the expected output). The JSON round format is described in docs/JSON_FORMAT.md.
+print one as TOML), ``vectors`` (write conformance vectors), ``verify`` (compare another implementation's
+output with the expected output) and ``serve`` (the HTTP JSON scoring service, an optional extra). The
+JSON round format is described in docs/JSON_FORMAT.md.
 
 Exit codes: 0 success; 1 ``verify`` found disagreements or ``check`` found a foul; 2 bad input (malformed
 JSON, a bad or duplicate card, a wrong row size, an unknown preset, ...), reported as one line on stderr.
@@ -17,7 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from chinese_poker import __version__
-from chinese_poker.cli import check, deal, rules, score, vectors, verify
+from chinese_poker.cli import check, deal, rules, score, serve, vectors, verify
 from chinese_poker.cli.common import PROG, CliError, one_line
 from chinese_poker.formats.rounds import RoundError
 from chinese_poker.formats.verify import OutputFileError
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_parser(commands)
     vectors.add_parser(commands, rules_help, progress_help)
     verify.add_parser(commands)
+    serve.add_parser(commands)
     return parser
 
 
