@@ -40,7 +40,9 @@ def e2_round(**extra: Any) -> dict[str, Any]:
     return {"id": "e2", "players": copy.deepcopy(E2_PLAYERS), **extra}
 
 
-def run_cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str, str]:
+def run_cli(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[int, str, str]:
     """``chinese-poker ARGS`` in process: exit code, stdout, stderr."""
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     code = main(list(args))
@@ -87,7 +89,9 @@ def test_settle_one_round_gives_the_bytes_of_score(client: TestClient, tmp_path:
 
 def test_batch_gives_the_bytes_of_score_on_vectors(client: TestClient, tmp_path: Path) -> None:
     vectors = tmp_path / "vectors.jsonl"
-    assert main(["vectors", "--rules", "pagat-bonus", "--count", "40", "--seed", "3", "-o", str(vectors)]) == 0
+    assert (
+        main(["vectors", "--rules", "pagat-bonus", "--count", "40", "--seed", "3", "-o", str(vectors)]) == 0
+    )
     text = vectors.read_text(encoding="utf-8")
     answer = client.post("/v1/settle/batch", content=text.encode("utf-8"))
     assert answer.status_code == 200
@@ -156,7 +160,10 @@ def test_malformed_json_is_400(client: TestClient) -> None:
     assert lines.json()["error"]["message"].startswith("line 2: malformed JSON at column 14")
     latin = client.post("/v1/settle", content=b'{"id": "\xe9"}')
     assert latin.status_code == 400
-    assert latin.json()["error"]["message"] == "not UTF-8 at byte offset 8: invalid continuation byte (byte 0xe9)"
+    assert (
+        latin.json()["error"]["message"]
+        == "not UTF-8 at byte offset 8: invalid continuation byte (byte 0xe9)"
+    )
 
 
 def test_one_round_must_be_an_object(client: TestClient) -> None:
@@ -187,7 +194,9 @@ def test_a_card_not_dealt_is_422_naming_player_and_card(client: TestClient) -> N
     answer = client.post("/v1/settle", json=round_)
     assert answer.status_code == 422
     error = answer.json()["error"]
-    assert error["message"] == 'round 1 (id "e2"), player 2 (East): dealt: card Jc was submitted but not dealt'
+    assert (
+        error["message"] == 'round 1 (id "e2"), player 2 (East): dealt: card Jc was submitted but not dealt'
+    )
     assert error["player"] == "player 2 (East)"
     batch = client.post("/v1/settle/batch", content=(json.dumps(round_) + "\n").encode())
     assert batch.json()["error"]["message"].startswith('line 1 (id "e2"), player 2 (East): dealt: card Jc')
@@ -235,7 +244,9 @@ def test_check_a_foul_as_the_command_line(
 
 def test_check_a_natural(client: TestClient) -> None:
     six_pairs = "2c 2d 4c 4d 5c 5d 6d 6h 8c 8d 9c 9d Qd"
-    answer = client.post("/v1/check", json={"cards": six_pairs, "declare_natural": True, "rules": "pagat-bonus"})
+    answer = client.post(
+        "/v1/check", json={"cards": six_pairs, "declare_natural": True, "rules": "pagat-bonus"}
+    )
     assert answer.status_code == 200
     data = answer.json()
     assert data["declared"] is True
@@ -250,13 +261,17 @@ def test_check_a_natural(client: TestClient) -> None:
 def test_arrange_gives_what_arrange_gives(client: TestClient) -> None:
     cards = "As Ks Qs Js Ts 9h 9d 9c 2c 2d 7h 5s 3d"
     for strategy in ("expected", "strongest"):
-        answer = client.post("/v1/arrange", json={"cards": cards, "rules": "pagat-bonus", "strategy": strategy})
+        answer = client.post(
+            "/v1/arrange", json={"cards": cards, "rules": "pagat-bonus", "strategy": strategy}
+        )
         assert answer.status_code == 200
         data = answer.json()
         chosen = cp.arrange(cards, cp.Rules.preset("pagat-bonus"), strategy)
         assert cp.Hand(data["front"], data["middle"], data["back"]) == chosen.hand
         assert data["expected_units"] == pytest.approx(chosen.expected_units)
-        assert [data["rows"][row]["strength"] for row in ("front", "middle", "back")] == list(chosen.strengths)
+        assert [data["rows"][row]["strength"] for row in ("front", "middle", "back")] == list(
+            chosen.strengths
+        )
         assert data["rows"]["back"]["category"] == "straight_flush"
     bad = client.post("/v1/arrange", json={"cards": cards, "strategy": "best"})
     assert bad.status_code == 422
@@ -280,7 +295,19 @@ def test_rules_and_deal_as_the_command_line(
     assert unknown.status_code == 422
     assert "(did you mean 'pagat'?)" in unknown.json()["error"]["message"]
     dealt = client.get("/v1/deal?players=3&seed=7&rules=shisanzhang-hk")
-    _, out, _ = run_cli(capsys, monkeypatch, "deal", "--players", "3", "--seed", "7", "--rules", "shisanzhang-hk", "--format", "input")
+    _, out, _ = run_cli(
+        capsys,
+        monkeypatch,
+        "deal",
+        "--players",
+        "3",
+        "--seed",
+        "7",
+        "--rules",
+        "shisanzhang-hk",
+        "--format",
+        "input",
+    )
     assert dealt.status_code == 200
     assert dealt.text == out
     assert client.get("/v1/deal?players=5").status_code == 422
@@ -341,7 +368,11 @@ def test_limits() -> None:
     client = TestClient(create_app(Limits(max_body_bytes=2000, max_rounds=2, max_players=3)))
     big = client.post("/v1/settle", content=b" " * 2001)
     assert big.status_code == 413
-    assert big.json()["error"] == {"status": 413, "code": "body_too_large", "message": "the body exceeds 2000 bytes"}
+    assert big.json()["error"] == {
+        "status": 413,
+        "code": "body_too_large",
+        "message": "the body exceeds 2000 bytes",
+    }
     two = e2_round()
     two["players"] = two["players"][:2]
     three = (json.dumps(two) + "\n") * 3
@@ -361,7 +392,9 @@ def test_limits_are_checked() -> None:
         Limits(max_players=5)
     with pytest.raises(ValueError, match="max_rounds must be a positive integer"):
         Limits(max_rounds=0)
-    assert Limits.from_env({"CHINESE_POKER_SERVE_LIMITS": Limits(max_rounds=9).to_env()}) == Limits(max_rounds=9)
+    assert Limits.from_env({"CHINESE_POKER_SERVE_LIMITS": Limits(max_rounds=9).to_env()}) == Limits(
+        max_rounds=9
+    )
 
 
 # ----- the OpenAPI document ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ Without chromium the test skips, unless ``CP_REQUIRE_BROWSER=1`` (CI sets it), w
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import select
@@ -38,6 +39,13 @@ def _chromium() -> str:
     pytest.skip("chromium is not installed (apt-get install -y chromium); CI requires it")
 
 
+def _browser_environment() -> dict[str, str]:
+    """This process's environment without the sanitizer settings of a sanitized run (.ci/sanitized_pytest):
+    they are for this project's extension, not for the browser."""
+    drop = {"LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS", "PYTHONMALLOC"}
+    return {key: value for key, value in os.environ.items() if key not in drop}
+
+
 class Browser:
     """A headless Chromium started by the test, spoken to over the DevTools protocol on a pipe."""
 
@@ -61,6 +69,7 @@ class Browser:
         self.process = subprocess.Popen(
             ["bash", "-c", redirect, "bash", executable, *arguments],
             pass_fds=fds,
+            env=_browser_environment(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -117,9 +126,9 @@ class Browser:
 
     def open(self, url: str) -> None:
         target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
-        self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True}, session=False)[
-            "sessionId"
-        ]
+        self.session = self.send(
+            "Target.attachToTarget", {"targetId": target, "flatten": True}, session=False
+        )["sessionId"]
         self.send("Page.enable")
         self.send("Runtime.enable")
         self.send(
@@ -133,10 +142,8 @@ class Browser:
         path.write_bytes(base64.b64decode(data))
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError, TimeoutError, OSError):  # it may be gone already
             self.send("Browser.close", session=False)
-        except (RuntimeError, TimeoutError, OSError):
-            pass
         try:
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
@@ -183,12 +190,18 @@ def test_the_page_deals_settles_and_shows_the_apis_net_units(live_server: LiveSe
 
         # What the API says about the round the page dealt and settled.
         dealt = json.loads(shown["round"])
-        with urllib.request.urlopen(f"{live_server.url}/v1/deal?players=4&seed=11&rules=pagat-bonus") as answer:
+        with urllib.request.urlopen(
+            f"{live_server.url}/v1/deal?players=4&seed=11&rules=pagat-bonus"
+        ) as answer:
             assert dealt == json.loads(answer.read())
         api = _post_json(live_server.url + "/v1/settle?explain=true", shown["round"].encode())
         assert [int(text) for text in shown["nets"]] == api["net"]
         assert sum(api["net"]) == 0
-        assert shown["names"] == [player["name"] for player in api["players"]] == ["North", "East", "South", "West"]
+        assert (
+            shown["names"]
+            == [player["name"] for player in api["players"]]
+            == ["North", "East", "South", "West"]
+        )
         assert shown["fouls"] == [player["foul"] for player in api["players"]]
         assert shown["naturals"] == [player["natural"] is not None for player in api["players"]]
         assert shown["cards"] == [13, 13, 13, 13]

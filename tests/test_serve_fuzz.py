@@ -64,7 +64,9 @@ WEIRD_VALUES: list[Any] = [
 
 
 def _client() -> TestClient:
-    return TestClient(create_app(Limits(max_body_bytes=1 << 20, max_rounds=50)), raise_server_exceptions=False)
+    return TestClient(
+        create_app(Limits(max_body_bytes=1 << 20, max_rounds=50)), raise_server_exceptions=False
+    )
 
 
 def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
