@@ -152,9 +152,7 @@ def main() -> None:
         asyncio.run(load(port, "/v1/settle", singles, args.clients, 200))  # warm-up
         single = asyncio.run(load(port, "/v1/settle", singles, args.clients, args.requests))
         lines = asyncio.run(load(port, "/v1/settle/batch", [batch], 1, args.batches, media=NDJSON))
-        lines2 = asyncio.run(
-            load(port, "/v1/settle/batch", [batch], 2, args.batches * 2, "application/x-ndjson")
-        )
+        lines2 = asyncio.run(load(port, "/v1/settle/batch", [batch], 2, args.batches * 2, media=NDJSON))
         packed_one = asyncio.run(
             load(
                 port,
@@ -162,7 +160,7 @@ def main() -> None:
                 [packed],
                 1,
                 args.batches * 10,
-                "application/octet-stream",
+                media=BYTES,
             )
         )
         packed_two = asyncio.run(
@@ -172,7 +170,7 @@ def main() -> None:
                 [packed],
                 2,
                 args.batches * 20,
-                "application/octet-stream",
+                media=BYTES,
             )
         )
     finally:
