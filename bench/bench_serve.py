@@ -180,13 +180,13 @@ def main() -> None:
     latencies = np.array(single.latencies) * 1000
     print(f"chinese-poker serve, {args.workers} worker(s), clients in one asyncio process, 127.0.0.1")
     columns = f"{'requests':>9} {'errors':>7} {'req/s':>9} {'rounds/s':>11} {'p50 ms':>8} {'p99 ms':>8}"
-    print(f"{'load':<52} {columns}")
-    print("-" * 110)
+    print(f"{'load':<58} {columns}")
+    print("-" * 116)
     p50, p99 = np.percentile(latencies, [50, 99])
     name = f"/v1/settle, 1 round, {args.clients} clients"
     rate = single.requests / single.seconds
     counts = f"{single.requests:>9,} {single.errors:>7} {rate:>9,.0f} {rate:>11,.0f}"
-    print(f"{name:<52} {counts} {p50:>8.2f} {p99:>8.2f}")
+    print(f"{name:<58} {counts} {p50:>8.2f} {p99:>8.2f}")
     for label, run in [
         ("/v1/settle/batch, 10,000 rounds (JSON Lines), 1 client", lines),
         ("/v1/settle/batch, 10,000 rounds (JSON Lines), 2 clients", lines2),
@@ -197,7 +197,7 @@ def main() -> None:
         b50, b99 = np.percentile(lat, [50, 99])
         rate = run.requests / run.seconds
         counts = f"{run.requests:>9,} {run.errors:>7} {rate:>9,.1f} {rate * 10_000:>11,.0f}"
-        print(f"{label:<52} {counts} {b50:>8.1f} {b99:>8.1f}")
+        print(f"{label:<58} {counts} {b50:>8.1f} {b99:>8.1f}")
 
 
 if __name__ == "__main__":
