@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -64,10 +65,10 @@ class LiveServer:
             self.port = probe.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "chinese_poker", "serve", "--port", str(self.port)]
+        # stderr to a file, not a pipe: a pipe nobody reads could fill and stall the server.
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
         self.process = subprocess.Popen(
-            [*command, "--log-level", "warning", *extra],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            [*command, "--log-level", "warning", *extra], stdout=subprocess.DEVNULL, stderr=self._log
         )
         deadline = time.monotonic() + 60
         while True:
@@ -78,13 +79,15 @@ class LiveServer:
             except OSError:
                 pass
             if self.process.poll() is not None or time.monotonic() > deadline:
+                log = self.errors()
                 self.stop()
-                raise RuntimeError(f"the server did not start: {self.errors()}")
+                raise RuntimeError(f"the server did not start: {log}")
             time.sleep(0.1)
 
     def errors(self) -> str:
-        """What the server wrote on stderr (after ``stop``)."""
-        return self.process.stderr.read().decode("utf-8", "replace") if self.process.stderr else ""
+        """What the server has written on stderr."""
+        self._log.seek(0)
+        return self._log.read().decode("utf-8", "replace")
 
     def stop(self) -> None:
         """Stop the process this test started (by its own handle), waiting for it."""
@@ -95,6 +98,7 @@ class LiveServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=20)
+        self._log.close()
 
 
 @pytest.fixture(scope="module")

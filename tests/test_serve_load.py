@@ -74,6 +74,7 @@ def test_concurrent_single_round_settles_and_batches(live_server: LiveServer) ->
             assert [json.loads(line)["id"] for line in lines] == list(range(1000))
     finally:
         connection.close()
+    assert "unexpected error" not in live_server.errors()  # no request reached the 500 safety net
 
 
 def test_health_answers_while_a_long_batch_runs(live_server: LiveServer) -> None:
