@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import itertools
 import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
 from math import comb
 
 import numpy as np
@@ -44,3 +51,59 @@ def three_card_hands() -> np.ndarray:
     hands = all_hands(3)
     hands.setflags(write=False)
     return hands
+
+
+# ----- a real server for the service's tests (tests/test_serve_*.py) -------------------------------------
+
+
+class LiveServer:
+    """A ``chinese-poker serve`` process on 127.0.0.1 at a free port, started for the tests."""
+
+    def __init__(self, *extra: str) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        command = [sys.executable, "-m", "chinese_poker", "serve", "--port", str(self.port)]
+        # stderr to a file, not a pipe: a pipe nobody reads could fill and stall the server.
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
+        self.process = subprocess.Popen(
+            [*command, "--log-level", "warning", *extra], stdout=subprocess.DEVNULL, stderr=self._log
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/v1/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                log = self.errors()
+                self.stop()
+                raise RuntimeError(f"the server did not start: {log}")
+            time.sleep(0.1)
+
+    def errors(self) -> str:
+        """What the server has written on stderr."""
+        self._log.seek(0)
+        return self._log.read().decode("utf-8", "replace")
+
+    def stop(self) -> None:
+        """Stop the process this test started (by its own handle), waiting for it."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=20)
+        self._log.close()
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[LiveServer]:
+    """A ``chinese-poker serve`` on 127.0.0.1 at a free port, for the module's tests."""
+    server = LiveServer()
+    yield server
+    server.stop()

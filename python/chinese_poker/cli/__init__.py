@@ -3,8 +3,9 @@
 Commands: ``score`` (settle rounds from a JSON round file), ``deal`` (deal, arrange and settle a random
 round), ``check`` (is a setting legal, and which natural do the 13 cards hold), ``rules`` (list presets or
 print one as TOML), ``simulate`` (play many random deals, a strategy per seat), ``vectors`` (write
-conformance vectors) and ``verify`` (compare another implementation's output with the expected output).
-The JSON round format is described in docs/JSON_FORMAT.md.
+conformance vectors), ``verify`` (compare another implementation's output with the expected output) and
+``serve`` (the HTTP JSON scoring service, an optional extra). The JSON round format is described in
+docs/JSON_FORMAT.md.
 
 Exit codes: 0 success; 1 ``verify`` found disagreements or ``check`` found a foul; 2 bad input (malformed
 JSON, a bad or duplicate card, a wrong row size, an unknown preset, ...), reported as one line on stderr.
@@ -18,7 +19,7 @@ import sys
 from collections.abc import Sequence
 
 from chinese_poker import __version__
-from chinese_poker.cli import check, deal, rules, score, simulate, vectors, verify
+from chinese_poker.cli import check, deal, rules, score, serve, simulate, vectors, verify
 from chinese_poker.cli.common import PROG, CliError, one_line
 from chinese_poker.formats.rounds import RoundError
 from chinese_poker.formats.verify import OutputFileError
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     vectors.add_parser(commands, rules_help, progress_help)
     simulate.add_parser(commands, rules_help, progress_help)
     verify.add_parser(commands)
+    serve.add_parser(commands)
     return parser
 
 

@@ -24,7 +24,7 @@ from chinese_poker.formats.rounds import Round, RoundError, parse_round, round_o
 from chinese_poker.rules import Rules
 from chinese_poker.settlement import Settlement
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "settle_record"]
 
 
 def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
@@ -75,8 +75,9 @@ def _printable(value: Any) -> Any:
     return value
 
 
-def _settled(raw: RawRound, rules: Rules | None) -> tuple[Round, Settlement]:
-    """Check and settle one raw round; every problem is a ``RoundError`` naming it."""
+def settle_record(raw: RawRound, rules: Rules | None) -> tuple[Round, Settlement]:
+    """Check and settle one raw round (``rules``, when given, override the round's own, as ``--rules``
+    does); every problem is a ``RoundError`` naming it. The HTTP service settles through this too."""
     if raw.error is not None:
         raise RoundError(raw.error, raw.where)
     try:
@@ -118,7 +119,7 @@ def _score(args: argparse.Namespace, rules: Rules | None, stream: IO[bytes], sou
         for raw in read.records:
             count += 1
             try:
-                rnd, settlement = _settled(raw, rules)
+                rnd, settlement = settle_record(raw, rules)
             except RoundError as error:
                 message = f"{source}: {one_line(error)}"
                 if not args.keep_going:

@@ -1,0 +1,70 @@
+"""``chinese-poker serve``: run the HTTP JSON scoring service (the optional extra
+``pip install 'chinese-poker[serve]'``; docs/SERVICE.md)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from chinese_poker.cli.common import CliError
+
+__all__ = ["add_parser", "run"]
+
+_MAX_PORT = 65535
+
+
+def add_parser(commands: Any) -> None:
+    """Add the ``serve`` command to the subparsers ``commands``."""
+    serve = commands.add_parser(
+        "serve",
+        help="run the HTTP JSON scoring service (needs the serve extra)",
+        description="Serve the round format over HTTP: /v1/settle, /v1/settle/batch, /v1/check, "
+        "/v1/arrange, /v1/rules, /v1/version, /v1/health, and a page at /. Listens on the loopback "
+        "interface unless --host says otherwise. Needs: pip install 'chinese-poker[serve]'.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    serve.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    serve.add_argument(
+        "--max-body-bytes", type=int, default=16 * 1024 * 1024, help="largest request body (default 16 MiB)"
+    )
+    serve.add_argument(
+        "--max-rounds", type=int, default=100_000, help="most rounds in one batch request (default 100000)"
+    )
+    serve.add_argument(
+        "--max-players", type=int, default=4, help="most players in one round, 2 to 4 (default 4)"
+    )
+    serve.add_argument(
+        "--log-level",
+        choices=("critical", "error", "warning", "info", "debug"),
+        default="info",
+        help="uvicorn's log level",
+    )
+    serve.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the options and the extra, then serve until stopped."""
+    # Imported here: the other commands never load the service's modules.
+    from chinese_poker.serve import Limits, MissingExtraError  # noqa: PLC0415
+    from chinese_poker.serve import run as serve  # noqa: PLC0415
+
+    if not 0 <= args.port <= _MAX_PORT:
+        raise CliError(f"--port must be 0..{_MAX_PORT}, got {args.port}")
+    if args.workers < 1:
+        raise CliError(f"--workers must be 1 or more, got {args.workers}")
+    try:
+        limits = Limits(
+            max_body_bytes=args.max_body_bytes, max_rounds=args.max_rounds, max_players=args.max_players
+        )
+    except ValueError as error:
+        raise CliError(f"bad limit: {error}") from None
+    try:
+        serve(args.host, args.port, workers=args.workers, limits=limits, log_level=args.log_level)
+    except MissingExtraError as error:
+        raise CliError(str(error)) from None
+    return 0
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

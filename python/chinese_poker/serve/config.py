@@ -1,0 +1,63 @@
+"""The service's limits: how large a request body may be, how many rounds a batch may hold and how many
+players a round. One ``Limits`` value is given to the application; ``--workers`` processes receive it
+through the environment (``to_env`` / ``from_env``), since each worker builds its own application."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+
+__all__ = ["ENV_VAR", "Limits"]
+
+#: The environment variable that carries the limits to worker processes.
+ENV_VAR = "CHINESE_POKER_SERVE_LIMITS"
+
+_MAX_PLAYERS = 4  # the round format's own bound
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may hold.
+
+    ``max_body_bytes``: the largest request body (larger: 413); ``max_rounds``: the most rounds in one
+    batch request (more: 413); ``max_players``: the most players in one round, 2 to 4 (more: 422).
+    """
+
+    max_body_bytes: int = 16 * 1024 * 1024
+    max_rounds: int = 100_000
+    max_players: int = _MAX_PLAYERS
+
+    def __post_init__(self) -> None:
+        for name in ("max_body_bytes", "max_rounds", "max_players"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not 2 <= self.max_players <= _MAX_PLAYERS:
+            raise ValueError(f"max_players must be 2, 3 or 4, got {self.max_players}")
+
+    def to_dict(self) -> dict[str, int]:
+        """The limits as a JSON-safe dict (``/v1/version`` shows them)."""
+        return asdict(self)
+
+    def to_env(self) -> str:
+        """The limits as the text ``from_env`` reads back."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:
+        """The limits set in ``ENV_VAR`` (by ``chinese-poker serve`` for its workers), else the defaults."""
+        text = (os.environ if environ is None else environ).get(ENV_VAR)
+        if not text:
+            return cls()
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError(f"{ENV_VAR} must hold a JSON object, got {text!r}")
+        return cls(
+            **{key: data[key] for key in ("max_body_bytes", "max_rounds", "max_players") if key in data}
+        )
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

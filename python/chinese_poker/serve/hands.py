@@ -1,0 +1,147 @@
+"""One hand for the service: ``check_one`` (is a setting legal, which natural, why a foul: the verdict of
+``chinese-poker check``, as data) and ``arrange_one`` (a legal setting chosen by ``arrange``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chinese_poker._render import sorted_text
+from chinese_poker.arrange import DEFAULT_STRATEGY, STRATEGIES, arrange
+from chinese_poker.cards import format_card
+from chinese_poker.checking import check_hand
+from chinese_poker.cli.common import dumps, one_line
+from chinese_poker.evaluation import category, describe
+from chinese_poker.formats.players import cards_value, parse_player, type_name
+from chinese_poker.formats.rounds import rules_reference
+from chinese_poker.hand import ROW_NAMES, Hand
+from chinese_poker.rules import Rules
+from chinese_poker.serve.bodies import Reply, json_object, rules_field
+from chinese_poker.serve.dealt import DEALT_KEY, dealt_codes
+from chinese_poker.serve.errors import ApiError
+
+__all__ = ["arrange_one", "check_one", "row_objects"]
+
+_CHECK_EXTRA_KEYS = ("rules", DEALT_KEY)
+_ARRANGE_KEYS = ("cards", "rules", "strategy", "opponents")
+
+
+def row_objects(
+    rows: Sequence[Sequence[int]], strengths: Sequence[int], royalties: Sequence[int] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The three rows as the output format writes them: cards, strength, category, text, royalty."""
+    out: dict[str, dict[str, Any]] = {}
+    for index, (row, codes, strength) in enumerate(zip(ROW_NAMES, rows, strengths)):
+        out[row] = {
+            "cards": " ".join(format_card(code) for code in codes),
+            "strength": strength,
+            "category": category(strength).name.lower(),
+            "text": describe(strength),
+            "royalty": royalties[index] if royalties is not None else 0,
+        }
+    return out
+
+
+def _hand_rows(hand: Hand) -> list[Sequence[int]]:
+    return [hand.front or (), hand.middle or (), hand.back or ()]
+
+
+def check_one(body: bytes) -> Reply:
+    """``POST /v1/check``: a player object of the round format (``front``/``middle``/``back``, or
+    ``cards`` with ``declare_natural``), plus optional ``rules`` and ``dealt``. The answer: ``foul`` and its
+    ``reasons``, the ``natural`` the rules count, every natural kind ``held``, the ``rows``, a legal
+    ``suggestion`` when fouled, and ``lines``: the text ``chinese-poker check`` prints."""
+    data = json_object(body, "a check request")
+    rules = rules_field(data)
+    player = {key: value for key, value in data.items() if key not in _CHECK_EXTRA_KEYS}
+    try:
+        _, hand, _ = parse_player(player)
+    except ValueError as error:
+        raise ApiError(422, "bad_hand", one_line(error)) from None
+    if data.get(DEALT_KEY) is not None:
+        try:
+            dealt = dealt_codes(data[DEALT_KEY])
+        except ValueError as error:
+            raise ApiError(422, "bad_hand", one_line(error)) from None
+        extra = [code for code in hand.cards if code not in set(dealt)]
+        if extra:
+            raise ApiError(
+                422, "bad_hand", f"{DEALT_KEY}: card {format_card(extra[0])} was submitted but not dealt"
+            )
+    verdict = check_hand(hand, rules)
+    facts = hand.facts(rules)
+    suggestion = None
+    if verdict.foul:
+        legal = arrange(hand.cards, rules).hand
+        suggestion = {row: sorted_text(codes) for row, codes in zip(ROW_NAMES, _hand_rows(legal))}
+    rows = None
+    if not hand.is_declared and facts.strengths is not None:
+        rows = row_objects(_hand_rows(hand), list(facts.strengths), list(facts.royalties))
+    answer: dict[str, Any] = {
+        "rules": rules_reference(rules),
+        "declared": hand.is_declared,
+        "foul": verdict.foul,
+        "reasons": list(verdict.reasons),
+        "natural": verdict.natural,
+        "held": list(verdict.held),
+        "rows": rows,
+        "suggestion": suggestion,
+        "lines": list(verdict.lines),
+    }
+    return Reply((dumps(answer) + "\n").encode("utf-8"))
+
+
+def _strategy(data: Mapping[str, Any]) -> str:
+    strategy = data.get("strategy", DEFAULT_STRATEGY)
+    if strategy not in STRATEGIES:
+        choices = ", ".join(repr(name) for name in STRATEGIES)
+        shown = repr(strategy) if isinstance(strategy, str) else type_name(strategy)
+        raise ApiError(422, "bad_request", f"strategy must be one of {choices}, got {shown}")
+    return str(strategy)
+
+
+def _opponents(data: Mapping[str, Any]) -> int:
+    opponents = data.get("opponents", 3)
+    if isinstance(opponents, bool) or not isinstance(opponents, int) or not 1 <= opponents <= 3:
+        shown = str(opponents) if isinstance(opponents, int) and not isinstance(opponents, bool) else None
+        raise ApiError(
+            422, "bad_request", f"opponents must be 1, 2 or 3, got {shown or type_name(opponents)}"
+        )
+    return opponents
+
+
+def arrange_one(body: bytes) -> Reply:
+    """``POST /v1/arrange``: ``{"cards": 13 cards, "rules"?, "strategy"?, "opponents"?}``; the answer is
+    the setting ``arrange`` chooses: its rows (as the output format writes them), ``expected_units``
+    against ``opponents`` opponents, the natural to ``declare`` (or ``null``) and the ``strategy``."""
+    data = json_object(body, "an arrange request")
+    for key in data:
+        if key not in _ARRANGE_KEYS:
+            raise ApiError(422, "bad_request", f"unknown key {key!r}; allowed: {', '.join(_ARRANGE_KEYS)}")
+    if "cards" not in data:
+        raise ApiError(422, "bad_request", "cards missing (13 cards to arrange)")
+    rules: Rules = rules_field(data)
+    strategy = _strategy(data)
+    opponents = _opponents(data)
+    try:
+        cards = cards_value(data["cards"], "cards")
+        chosen = arrange(cards, rules, strategy, opponents=opponents)
+    except (ValueError, TypeError) as error:
+        raise ApiError(422, "bad_hand", one_line(error)) from None
+    hand = chosen.hand
+    answer = {
+        "rules": rules_reference(rules),
+        "strategy": chosen.strategy,
+        "front": sorted_text(hand.front or ()),
+        "middle": sorted_text(hand.middle or ()),
+        "back": sorted_text(hand.back or ()),
+        "rows": row_objects(_hand_rows(hand), chosen.strengths, list(hand.facts(rules).royalties)),
+        "expected_units": chosen.expected_units,
+        "opponents": opponents,
+        "declare": chosen.declare,
+    }
+    return Reply((dumps(answer) + "\n").encode("utf-8"))
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

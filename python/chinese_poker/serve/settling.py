@@ -1,0 +1,128 @@
+"""Settling rounds for the service: one round (``settle_one``), a JSON Lines batch (``settle_lines``) and
+net units only from packed card codes (``settle_packed``).
+
+The first two give, byte for byte, what ``chinese-poker score --format jsonl`` writes for the same rounds:
+each round is checked and settled by the command's own ``settle_record`` and written by the same
+``round_output`` and ``dumps``. Only the service's own additions are handled here: a player's ``dealt``
+cards (``serve.dealt``) and the limits (``serve.config``).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+
+import numpy as np
+
+from chinese_poker.cli.common import dumps, one_line
+from chinese_poker.cli.score import settle_record
+from chinese_poker.formats.records import RawRound, stream_rounds
+from chinese_poker.formats.rounds import RoundError, round_output
+from chinese_poker.rules import Rules
+from chinese_poker.serve.bodies import JSON_LINES, Reply, json_object, query_flag, query_int, query_rules
+from chinese_poker.serve.config import Limits
+from chinese_poker.serve.dealt import check_dealt, split_dealt
+from chinese_poker.serve.errors import ApiError
+from chinese_poker.settle import settle_batch
+
+__all__ = [
+    "NET_MEDIA_TYPE",
+    "PACKED_MEDIA_TYPE",
+    "settle_lines",
+    "settle_one",
+    "settle_packed",
+    "settled_line",
+]
+
+#: The body of ``/v1/settle/packed``: R x P x 13 card codes, one byte each.
+PACKED_MEDIA_TYPE = "application/octet-stream"
+#: Its answer: R x P net units, little-endian signed 64-bit integers.
+NET_MEDIA_TYPE = "application/octet-stream"
+
+_CARDS_PER_HAND = 13
+
+
+def settled_line(raw: RawRound, rules: Rules | None, limits: Limits, *, explain: bool = False) -> str:
+    """One raw round checked, settled and written as the line ``score --format jsonl`` writes; a bad round
+    is a ``RoundError`` with the command's message."""
+    if raw.error is None:
+        players = raw.data.get("players") if isinstance(raw.data, Mapping) else None
+        if isinstance(players, list) and len(players) > limits.max_players:
+            raise RoundError(
+                f"this service settles rounds of at most {limits.max_players} players, got {len(players)}",
+                raw.where,
+            )
+        data, dealt = split_dealt(raw.data)
+        if dealt:
+            raw = RawRound(raw.position, raw.line, data=data)
+    else:
+        dealt = {}
+    rnd, settlement = settle_record(raw, rules)
+    if dealt:
+        check_dealt(dealt, rnd.names, rnd.hands, raw.where)
+    return dumps(round_output(rnd, settlement, explain=explain)) + "\n"
+
+
+def settle_one(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply:
+    """``POST /v1/settle``: one round object; the answer is its output object (the one line ``score
+    --format jsonl`` writes for a file holding that round)."""
+    rules = query_rules(query)
+    explain = query_flag(query, "explain")
+    raw = RawRound(1, None, data=json_object(body, "a round"))
+    try:
+        return Reply(settled_line(raw, rules, limits, explain=explain).encode("utf-8"))
+    except RoundError as error:
+        raise ApiError.from_round_error(error) from None
+
+
+def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply:
+    """``POST /v1/settle/batch``: JSON Lines rounds; the answer is what ``score FILE.jsonl --format jsonl``
+    writes. The first bad round fails the request (as ``score`` without ``--keep-going``): a malformed or
+    non-UTF-8 line is a 400, any other bad round a 422, more than ``limits.max_rounds`` rounds a 413."""
+    rules = query_rules(query)
+    explain = query_flag(query, "explain")
+    lines: list[str] = []
+    for raw in stream_rounds(io.BytesIO(body), json_lines=True).records:
+        if len(lines) >= limits.max_rounds:
+            raise ApiError(413, "too_many_rounds", f"more than {limits.max_rounds} rounds in one request")
+        if raw.error is not None:
+            raise ApiError.from_round_error(RoundError(raw.error, raw.where), 400, "malformed_json")
+        try:
+            lines.append(settled_line(raw, rules, limits, explain=explain))
+        except RoundError as error:
+            raise ApiError.from_round_error(error) from None
+    if not lines:
+        raise ApiError(422, "no_rounds", "no rounds")
+    return Reply("".join(lines).encode("utf-8"), JSON_LINES)
+
+
+def settle_packed(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply:
+    """``POST /v1/settle/packed``: net units only, for throughput. The body is R rounds of P players (query
+    ``players``, default 4) of 13 card codes (0..51, front 3, middle 5, back 5), one byte each; the answer
+    is R x P little-endian int64 net units. Rules by the ``rules`` query (a preset; default ``pagat``).
+    Settled by ``settle_batch`` (the GIL released); nobody declares a natural (under
+    ``natural_declaration="auto"`` they are detected) and there are no stakes or surrenders."""
+    players = query_int(query, "players", 4, 2, limits.max_players)
+    assert players is not None
+    rules = query_rules(query) or Rules.preset()
+    per_round = players * _CARDS_PER_HAND
+    if not body or len(body) % per_round:
+        raise ApiError(
+            422,
+            "bad_request",
+            f"the body must be a whole number of rounds of {players} x {_CARDS_PER_HAND} card bytes "
+            f"({per_round} bytes each), got {len(body)} bytes",
+        )
+    count = len(body) // per_round
+    if count > limits.max_rounds:
+        raise ApiError(413, "too_many_rounds", f"more than {limits.max_rounds} rounds in one request")
+    rounds = np.frombuffer(body, dtype=np.uint8).reshape(count, players, _CARDS_PER_HAND)
+    try:
+        net = settle_batch(rounds, rules)
+    except ValueError as error:
+        raise ApiError(422, "bad_round", one_line(error)) from None
+    return Reply(net.astype("<i8", copy=False).tobytes(), NET_MEDIA_TYPE)
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
