@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numbers
 from enum import IntEnum
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, permutations
 from typing import Any
 
@@ -129,6 +129,9 @@ def _all_strengths() -> frozenset[int]:
 
 
 def _check_strength(strength: Any) -> int:
+    # A plain int first: the common case, and far cheaper than the abstract-class test below.
+    if type(strength) is int and strength in _all_strengths():
+        return strength
     # numpy integers (what evaluate_batch returns) are accepted as well as int; bool is not.
     if isinstance(strength, bool) or not isinstance(strength, numbers.Integral):
         raise TypeError(f"a strength is an int, got {type(strength).__name__}")
@@ -176,6 +179,13 @@ def describe(strength: int) -> str:
 
     For example ``"Full house, kings over eights"`` or ``"Pair of queens, ace kicker"``.
     """
+    return _description(_check_strength(strength))
+
+
+# Every settlement's output names each row's strength: the texts of the (about 16,000) valid strengths are
+# made once each.
+@cache
+def _description(strength: int) -> str:
     cat = category(strength)
     v = tiebreak_vector(strength)
     if cat in (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH):
