@@ -136,7 +136,7 @@ def test_front_straight_ace_is_removed_naming_its_replacements() -> None:
 def test_natural_tiebreak_none_is_a_value() -> None:
     assert Rules(natural_tiebreak="none").to_dict()["natural_tiebreak"] == "none"
     assert Rules.from_toml('natural_tiebreak = "none"\n') == Rules(natural_tiebreak="none")
-    with pytest.raises(ValueError, match="'natural_tiebreak'.*'full', 'top_pair_only', 'none'"):
+    with pytest.raises(ValueError, match=r"'natural_tiebreak'.*'full', 'top_pair_only', 'none'"):
         Rules(natural_tiebreak="never")  # type: ignore[arg-type]
 
 
@@ -149,7 +149,9 @@ SHAPES = [
 ]  # fmt: skip
 
 
-def _from_shape(shape: tuple[int, ...], rng: random.Random, consecutive: bool, free: set[int]) -> list[int] | None:
+def _from_shape(
+    shape: tuple[int, ...], rng: random.Random, consecutive: bool, free: set[int]
+) -> list[int] | None:
     sizes = list(shape)
     if consecutive:  # the groups on consecutive ranks, in a random order
         start = rng.randrange(0, 13 - len(sizes) + 1)
@@ -176,7 +178,9 @@ def _straights(rng: random.Random, free: set[int]) -> list[int] | None:
             options = [c for c in range(4 * rank, 4 * rank + 4) if c in free and c not in cards]
             if not options:
                 return None
-            cards.append(4 * rank + suit if 4 * rank + suit in options and rng.random() < 0.7 else rng.choice(options))
+            cards.append(
+                4 * rank + suit if 4 * rank + suit in options and rng.random() < 0.7 else rng.choice(options)
+            )
     return cards
 
 
@@ -257,7 +261,9 @@ def test_core_and_reference_hold_the_same_kinds(cards: list[int], knobs: dict) -
 @settings(
     max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
 )
-@given(seed=st.integers(0, 2**32 - 1), maker=st.sampled_from(MAKERS[:-1]), knobs=natural_knobs, data=st.data())
+@given(
+    seed=st.integers(0, 2**32 - 1), maker=st.sampled_from(MAKERS[:-1]), knobs=natural_knobs, data=st.data()
+)
 def test_core_and_reference_break_ties_alike(seed: int, maker: str, knobs: dict, data: st.DataObject) -> None:
     """Two declared players whose hands come from one maker (one deck) and hold a common kind, that kind
     listed alone: both engines pay the same."""
