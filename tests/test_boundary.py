@@ -130,8 +130,8 @@ def test_the_core_says_why_a_hand_fouls() -> None:
 
 def test_held_naturals_whatever_the_rules_list() -> None:
     six_pairs = "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 9s"
-    assert cp_held(six_pairs) == ("six_pairs",)
-    small = "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 8s"  # every card 8 or lower as well
+    assert cp_held(six_pairs) == ("six_pairs", "five_consecutive_pairs")  # deuces to sevens in a row
+    small = "2c 2d 3c 3d 4c 4d 5c 5d 7c 7d 8c 8d 6s"  # every card 8 or lower; no five pairs in a row
     assert cp_held(small) == ("six_pairs", "all_small")
     assert cp_held(small, Rules.preset("pagat")) == cp_held(small, Rules.preset("pagat-bonus"))
 

@@ -65,7 +65,10 @@ INT_KNOBS = {
 }  # fmt: skip
 BOOL_KNOBS = (
     "royalties_in_multiplier", "royalty_cancel", "foul_pays_royalties", "quads_as_two_pairs",
-    "trips_as_pair_plus_single", "front_straight_ace",
+    "trips_as_pair_plus_single",
+    # naturals group (issue #10)
+    "three_straights_front_a23", "three_straights_front_qka", "three_straights_wheel",
+    "three_flushes_distinct_suits", "quads_as_trips",
 )  # fmt: skip
 FRONT_CATEGORIES = ("high_card", "one_pair", "three_of_a_kind")
 

@@ -527,6 +527,18 @@ NATURAL_EXAMPLES = {
         "2c 3c 4c 3d 4d 5d 6d 7d 8h 9h Th Jh Qs",
     ),
     "twelve_royals": ("Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks Ac", "Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks Tc"),
+    # naturals group (issue #10)
+    "five_consecutive_pairs": (
+        "3c 3d 4h 4s 5c 5d 6h 6s 7c 7d 9h Js Ac",
+        "3c 3d 4h 4s 5c 5d 6h 6s 8c 8d 9h Js Ac",
+    ),
+    "two_trips_three_pairs": (
+        "2c 2d 2h 5c 5d 5h 7h 7s 9c 9d Jh Js Ac",
+        "2c 2d 2h 5c 5d 5h 7h 7s 9c 9d Jh Qs Ac",
+    ),
+    "one_red": ("2c 3c 4c 5c 6c 7s 8s 9s Ts Js Qs Ks Ah", "2c 3c 4c 5c 6c 7s 8s 9s Ts Js Qs Kd Ah"),
+    "one_black": ("2h 3h 4h 5h 6h 7d 8d 9d Td Jd Qd Kd As", "2h 3h 4h 5h 6h 7d 8d 9d Td Jd Qd Kc As"),
+    "twelve_royals_ten": ("Tc Td Th Jc Jd Jh Qc Qd Qh Kc Kd Kh 2s", "Tc Td Th Jc Jd Jh Qc Qd Qh Kc Kd 3h 2s"),
 }
 
 
@@ -570,19 +582,21 @@ def test_five_pairs_and_trips_quads_knob():
     assert detect_natural(hand, resolve_rules(rules, quads_as_two_pairs=False)) is None
 
 
-def test_front_straight_ace():
+def test_three_straights_front_ace_knobs():
     hand = "Qc Kd Ah 3c 4d 5h 6s 7c 6d 7h 8s 9c Td"  # the ace fits only in a Q-K-A front
     rules = resolve_rules("pagat", naturals=[["three_straights", 3]])
     assert detect_natural(hand, rules) == "three_straights"
     assert natural_key("three_straights", hand, rules)[2] == 14
-    assert detect_natural(hand, resolve_rules(rules, front_straight_ace=False)) is None
+    assert detect_natural(hand, resolve_rules(rules, three_straights_front_qka=False)) is None
+    assert detect_natural(hand, resolve_rules(rules, three_straights_front_a23=False)) == "three_straights"
     low = "Ac 2d 3h 5c 6d 7h 8s 9c 9d Th Js Qc Kd"  # A-2-3 front
     assert natural_key("three_straights", low, rules) == (
         evaluate("9d Th Js Qc Kd"),
         evaluate("5c 6d 7h 8s 9c"),
         3,
     )
-    assert detect_natural(low, resolve_rules(rules, front_straight_ace=False)) is None
+    assert detect_natural(low, resolve_rules(rules, three_straights_front_a23=False)) is None
+    assert detect_natural(low, resolve_rules(rules, three_straights_front_qka=False)) == "three_straights"
 
 
 def test_three_flushes_suits_may_repeat_and_key():

@@ -54,8 +54,13 @@ DEFAULTS: dict[str, Any] = {
     "natural_tiebreak": "full",
     "quads_as_two_pairs": True,
     "trips_as_pair_plus_single": True,
-    "front_straight_ace": True,
     "surrender_units": 0,
+    # naturals group (issue #10)
+    "three_straights_front_a23": True,
+    "three_straights_front_qka": True,
+    "three_straights_wheel": True,
+    "three_flushes_distinct_suits": False,
+    "quads_as_trips": True,
 }
 
 PAGAT_NATURALS = [["six_pairs", 3], ["three_straights", 3], ["three_flushes", 3], ["dragon", 13]]
@@ -340,8 +345,13 @@ CUSTOM = Rules(
     natural_tiebreak="top_pair_only",
     quads_as_two_pairs=False,
     trips_as_pair_plus_single=False,
-    front_straight_ace=False,
     surrender_units=3,
+    # naturals group (issue #10)
+    three_straights_front_a23=False,
+    three_straights_front_qka=False,
+    three_straights_wheel=False,
+    three_flushes_distinct_suits=True,
+    quads_as_trips=False,
 )
 ALL_RULES = [pytest.param(Rules.preset(name), id=name) for name in PRESET_KNOBS] + [
     pytest.param(CUSTOM, id="custom"),
@@ -454,7 +464,12 @@ def test_toml_string_emitter(text: str) -> None:
                 "foul_pays_royalties",
                 "quads_as_two_pairs",
                 "trips_as_pair_plus_single",
-                "front_straight_ace",
+                # naturals group (issue #10)
+                "three_straights_front_a23",
+                "three_straights_front_qka",
+                "three_straights_wheel",
+                "three_flushes_distinct_suits",
+                "quads_as_trips",
             )
         }
     ),
@@ -549,9 +564,15 @@ BAD_VALUES = [
     ("natural_tiebreak", "top"),
     ("quads_as_two_pairs", 1),
     ("trips_as_pair_plus_single", "true"),
-    ("front_straight_ace", None),
     ("surrender_units", -3),
     ("surrender_units", 2.5),
+    # naturals group (issue #10)
+    ("natural_tiebreak", "None"),
+    ("three_straights_front_a23", None),
+    ("three_straights_front_qka", 0),
+    ("three_straights_wheel", "yes"),
+    ("three_flushes_distinct_suits", 1),
+    ("quads_as_trips", "false"),
 ]
 
 
@@ -594,7 +615,7 @@ def test_enum_choices_are_those_of_rules_md() -> None:
         "royalty_condition": ("win_row", "always"),
         "foul_policy": ("lose_all_rows", "as_scooped"),
         "natural_declaration": ("must_declare", "auto"),
-        "natural_tiebreak": ("full", "top_pair_only"),
+        "natural_tiebreak": ("full", "top_pair_only", "none"),
     }
 
 

@@ -169,7 +169,7 @@ def test_detect_natural() -> None:
     assert detect_natural(DRAGON, rules) == "dragon"
     assert detect_natural(THREE_FLUSHES, rules) == "three_flushes"
     assert detect_natural("Ac 2d 3h 4s 5c 6d 7h 8s 4c 5d 6h 7s 8c", rules) == "three_straights"
-    no_ace = rules.replace(front_straight_ace=False)
+    no_ace = rules.replace(three_straights_front_a23=False, three_straights_front_qka=False)
     # A-2-3-4-5 in the middle and 6-7-8 in front still make three straights without the ace-front rule.
     assert detect_natural("Ac 2d 3h 4s 5c 6d 7h 8s 4c 5d 6h 7s 8c", no_ace) == "three_straights"
     assert detect_natural("Ac 2d 3h 9s Tc Jd Qh Ks 9c Td Jh Qs Kd", rules) == "three_straights"
@@ -309,11 +309,16 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
         foul_pays_royalties=draw(st.booleans()),
         naturals=naturals,
         natural_declaration=draw(st.sampled_from(["must_declare", "auto"])),
-        natural_tiebreak=draw(st.sampled_from(["full", "top_pair_only"])),
+        natural_tiebreak=draw(st.sampled_from(["full", "top_pair_only", "none"])),
         quads_as_two_pairs=draw(st.booleans()),
         trips_as_pair_plus_single=draw(st.booleans()),
-        front_straight_ace=draw(st.booleans()),
         surrender_units=draw(st.integers(0, 3)),
+        # naturals group (issue #10)
+        three_straights_front_a23=draw(st.booleans()),
+        three_straights_front_qka=draw(st.booleans()),
+        three_straights_wheel=draw(st.booleans()),
+        three_flushes_distinct_suits=draw(st.booleans()),
+        quads_as_trips=draw(st.booleans()),
     )
 
 

@@ -25,7 +25,6 @@ enum class RoyaltyMode : int { replace = 0, add = 1 };
 enum class RoyaltyCondition : int { win_row = 0, always = 1 };
 enum class FoulPolicy : int { lose_all_rows = 0, as_scooped = 1 };
 enum class NaturalDeclaration : int { must_declare = 0, auto_ = 1 };
-enum class NaturalTiebreak : int { full = 0, top_pair_only = 1 };
 
 // Royalty table keys: the row's category, and royal_flush in its own slot.
 enum class RoyaltyCategory : int {
@@ -43,7 +42,10 @@ constexpr const char* kKnobNames[] = {
     "scoop_multiplier", "royalties_in_multiplier", "home_run_multiplier", "home_run_min_opponents",
     "royalties", "royalty_mode", "royalty_condition", "royalty_cancel", "foul_policy", "foul_pays_royalties",
     "naturals", "natural_declaration", "natural_tiebreak", "quads_as_two_pairs", "trips_as_pair_plus_single",
-    "front_straight_ace", "surrender_units"};
+    "surrender_units",
+    // naturals group (issue #10)
+    "three_straights_front_a23", "three_straights_front_qka", "three_straights_wheel",
+    "three_flushes_distinct_suits", "quads_as_trips"};
 
 [[noreturn]] void bad_knob(const char* knob, const std::string& problem) {
   throw py::value_error(std::string("RulesSpec.") + knob + ": " + problem);
@@ -196,8 +198,9 @@ void register_rules(py::module_& m) {
       .value("auto", NaturalDeclaration::auto_)
       .finalize();
   py::native_enum<NaturalTiebreak>(m, "NaturalTiebreak", "enum.Enum", "The natural_tiebreak knob.")
-      .value("full", NaturalTiebreak::full)
-      .value("top_pair_only", NaturalTiebreak::top_pair_only)
+      .value("full", NaturalTiebreak::kFull)
+      .value("top_pair_only", NaturalTiebreak::kTopPairOnly)
+      .value("none", NaturalTiebreak::kNone)
       .finalize();
   {
     py::native_enum<RoyaltyCategory> e(m, "RoyaltyCategory", "enum.Enum",
@@ -248,11 +251,18 @@ void register_rules(py::module_& m) {
   cls.def_property("naturals", &natural_entries, &set_naturals,
                    "The naturals as (NaturalKind, units) entries, lowest kind first.");
   flag_knob<NaturalDeclaration>(cls, "natural_declaration", &RulesSpec::natural_auto);
-  flag_knob<NaturalTiebreak>(cls, "natural_tiebreak", &RulesSpec::natural_top_pair_only);
+  cls.def_property(
+      "natural_tiebreak", [](const RulesSpec& s) { return s.natural_tiebreak; },
+      [](RulesSpec& s, NaturalTiebreak t) { s.natural_tiebreak = t; });
   bool_knob(cls, "quads_as_two_pairs", &RulesSpec::quads_as_two_pairs);
   bool_knob(cls, "trips_as_pair_plus_single", &RulesSpec::trips_as_pair_plus_single);
-  bool_knob(cls, "front_straight_ace", &RulesSpec::front_straight_ace);
   int_knob(cls, "surrender_units", &RulesSpec::surrender_units, 0, kMaxUnits);
+  // naturals group (issue #10)
+  bool_knob(cls, "three_straights_front_a23", &RulesSpec::three_straights_front_a23);
+  bool_knob(cls, "three_straights_front_qka", &RulesSpec::three_straights_front_qka);
+  bool_knob(cls, "three_straights_wheel", &RulesSpec::three_straights_wheel);
+  bool_knob(cls, "three_flushes_distinct_suits", &RulesSpec::three_flushes_distinct_suits);
+  bool_knob(cls, "quads_as_trips", &RulesSpec::quads_as_trips);
 }
 
 }  // namespace chinese_poker::bindings

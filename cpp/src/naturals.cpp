@@ -40,41 +40,57 @@ struct Counts {
   }
 };
 
+// Which straights count for three straights (RULES.md section 10): the two front straights with an ace
+// at an end, and the wheel in the middle and the back.
+struct StraightRules {
+  bool front_a23;
+  bool front_qka;
+  bool wheel;
+  explicit StraightRules(const RulesSpec& rules)
+      : front_a23(rules.three_straights_front_a23),
+        front_qka(rules.three_straights_front_qka),
+        wheel(rules.three_straights_wheel) {}
+};
+
 // Whether the ranks split into one 3-card and two 5-card straights. Slot 0 is an ace played low, slots
 // 1..13 are deuce..ace: the lowest remaining slot must start one of the straights still needed, so the
 // search branches at most twice a level.
-bool straights_from(int (&slot)[14], int need3, int need5, bool front_ace) {
+bool straights_from(int (&slot)[14], int need3, int need5, const StraightRules& allowed) {
   int low = 0;
   while (low < 14 && slot[low] == 0) ++low;
   if (low == 14) return need3 == 0 && need5 == 0;
   for (int length : {5, 3}) {
     if ((length == 5 ? need5 : need3) == 0 || low + length - 1 > 13) continue;
-    if (length == 3 && !front_ace && (low == 0 || low + 2 == 13)) continue;
+    if (length == 3 && ((low == 0 && !allowed.front_a23) || (low + 2 == 13 && !allowed.front_qka))) continue;
+    if (length == 5 && low == 0 && !allowed.wheel) continue;
     bool fits = true;
     for (int s = low; s < low + length; ++s) fits = fits && slot[s] > 0;
     if (!fits) continue;
     for (int s = low; s < low + length; ++s) --slot[s];
-    const bool ok = straights_from(slot, need3 - (length == 3), need5 - (length == 5), front_ace);
+    const bool ok = straights_from(slot, need3 - (length == 3), need5 - (length == 5), allowed);
     for (int s = low; s < low + length; ++s) ++slot[s];
     if (ok) return true;
   }
   return false;
 }
 
-bool has_three_straights(const Counts& counts, bool front_ace) {
+bool has_three_straights(const Counts& counts, const StraightRules& allowed) {
   int slot[14] = {};
   for (int r = 0; r < kNumRanks; ++r) slot[r + 1] = counts.rank[r];
   const int aces = slot[13];
-  for (int low_aces = 0; low_aces <= aces; ++low_aces) {
+  // An ace plays low only in A-2-3 or the wheel; when neither counts, every ace stays high.
+  const int max_low = allowed.front_a23 || allowed.wheel ? aces : 0;
+  for (int low_aces = 0; low_aces <= max_low; ++low_aces) {
     slot[0] = low_aces;
     slot[13] = aces - low_aces;
-    if (straights_from(slot, 1, 2, front_ace)) return true;
+    if (straights_from(slot, 1, 2, allowed)) return true;
   }
   return false;
 }
 
-// Suit counts that split into rows of 3, 5 and 5 cards of one suit each: {3,5,5}, {8,5}, {10,3}, {13}.
-bool has_three_flushes(const Counts& counts) {
+// Suit counts that split into rows of 3, 5 and 5 cards of one suit each: {3,5,5}, {8,5}, {10,3}, {13};
+// only {3,5,5} when the three rows must be of three different suits.
+bool has_three_flushes(const Counts& counts, bool distinct_suits) {
   int n3 = 0, n5 = 0, n8 = 0, n10 = 0, n13 = 0;
   for (int s : counts.suit) {
     n3 += s == 3;
@@ -83,18 +99,19 @@ bool has_three_flushes(const Counts& counts) {
     n10 += s == 10;
     n13 += s == 13;
   }
-  return (n3 == 1 && n5 == 2) || (n8 == 1 && n5 == 1) || (n10 == 1 && n3 == 1) || n13 == 1;
+  if (n3 == 1 && n5 == 2) return true;
+  return !distinct_suits && ((n8 == 1 && n5 == 1) || (n10 == 1 && n3 == 1) || n13 == 1);
 }
 
-bool is_front_straight(const std::uint8_t* f, bool front_ace) {
+bool is_front_straight(const std::uint8_t* f, const StraightRules& allowed) {
   int r[3] = {card_rank(f[0]), card_rank(f[1]), card_rank(f[2])};
   // Sort three ranks.
   if (r[0] > r[1]) std::swap(r[0], r[1]);
   if (r[1] > r[2]) std::swap(r[1], r[2]);
   if (r[0] > r[1]) std::swap(r[0], r[1]);
-  if (r[0] == 0 && r[1] == 1 && r[2] == 12) return front_ace;  // A-2-3
+  if (r[0] == 0 && r[1] == 1 && r[2] == 12) return allowed.front_a23;  // A-2-3
   if (r[0] + 1 != r[1] || r[1] + 1 != r[2]) return false;
-  return front_ace || r[2] != 12;                               // Q-K-A
+  return allowed.front_qka || r[2] != 12;                               // Q-K-A
 }
 
 int front_straight_top(const std::uint8_t* f) {
@@ -113,6 +130,18 @@ bool one_suit(const std::uint8_t* c, int n) {
 }
 
 bool is_straight5(Strength s) { return category_of(s) == kStraight || category_of(s) == kStraightFlush; }
+
+// Whether five cards are exactly the ranks A, 2, 3, 4, 5 (the wheel, a straight or a straight flush).
+bool is_wheel5(const std::uint8_t* five) {
+  unsigned mask = 0;
+  for (int k = 0; k < 5; ++k) mask |= 1u << card_rank(five[k]);
+  return mask == 0x100Fu;
+}
+
+bool three_suits(const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b) {
+  const int sf = card_suit(f[0]), sm = card_suit(m[0]), sb = card_suit(b[0]);
+  return sf != sm && sf != sb && sm != sb;
+}
 
 // Calls f(front, middle, back) for every split of 13 cards into 3 + 5 + 5 whose middle and back both
 // pass five_ok (both orders of those two rows come up). Used for the tie-break of two naturals of one
@@ -186,12 +215,15 @@ bool five_pairs_and_trips(const Counts& counts, const RulesSpec& rules) {
 
 std::uint64_t three_straights_key(const std::uint8_t* c, const RulesSpec& rules, bool flushes_too) {
   std::uint64_t best = 0;
+  const StraightRules allowed(rules);
   auto five_ok = [&](const std::uint8_t* five) {
     const Strength s = evaluate5(five, rules.wheel);
+    if (!allowed.wheel && is_wheel5(five)) return false;
     return flushes_too ? category_of(s) == kStraightFlush : is_straight5(s);
   };
   for_each_split(c, five_ok, [&](const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b) {
-    if (!is_front_straight(f, rules.front_straight_ace) || (flushes_too && !one_suit(f, 3))) return;
+    if (!is_front_straight(f, allowed) || (flushes_too && !one_suit(f, 3))) return;
+    if (flushes_too && rules.three_flushes_distinct_suits && !three_suits(f, m, b)) return;
     const std::uint64_t key = pack_rows(evaluate5(b, rules.wheel), evaluate5(m, rules.wheel),
                                         static_cast<std::uint64_t>(front_straight_top(f)));
     if (key > best) best = key;
@@ -203,7 +235,7 @@ std::uint64_t three_flushes_key(const std::uint8_t* c, const RulesSpec& rules) {
   std::uint64_t best = 0;
   auto five_ok = [](const std::uint8_t* five) { return one_suit(five, 5); };
   for_each_split(c, five_ok, [&](const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b) {
-    if (!one_suit(f, 3)) return;
+    if (!one_suit(f, 3) || (rules.three_flushes_distinct_suits && !three_suits(f, m, b))) return;
     const Strength front = evaluate3(f);
     const std::uint64_t key = pack_rows(evaluate5(b, rules.wheel), evaluate5(m, rules.wheel), (front >> 8) & 0xFFFu);
     if (key > best) best = key;
@@ -217,7 +249,7 @@ std::uint64_t six_pairs_key(const Counts& counts, const RulesSpec& rules) {
   for (int r = kNumRanks - 1; r >= 0; --r) {
     const int n = counts.rank[r];
     for (int p = 0; p < n / 2; ++p) {
-      if (rules.natural_top_pair_only) {
+      if (rules.natural_tiebreak == NaturalTiebreak::kTopPairOnly) {
         if (pairs_packed == 0) key = static_cast<std::uint64_t>(r + 2);
       } else {
         key = key << 4 | static_cast<std::uint64_t>(r + 2);
@@ -226,7 +258,43 @@ std::uint64_t six_pairs_key(const Counts& counts, const RulesSpec& rules) {
     }
     if (n % 2 == 1) single = r + 2;
   }
-  return rules.natural_top_pair_only ? key : key << 4 | static_cast<std::uint64_t>(single);
+  return rules.natural_tiebreak == NaturalTiebreak::kTopPairOnly ? key
+                                                                   : key << 4 | static_cast<std::uint64_t>(single);
+}
+
+// naturals group (issue #10): the kinds of real tables (RULES.md section 10).
+
+// Ranks held at least twice, bit r for rank r (0 = deuce).
+unsigned paired_ranks(const Counts& counts) {
+  unsigned mask = 0;
+  for (int r = 0; r < kNumRanks; ++r) mask |= static_cast<unsigned>(counts.rank[r] >= 2) << r;
+  return mask;
+}
+
+// Bit r set when ranks r..r+4 are all held at least twice: five consecutive pairs, the ace high only.
+unsigned consecutive_pair_runs(const Counts& counts) {
+  const unsigned m = paired_ranks(counts);
+  return m & m >> 1 & m >> 2 & m >> 3 & m >> 4;
+}
+
+// Two trips, three pairs and a single, each four of a kind read as trips plus the single (quads_as_trips)
+// or as two pairs (quads_as_two_pairs); some reading must fit.
+bool two_trips_three_pairs(const Counts& counts, const RulesSpec& rules) {
+  const int quads = counts.ranks_with(4), trips = counts.ranks_with(3);
+  const int pairs = counts.ranks_with(2), singles = counts.ranks_with(1);
+  for (int as_trips = 0; as_trips <= quads; ++as_trips) {
+    const int as_pairs = quads - as_trips;
+    if ((as_trips > 0 && !rules.quads_as_trips) || (as_pairs > 0 && !rules.quads_as_two_pairs)) continue;
+    if (trips + as_trips == 2 && pairs + 2 * as_pairs == 3 && singles + as_trips == 1) return true;
+  }
+  return false;
+}
+
+// Cards of rank ten or higher.
+int tens_and_up(const Counts& counts) {
+  int n = 0;
+  for (int r = 8; r < kNumRanks; ++r) n += counts.rank[r];
+  return n;
 }
 
 bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, const RulesSpec& rules) {
@@ -234,9 +302,9 @@ bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, c
     case NaturalKind::kSixPairs:
       return six_pairs(counts, rules);
     case NaturalKind::kThreeStraights:
-      return has_three_straights(counts, rules.front_straight_ace);
+      return has_three_straights(counts, StraightRules(rules));
     case NaturalKind::kThreeFlushes:
-      return has_three_flushes(counts);
+      return has_three_flushes(counts, rules.three_flushes_distinct_suits);
     case NaturalKind::kDragon:
       return counts.rank_mask == 0x1FFFu;
     case NaturalKind::kCleanDragon:
@@ -244,7 +312,7 @@ bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, c
     case NaturalKind::kFivePairsAndTrips:
       return five_pairs_and_trips(counts, rules);
     case NaturalKind::kFourTrips:
-      return counts.ranks_with_at_least(3) >= 4;
+      return (rules.quads_as_trips ? counts.ranks_with_at_least(3) : counts.ranks_with(3)) >= 4;
     case NaturalKind::kAllOneColour:
       return counts.suit[0] + counts.suit[3] == 13 || counts.suit[1] + counts.suit[2] == 13;
     case NaturalKind::kAllSmall:
@@ -254,10 +322,20 @@ bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, c
     case NaturalKind::kThreeQuads:
       return counts.ranks_with(4) >= 3;
     case NaturalKind::kThreeStraightFlushes:
-      return has_three_straights(counts, rules.front_straight_ace) && has_three_flushes(counts) &&
-             three_straights_key(c, rules, true) != 0;
+      return has_three_straights(counts, StraightRules(rules)) &&
+             has_three_flushes(counts, rules.three_flushes_distinct_suits) && three_straights_key(c, rules, true) != 0;
     case NaturalKind::kTwelveRoyals:
       return (counts.rank_mask & 0x1FFu) == 0;  // jack..ace only
+    case NaturalKind::kFiveConsecutivePairs:
+      return consecutive_pair_runs(counts) != 0;
+    case NaturalKind::kTwoTripsThreePairs:
+      return two_trips_three_pairs(counts, rules);
+    case NaturalKind::kOneRed:
+      return counts.suit[1] + counts.suit[2] == 1;  // diamonds, hearts
+    case NaturalKind::kOneBlack:
+      return counts.suit[0] + counts.suit[3] == 1;  // clubs, spades
+    case NaturalKind::kTwelveRoyalsTen:
+      return tens_and_up(counts) >= 12;
   }
   return false;
 }
@@ -283,6 +361,7 @@ int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) no
 
 std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept {
   assert(!check_cards(c, 13, 0));
+  if (rules.natural_tiebreak == NaturalTiebreak::kNone) return 0;
   switch (kind) {
     case NaturalKind::kSixPairs:
       return six_pairs_key(Counts(c), rules);
@@ -290,6 +369,15 @@ std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* c, const R
       return three_straights_key(c, rules, false);
     case NaturalKind::kThreeFlushes:
       return three_flushes_key(c, rules);
+    case NaturalKind::kFiveConsecutivePairs: {
+      // The top rank of the highest run (bit r of the runs starts a run whose top rank is r + 4).
+      unsigned runs = consecutive_pair_runs(Counts(c));
+      int top = 0;
+      for (int r = 0; runs != 0; ++r, runs >>= 1) {
+        if (runs & 1u) top = r + 4 + 2;
+      }
+      return static_cast<std::uint64_t>(top);
+    }
     default:
       return 0;  // dragons and the extras: two of one kind tie
   }
@@ -334,7 +422,9 @@ const char* natural_name(NaturalKind kind) noexcept {
   static const char* const kNames[kNumNaturalKinds] = {
       "six_pairs", "three_straights", "three_flushes", "dragon", "clean_dragon",
       "five_pairs_and_trips", "four_trips", "all_one_colour", "all_small", "all_big",
-      "three_quads", "three_straight_flushes", "twelve_royals"};
+      "three_quads", "three_straight_flushes", "twelve_royals",
+      // naturals group (issue #10)
+      "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten"};
   const int k = static_cast<int>(kind);
   return k >= 0 && k < kNumNaturalKinds ? kNames[k] : "?";
 }

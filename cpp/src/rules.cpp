@@ -49,6 +49,10 @@ const char* validate_rules(const RulesSpec& rules) noexcept {
     if (!in_range(rules.natural_units[k], 1, kMaxUnits)) return "natural_units";
   }
   if (!in_range(rules.surrender_units, 0, kMaxUnits)) return "surrender_units";
+  // naturals group (issue #10): the new bool fields need no check; the tie-break enum does.
+  if (static_cast<unsigned>(rules.natural_tiebreak) > static_cast<unsigned>(NaturalTiebreak::kNone)) {
+    return "natural_tiebreak";
+  }
   return nullptr;
 }
 

@@ -473,7 +473,7 @@ static void test_validate_rules() {
   CHECK(bad([](RulesSpec& r) { r.num_naturals = -1; }) == "num_naturals");
   CHECK(bad([](RulesSpec& r) { r.num_naturals = kNumNaturalKinds + 1; }) == "num_naturals");
   CHECK(bad([](RulesSpec& r) { r.natural_kind[2] = NaturalKind::kSixPairs; }) == "natural_kind");
-  CHECK(bad([](RulesSpec& r) { r.natural_kind[1] = static_cast<NaturalKind>(13); }) == "natural_kind");
+  CHECK(bad([](RulesSpec& r) { r.natural_kind[1] = static_cast<NaturalKind>(kNumNaturalKinds); }) == "natural_kind");
   CHECK(bad([](RulesSpec& r) { r.natural_units[3] = 0; }) == "natural_units");
   CHECK(bad([](RulesSpec& r) { r.natural_units[0] = 1001; }) == "natural_units");
   CHECK(bad([](RulesSpec& r) { r.natural_units[4] = 0; }) == "(valid)");  // not listed: never read
@@ -747,6 +747,81 @@ static void test_held_naturals() {
       CHECK(held_naturals(h->data(), *r) == expected);
     }
   }
+}
+
+// naturals group (issue #10): the knobs of what counts, and the kinds of real tables.
+static void test_real_table_naturals() {
+  const RulesSpec rules;
+  auto holds = [](NaturalKind k, const char* text, const RulesSpec& r) { return holds_natural(k, hand_of(text).data(), r); };
+  auto key = [](NaturalKind k, const char* text, const RulesSpec& r) { return natural_key(k, hand_of(text).data(), r); };
+  auto with = [](void (*set)(RulesSpec&)) {
+    RulesSpec r;
+    set(r);
+    return r;
+  };
+  const RulesSpec no_a23 = with([](RulesSpec& r) { r.three_straights_front_a23 = false; });
+  const RulesSpec no_qka = with([](RulesSpec& r) { r.three_straights_front_qka = false; });
+  const RulesSpec no_wheel = with([](RulesSpec& r) { r.three_straights_wheel = false; });
+  const RulesSpec distinct = with([](RulesSpec& r) { r.three_flushes_distinct_suits = true; });
+  const RulesSpec no_quad_trips = with([](RulesSpec& r) { r.quads_as_trips = false; });
+  const RulesSpec no_quad_pairs = with([](RulesSpec& r) { r.quads_as_two_pairs = false; });
+  // Three straights whose only split has A-2-3, Q-K-A or the wheel.
+  const char* a23 = "Ac 2d 3h 9s Tc Jd Qh Ks 9c Td Jh Qs Kd";
+  const char* qka = "Qc Kd Ah 5s 6c 7d 8h 9s 5c 6d 7h 8s 9c";
+  const char* wheel = "Ac 2d 3h 4s 5c 7d 8h 9s 9c Td Jh Qs Kd";
+  for (const char* h : {a23, qka, wheel}) CHECK(holds(NaturalKind::kThreeStraights, h, rules));
+  CHECK(!holds(NaturalKind::kThreeStraights, a23, no_a23) && holds(NaturalKind::kThreeStraights, a23, no_qka));
+  CHECK(!holds(NaturalKind::kThreeStraights, qka, no_qka) && holds(NaturalKind::kThreeStraights, qka, no_wheel));
+  CHECK(!holds(NaturalKind::kThreeStraights, wheel, no_wheel) && holds(NaturalKind::kThreeStraights, wheel, no_a23));
+  CHECK(key(NaturalKind::kThreeStraights, wheel, no_wheel) == 0);
+  // The same for three straight flushes, and three suits only when they must differ.
+  const char* sf_wheel = "Ac 2c 3c 4c 5c 7d 8d 9d 9h Th Jh Qh Kh";
+  CHECK(holds(NaturalKind::kThreeStraightFlushes, sf_wheel, rules));
+  CHECK(holds(NaturalKind::kThreeStraightFlushes, sf_wheel, distinct));
+  CHECK(!holds(NaturalKind::kThreeStraightFlushes, sf_wheel, no_wheel));
+  const char* sf_two_suits = "Ac 2c 3c 4c 5c 7d 8d 9d 9c Tc Jc Qc Kc";
+  CHECK(holds(NaturalKind::kThreeStraightFlushes, sf_two_suits, rules));
+  CHECK(!holds(NaturalKind::kThreeStraightFlushes, sf_two_suits, distinct));
+  const char* three_suits = "2h 7h 9h 3s 6s 8s Ts Qs 4d 5d Jd Kd 9d";
+  const char* eight_five = "2h 3h 4h 5h 7h 9h Jh Kh 2s 4s 6s 8s Ts";
+  CHECK(holds(NaturalKind::kThreeFlushes, three_suits, distinct) && holds(NaturalKind::kThreeFlushes, eight_five, rules));
+  CHECK(!holds(NaturalKind::kThreeFlushes, eight_five, distinct));
+  CHECK(key(NaturalKind::kThreeFlushes, three_suits, distinct) ==
+        key(NaturalKind::kThreeFlushes, three_suits, rules));
+  // A four of a kind among four trips only under quads_as_trips.
+  const char* quad_trips = "2c 2d 2h 2s 5c 5d 5h 7h 7s 7c 9c 9d 9h";
+  CHECK(holds(NaturalKind::kFourTrips, quad_trips, rules) && !holds(NaturalKind::kFourTrips, quad_trips, no_quad_trips));
+  CHECK(holds(NaturalKind::kFourTrips, "2c 2d 2h 5c 5d 5h 7h 7s 7c 9c 9d 9h Ks", no_quad_trips));
+  // Five consecutive pairs: the ace high only; trips and quads count as a pair of the run.
+  CHECK(holds(NaturalKind::kFiveConsecutivePairs, "3c 3d 4h 4s 5c 5d 6h 6s 7c 7d 9h Js Ac", rules));
+  CHECK(holds(NaturalKind::kFiveConsecutivePairs, "3c 3d 3h 4s 4c 4d 4h 5s 5c 6d 6h 7s 7c", no_quad_pairs));
+  CHECK(!holds(NaturalKind::kFiveConsecutivePairs, "Ac Ad 2h 2s 3c 3d 4h 4s 5c 5d 9h Js Kc", rules));
+  const char* top_run = "Tc Td Jh Js Qc Qd Kh Ks Ac Ad 2h 5s 9c";
+  CHECK(key(NaturalKind::kFiveConsecutivePairs, top_run, rules) == 14);
+  CHECK(key(NaturalKind::kFiveConsecutivePairs, "3c 3d 4h 4s 5c 5d 6h 6s 7c 7d 8h 8s Ac", rules) == 8);
+  // Two trips, three pairs and a single; a four of a kind read as trips and the single, or as two pairs.
+  CHECK(holds(NaturalKind::kTwoTripsThreePairs, "2c 2d 2h 5c 5d 5h 7h 7s 9c 9d Jh Js Ac", rules));
+  const char* quad_as_trips = "2c 2d 2h 2s 5c 5d 5h 7h 7s 9c 9d Jh Js";
+  CHECK(holds(NaturalKind::kTwoTripsThreePairs, quad_as_trips, rules));
+  CHECK(!holds(NaturalKind::kTwoTripsThreePairs, quad_as_trips, no_quad_trips));
+  const char* quad_as_pairs = "2c 2d 2h 2s 5c 5d 5h 7h 7s 7c 9d 9h Js";
+  CHECK(holds(NaturalKind::kTwoTripsThreePairs, quad_as_pairs, no_quad_trips));
+  CHECK(!holds(NaturalKind::kTwoTripsThreePairs, quad_as_pairs, no_quad_pairs));
+  CHECK(!holds(NaturalKind::kTwoTripsThreePairs, "2c 2d 2h 5c 5d 5h 7h 7s 9c 9d Jh Js Jc", rules));
+  // One card of the other colour; twelve cards ten to ace.
+  CHECK(holds(NaturalKind::kOneRed, "2c 3c 4c 5c 6c 7s 8s 9s Ts Js Qs Ks Ah", rules));
+  CHECK(!holds(NaturalKind::kOneBlack, "2c 3c 4c 5c 6c 7s 8s 9s Ts Js Qs Ks Ah", rules));
+  CHECK(holds(NaturalKind::kOneBlack, "2h 3h 4h 5h 6h 7d 8d 9d Td Jd Qd Kd As", rules));
+  CHECK(!holds(NaturalKind::kOneRed, "2c 3c 4c 5c 6c 7s 8s 9s Ts Js Qs Ks Ac", rules));
+  CHECK(holds(NaturalKind::kTwelveRoyalsTen, "Tc Td Th Jc Jd Jh Qc Qd Qh Kc Kd Kh 2s", rules));
+  CHECK(!holds(NaturalKind::kTwelveRoyalsTen, "Tc Td Th Jc Jd Jh Qc Qd Qh Kc Kd 3h 2s", rules));
+  CHECK(holds(NaturalKind::kTwelveRoyalsTen, "Tc Td Th Ts Jc Jd Jh Js Qc Qd Qh Kc Ah", rules));
+  // natural_tiebreak "none": every key is 0, so two naturals of one kind tie.
+  RulesSpec none;
+  none.natural_tiebreak = NaturalTiebreak::kNone;
+  CHECK(key(NaturalKind::kSixPairs, "3c 3d 5c 5d 7h 7s 9c 9d Jh Js Ah As Kc", none) == 0);
+  CHECK(key(NaturalKind::kThreeStraights, a23, none) == 0);
+  CHECK(natural_name(NaturalKind::kTwelveRoyalsTen) == std::string("twelve_royals_ten"));
 }
 
 // ----- the expected model -----
@@ -1109,6 +1184,7 @@ int main() {
 #endif
   test_settle_round_validation();
   test_held_naturals();
+  test_real_table_naturals();
   test_build_expected_model();
   test_validate_model();
   test_arrange_hand();

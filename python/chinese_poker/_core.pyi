@@ -59,6 +59,7 @@ class NaturalDeclaration(enum.Enum):
 class NaturalTiebreak(enum.Enum):
     full = 0
     top_pair_only = 1
+    none = 2
 
 class RoyaltyCategory(enum.Enum):
     high_card = 0
@@ -86,6 +87,12 @@ class NaturalKind(enum.Enum):
     three_quads = 10
     three_straight_flushes = 11
     twelve_royals = 12
+    # naturals group (issue #10)
+    five_consecutive_pairs = 13
+    two_trips_three_pairs = 14
+    one_red = 15
+    one_black = 16
+    twelve_royals_ten = 17
 
 class DecidedBy(enum.Enum):
     natural = 0
@@ -117,8 +124,13 @@ class RulesSpec:
     natural_tiebreak: NaturalTiebreak
     quads_as_two_pairs: bool
     trips_as_pair_plus_single: bool
-    front_straight_ace: bool
     surrender_units: int
+    # naturals group (issue #10)
+    three_straights_front_a23: bool
+    three_straights_front_qka: bool
+    three_straights_wheel: bool
+    three_flushes_distinct_suits: bool
+    quads_as_trips: bool
     def __init__(self) -> None: ...
 
 class PlayerFacts:

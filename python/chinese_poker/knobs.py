@@ -33,6 +33,7 @@ __all__ = [
     "KNOB_GUIDE",
     "MAX_UNITS",
     "NATURAL_NAMES",
+    "REMOVED_KNOBS",
     "ROWS",
     "ROYALTY_CATEGORIES",
     "ROYALTY_TABLES",
@@ -55,6 +56,7 @@ __all__ = [
     "normalize_royalties",
     "quoted",
     "read_only_table",
+    "removed_knob_error",
 ]
 
 #: The allowed values of each enum-like knob, as types (the first one is the default).
@@ -67,7 +69,7 @@ RoyaltyMode = Literal["replace", "add"]
 RoyaltyCondition = Literal["win_row", "always"]
 FoulPolicy = Literal["lose_all_rows", "as_scooped"]
 NaturalDeclaration = Literal["must_declare", "auto"]
-NaturalTiebreak = Literal["full", "top_pair_only"]
+NaturalTiebreak = Literal["full", "top_pair_only", "none"]
 
 #: A custom royalty table as stored: ``(row, category, units)`` triples in canonical order.
 RoyaltyTable = tuple[tuple[str, str, int], ...]
@@ -93,6 +95,8 @@ NATURAL_NAMES: tuple[str, ...] = (
     "six_pairs", "three_straights", "three_flushes", "dragon", "clean_dragon", "five_pairs_and_trips",
     "four_trips", "all_one_colour", "all_small", "all_big", "three_quads", "three_straight_flushes",
     "twelve_royals",
+    # naturals group (issue #10): the kinds of real tables
+    "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten",
 )  # fmt: skip
 
 #: Upper bound of every unit count and multiplier [decided: keeps totals far inside the core's integers].
@@ -145,8 +149,25 @@ INT_RANGES: Mapping[str, tuple[int, int]] = MappingProxyType({
 #: The knobs that are flags.
 BOOL_KNOBS: tuple[str, ...] = (
     "royalties_in_multiplier", "royalty_cancel", "foul_pays_royalties", "quads_as_two_pairs",
-    "trips_as_pair_plus_single", "front_straight_ace",
+    "trips_as_pair_plus_single",
+    # naturals group (issue #10)
+    "three_straights_front_a23", "three_straights_front_qka", "three_straights_wheel",
+    "three_flushes_distinct_suits", "quads_as_trips",
 )  # fmt: skip
+
+#: Knobs that no longer exist, each with what replaces it; naming one is a ``ValueError`` saying so.
+REMOVED_KNOBS: Mapping[str, str] = MappingProxyType({
+    # naturals group (issue #10)
+    "front_straight_ace": (
+        "it was split into 'three_straights_front_a23' (A-2-3 is a front straight) and "
+        "'three_straights_front_qka' (Q-K-A is one); set both to its old value"
+    ),
+})  # fmt: skip
+
+
+def removed_knob_error(knob: str) -> ValueError:
+    """The error for a knob in ``REMOVED_KNOBS``: that it was removed, and what replaces it."""
+    return ValueError(f"rules knob {knob!r} was removed: {REMOVED_KNOBS[knob]}")
 
 
 _CATEGORY_ORDER = {name: index for index, name in enumerate(ROYALTY_CATEGORIES)}
@@ -332,11 +353,18 @@ Naturals, 13-card special hands (RULES.md 5):
 - ``natural_declaration``: "must_declare" (counts only when declared) | "auto" (counts whenever held);
   ("must_declare").
 - ``natural_tiebreak``: how two naturals of one kind compare; "full" | "top_pair_only" (six pairs by
-  the top pair alone); ("full").
+  the top pair alone) | "none" (two of one kind always tie); ("full").
 - ``quads_as_two_pairs``: four of a kind counts as two pairs for six pairs; bool; (true).
 - ``trips_as_pair_plus_single``: three of a kind counts as a pair and an odd card for six pairs; bool;
   (true).
-- ``front_straight_ace``: A-2-3 and Q-K-A are front straights for three straights; bool; (true).
+- ``three_straights_front_a23``: A-2-3 is a front straight for three straights (and three straight
+  flushes); bool; (true); RULES.md 10.
+- ``three_straights_front_qka``: Q-K-A is a front straight for them; bool; (true); RULES.md 10.
+- ``three_straights_wheel``: A-2-3-4-5 is a middle or back straight for them; bool; (true); RULES.md 10.
+- ``three_flushes_distinct_suits``: three flushes (and three straight flushes) need three different
+  suits; bool; (false); RULES.md 10.
+- ``quads_as_trips``: a four of a kind counts as trips for four trips and two trips three pairs; bool;
+  (true); RULES.md 10.
 """
 
 

@@ -32,6 +32,7 @@ from chinese_poker.knobs import (
     CHOICES,
     INT_RANGES,
     KNOB_GUIDE,
+    REMOVED_KNOBS,
     ROWS,
     ROYALTY_TABLES,
     FoulPolicy,
@@ -52,6 +53,7 @@ from chinese_poker.knobs import (
     normalize_royalties,
     quoted,
     read_only_table,
+    removed_knob_error,
 )
 from chinese_poker.presets import DEFAULT_PRESET, PRESET_NAMES, check_preset_name, preset_document
 
@@ -103,8 +105,13 @@ class Rules:
     natural_tiebreak: NaturalTiebreak = "full"
     quads_as_two_pairs: bool = True
     trips_as_pair_plus_single: bool = True
-    front_straight_ace: bool = True
     surrender_units: int = 0
+    # naturals group (issue #10): what counts as a natural (RULES.md section 10)
+    three_straights_front_a23: bool = True
+    three_straights_front_qka: bool = True
+    three_straights_wheel: bool = True
+    three_flushes_distinct_suits: bool = False
+    quads_as_trips: bool = True
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -160,6 +167,8 @@ class Rules:
     def replace(self, **knobs: Any) -> Rules:
         """A copy with the given knobs changed (validated); e.g. ``rules.replace(royalties="pagat")``."""
         for key in knobs:
+            if key in REMOVED_KNOBS:
+                raise removed_knob_error(key)
             if key not in _KNOB_SET:
                 raise _unknown_key(key, KNOBS)
         changed = dataclasses.replace(self, **knobs)
@@ -286,6 +295,8 @@ def _init_with_suggestion(self: Rules, *args: Any, **knobs: Any) -> None:
     # The generated __init__ names an unknown keyword but suggests nothing; a misspelt knob is the usual
     # cause, so name the closest knob as from_dict and replace do.
     for key in knobs:
+        if key in REMOVED_KNOBS:
+            raise removed_knob_error(key)
         if key not in _FIELD_NAMES:
             raise TypeError(
                 f"Rules() got an unknown knob {key!r}{did_you_mean(key, KNOBS)}; known: {quoted(KNOBS)}"
@@ -334,6 +345,8 @@ def _from_dict(data: object, loading: tuple[str, ...]) -> Rules:
                 raise ValueError(f"rules key {key!r} is documentation and must be a string, got {value!r}")
         elif key in _KNOB_SET:
             overrides[key] = value
+        elif key in REMOVED_KNOBS:
+            raise removed_knob_error(key)
         else:
             raise _unknown_key(key, (_PRESET_KEY, *KNOBS, *_METADATA_KEYS))
     base = Rules() if base_name is None else _preset(base_name, loading or None)

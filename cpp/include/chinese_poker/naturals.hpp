@@ -17,11 +17,12 @@ namespace chinese_poker {
 [[nodiscard]] int detect_natural(const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
 
 // Every natural the 13 cards hold, listed by the rules or not: bit k is set when they hold NaturalKind k
-// under the rules' knobs (quads_as_two_pairs, trips_as_pair_plus_single, front_straight_ace).
+// under the rules' knobs (quads_as_two_pairs, trips_as_pair_plus_single, quads_as_trips, the
+// three_straights_* knobs and three_flushes_distinct_suits).
 [[nodiscard]] std::uint32_t held_naturals(const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
 
-// Tie-break key between two naturals of the same kind: greater wins, equal ties. Only meaningful for
-// cards that hold `kind`.
+// Tie-break key between two naturals of the same kind: greater wins, equal ties (always 0 under
+// natural_tiebreak "none"). Only meaningful for cards that hold `kind`.
 [[nodiscard]] std::uint64_t natural_key(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
 
 const char* natural_name(NaturalKind kind) noexcept;

@@ -24,8 +24,17 @@ enum class NaturalKind : std::uint8_t {
   kThreeQuads,
   kThreeStraightFlushes,
   kTwelveRoyals,
+  // naturals group (issue #10): the kinds of real tables, appended so existing values stay.
+  kFiveConsecutivePairs,
+  kTwoTripsThreePairs,
+  kOneRed,
+  kOneBlack,
+  kTwelveRoyalsTen,
 };
-constexpr int kNumNaturalKinds = 13;
+constexpr int kNumNaturalKinds = 18;
+
+// The natural_tiebreak knob: how two naturals of one kind compare (RULES.md section 5).
+enum class NaturalTiebreak : std::uint8_t { kFull, kTopPairOnly, kNone };
 
 // Index 9 of a royalty row is the royal flush, looked up before the straight flush when listed.
 constexpr int kRoyalFlushSlot = 9;
@@ -57,11 +66,16 @@ struct RulesSpec {
   std::array<NaturalKind, kNumNaturalKinds> natural_kind{};
   std::array<std::int64_t, kNumNaturalKinds> natural_units{};
   bool natural_auto = false;                 // natural_declaration == "auto"
-  bool natural_top_pair_only = false;        // natural_tiebreak == "top_pair_only"
+  NaturalTiebreak natural_tiebreak = NaturalTiebreak::kFull;
   bool quads_as_two_pairs = true;
   bool trips_as_pair_plus_single = true;
-  bool front_straight_ace = true;
   std::int64_t surrender_units = 0;
+  // naturals group (issue #10): what counts as a natural (RULES.md section 10).
+  bool three_straights_front_a23 = true;     // A-2-3 is a front straight for three straights
+  bool three_straights_front_qka = true;     // Q-K-A likewise
+  bool three_straights_wheel = true;         // A-2-3-4-5 is a middle/back straight for three straights
+  bool three_flushes_distinct_suits = false; // three flushes (straight flushes) need three suits
+  bool quads_as_trips = true;                // a four of a kind counts as trips (four_trips, ...)
 };
 
 // Upper bound of every unit count and multiplier a RulesSpec may hold. With it (and kMaxStake) no
@@ -73,7 +87,7 @@ constexpr std::int64_t kMaxUnits = 1000;
 // "home_run_multiplier", "home_run_min_opponents", "royalty" (an entry outside 0..kMaxUnits, or a front
 // royalty at a category three cards cannot make), "royal_listed" (listed for the front, or a royal
 // flush amount given without being listed), "num_naturals", "natural_kind" (unknown or repeated),
-// "natural_units" or "surrender_units". Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
+// "natural_units", "surrender_units" or "natural_tiebreak". Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
 // listed naturals pay 1..kMaxUnits. Every core entry point taking a RulesSpec requires it to be valid.
 [[nodiscard]] const char* validate_rules(const RulesSpec& rules) noexcept;
 

@@ -36,8 +36,13 @@ KNOB_PHRASES: dict[str, str] = {
     "natural_tiebreak": "how two naturals of one kind compare (5)",
     "quads_as_two_pairs": "four of a kind counts as two pairs for six pairs (5)",
     "trips_as_pair_plus_single": "three of a kind counts as pair plus odd card for six pairs (5)",
-    "front_straight_ace": "A-2-3 and Q-K-A are front straights for three straights (5)",
     "surrender_units": "what a surrendering player pays each opponent; 0 = off (3, step 2)",
+    # naturals group (issue #10)
+    "three_straights_front_a23": "A-2-3 is a front straight for three straights (10)",
+    "three_straights_front_qka": "Q-K-A is a front straight for three straights (10)",
+    "three_straights_wheel": "A-2-3-4-5 is a middle/back straight for three straights (10)",
+    "three_flushes_distinct_suits": "three flushes need three different suits (10)",
+    "quads_as_trips": "four of a kind counts as trips for four trips (10)",
 }
 
 

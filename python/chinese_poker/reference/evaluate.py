@@ -98,8 +98,13 @@ DEFAULT_RULES: dict[str, Any] = {
     "natural_tiebreak": "full",
     "quads_as_two_pairs": True,
     "trips_as_pair_plus_single": True,
-    "front_straight_ace": True,
     "surrender_units": 0,
+    # naturals group (issue #10)
+    "three_straights_front_a23": True,
+    "three_straights_front_qka": True,
+    "three_straights_wheel": True,
+    "three_flushes_distinct_suits": False,
+    "quads_as_trips": True,
 }
 
 SUIT_LETTERS = "cdhs"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any, Callable
 
 from chinese_poker.reference.evaluate import (
@@ -36,19 +36,20 @@ def _rank_counts(cards: Sequence[int]) -> Counter[int]:
     return Counter(rank_value(card) for card in cards)
 
 
-def _front_straight_top(front: Sequence[int], front_straight_ace: bool) -> int | None:
+def _front_straight_top(front: Sequence[int], rules: Mapping[str, Any]) -> int | None:
     """Top card of a 3-card straight (A-2-3 = 3, Q-K-A = 14), or None when the front is not one.
 
-    A-2-3 and Q-K-A count only when ``front_straight_ace`` is true (RULES.md 5).
+    A-2-3 counts only with ``three_straights_front_a23``, Q-K-A only with ``three_straights_front_qka``
+    (RULES.md 10).
     """
     ranks = sorted({rank_value(card) for card in front})
     if len(ranks) != 3:
         return None
     if ranks == [2, 3, 14]:
-        return 3 if front_straight_ace else None
+        return 3 if knob(rules, "three_straights_front_a23") else None
     if ranks[2] - ranks[0] != 2:
         return None
-    if ranks[2] == 14 and not front_straight_ace:
+    if ranks == [12, 13, 14] and not knob(rules, "three_straights_front_qka"):
         return None
     return ranks[2]
 
@@ -75,23 +76,39 @@ def _splits(
             yield back, middle, front
 
 
-def _is_five_straight(five: tuple[int, ...]) -> bool:
-    # Whether a straight exists does not depend on the wheel knob.
-    return straight_ranks([rank_value(card) for card in five], "low") is not None
+def _is_five_straight(five: tuple[int, ...], wheel_counts: bool) -> bool:
+    # Whether a straight exists does not depend on the wheel knob; whether the wheel counts for three
+    # straights is the knob three_straights_wheel.
+    ranks = sorted(rank_value(card) for card in five)
+    if ranks == [2, 3, 4, 5, 14]:
+        return wheel_counts
+    return straight_ranks(ranks, "low") is not None
+
+
+def _three_suits(*rows: tuple[int, ...]) -> bool:
+    """Whether rows that are each of one suit are of three different suits."""
+    return len({suit_of(row[0]) for row in rows}) == 3
 
 
 def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_suit: bool) -> NaturalKey | None:
-    """Largest (back, middle, front-top) over three-straight splits, or None if there is none."""
+    """Largest (back, middle, front-top) over three-straight splits, or None if there is none.
+
+    With ``one_suit`` (three straight flushes) every row must be of one suit, and of three different
+    suits under ``three_flushes_distinct_suits``.
+    """
     wheel = knob(rules, "wheel")
-    ace = bool(knob(rules, "front_straight_ace"))
+    wheel_counts = bool(knob(rules, "three_straights_wheel"))
+    distinct = bool(knob(rules, "three_flushes_distinct_suits"))
 
     def row_ok(five: tuple[int, ...]) -> bool:
-        return _is_five_straight(five) and (not one_suit or _one_suit(five))
+        return _is_five_straight(five, wheel_counts) and (not one_suit or _one_suit(five))
 
     best: NaturalKey | None = None
     for back, middle, front in _splits(cards, row_ok):
-        top = _front_straight_top(front, ace)
+        top = _front_straight_top(front, rules)
         if top is None or (one_suit and not _one_suit(front)):
+            continue
+        if one_suit and distinct and not _three_suits(back, middle, front):
             continue
         key = (evaluate(back, wheel), evaluate(middle, wheel), top)
         if best is None or key > best:
@@ -102,9 +119,10 @@ def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_sui
 def _three_flushes_key(cards: Sequence[int], rules: Mapping[str, Any]) -> NaturalKey | None:
     """Largest (back, middle, front) strengths over three-flush splits, or None if there is none."""
     wheel = knob(rules, "wheel")
+    distinct = bool(knob(rules, "three_flushes_distinct_suits"))
     best: NaturalKey | None = None
     for back, middle, front in _splits(cards, _one_suit):
-        if not _one_suit(front):
+        if not _one_suit(front) or (distinct and not _three_suits(back, middle, front)):
             continue
         key = (evaluate(back, wheel), evaluate(middle, wheel), evaluate(front, wheel))
         if best is None or key > best:
@@ -168,7 +186,9 @@ def _holds_five_pairs_and_trips(cards: Sequence[int], rules: Mapping[str, Any]) 
 
 
 def _holds_four_trips(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
-    return sum(1 for count in _rank_counts(cards).values() if count >= 3) == 4
+    # A four of a kind counts as trips (its fourth card the odd one) only under quads_as_trips.
+    trip_sizes = (3, 4) if knob(rules, "quads_as_trips") else (3,)
+    return sum(1 for count in _rank_counts(cards).values() if count in trip_sizes) == 4
 
 
 def _holds_all_one_colour(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
@@ -191,6 +211,50 @@ def _holds_three_quads(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
 
 def _holds_twelve_royals(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
     return all(rank_value(card) >= 11 for card in cards)
+
+
+# ----- naturals group (issue #10): the kinds of real tables (RULES.md 10) -----
+
+
+def _consecutive_pair_tops(cards: Sequence[int]) -> list[int]:
+    """Top rank of every run of five consecutive ranks (ace high only) each held at least twice."""
+    paired = {rank for rank, count in _rank_counts(cards).items() if count >= 2}
+    return [low + 4 for low in range(2, 11) if all(rank in paired for rank in range(low, low + 5))]
+
+
+def _holds_five_consecutive_pairs(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return bool(_consecutive_pair_tops(cards))
+
+
+def _holds_two_trips_three_pairs(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    """Two trips, three pairs and a single, trying every way to read each four of a kind."""
+    counts = list(_rank_counts(cards).values())
+    readings: list[list[tuple[int, ...]]] = []  # per rank, the group sizes it may be read as
+    for count in counts:
+        options: list[tuple[int, ...]] = [(count,)] if count < 4 else []
+        if count == 4 and knob(rules, "quads_as_trips"):
+            options.append((3, 1))
+        if count == 4 and knob(rules, "quads_as_two_pairs"):
+            options.append((2, 2))
+        readings.append(options)
+    wanted = sorted([3, 3, 2, 2, 2, 1])
+    return any(sorted(size for group in choice for size in group) == wanted for choice in product(*readings))
+
+
+def _red_cards(cards: Sequence[int]) -> int:
+    return sum(1 for card in cards if suit_of(card) in (1, 2))  # diamonds, hearts
+
+
+def _holds_one_red(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return _red_cards(cards) == 1
+
+
+def _holds_one_black(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return _red_cards(cards) == 12
+
+
+def _holds_twelve_royals_ten(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return sum(1 for card in cards if rank_value(card) < 10) <= 1
 
 
 def _holds_three_straights(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
@@ -219,6 +283,12 @@ _HOLDS: dict[str, Callable[[Sequence[int], Mapping[str, Any]], bool]] = {
     "three_quads": _holds_three_quads,
     "three_straight_flushes": _holds_three_straight_flushes,
     "twelve_royals": _holds_twelve_royals,
+    # naturals group (issue #10)
+    "five_consecutive_pairs": _holds_five_consecutive_pairs,
+    "two_trips_three_pairs": _holds_two_trips_three_pairs,
+    "one_red": _holds_one_red,
+    "one_black": _holds_one_black,
+    "twelve_royals_ten": _holds_twelve_royals_ten,
 }
 
 #: Every natural kind this module knows.
@@ -256,7 +326,8 @@ def detect_natural(cards13: CardsInput, rules: Mapping[str, Any]) -> str | None:
     Args:
         cards13: 13 distinct card codes (or card text).
         rules: a rules mapping; uses ``naturals`` and the knobs ``quads_as_two_pairs``,
-            ``trips_as_pair_plus_single``, ``front_straight_ace``.
+            ``trips_as_pair_plus_single``, ``quads_as_trips``, ``three_straights_front_a23``,
+            ``three_straights_front_qka``, ``three_straights_wheel``, ``three_flushes_distinct_suits``.
 
     Raises:
         ValueError: on anything but 13 distinct valid cards, or an unknown kind in ``naturals``.
@@ -275,7 +346,10 @@ def natural_key(kind: str, cards13: CardsInput, rules: Mapping[str, Any]) -> Nat
       ``natural_tiebreak="top_pair_only"`` only the highest pair rank.
     - three_straights: the largest (back strength, middle strength, front top card) over all splits.
     - three_flushes: the largest (back, middle, front) strengths over all splits.
+    - five_consecutive_pairs: the top rank of the highest run.
     - every other kind: ``()`` (two of the same kind tie).
+
+    Under ``natural_tiebreak="none"`` every key is ``()``: two naturals of one kind always tie.
 
     Raises:
         ValueError: if the cards do not hold ``kind``, or on bad cards or an unknown kind.
@@ -284,6 +358,10 @@ def natural_key(kind: str, cards13: CardsInput, rules: Mapping[str, Any]) -> Nat
     cards = _thirteen(cards13)
     if not _HOLDS[kind](cards, rules):
         raise ValueError(f"the cards do not hold {kind}")
+    if knob(rules, "natural_tiebreak") == "none":
+        return ()
+    if kind == "five_consecutive_pairs":
+        return (max(_consecutive_pair_tops(cards)),)
     if kind == "six_pairs":
         parts = _six_pairs_parts(cards, rules)
         assert parts is not None

@@ -97,7 +97,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "royalty_condition": ("win_row", "always"),
     "foul_policy": ("lose_all_rows", "as_scooped"),
     "natural_declaration": ("must_declare", "auto"),
-    "natural_tiebreak": ("full", "top_pair_only"),
+    "natural_tiebreak": ("full", "top_pair_only", "none"),
 }
 _BOOLS = (
     "royalties_in_multiplier",
@@ -105,7 +105,12 @@ _BOOLS = (
     "foul_pays_royalties",
     "quads_as_two_pairs",
     "trips_as_pair_plus_single",
-    "front_straight_ace",
+    # naturals group (issue #10)
+    "three_straights_front_a23",
+    "three_straights_front_qka",
+    "three_straights_wheel",
+    "three_flushes_distinct_suits",
+    "quads_as_trips",
 )
 _INTS = (
     "overall_unit",
