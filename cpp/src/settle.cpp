@@ -100,7 +100,8 @@ std::int64_t natural_pay(int level, const RulesSpec& rules, detail::CheckedMath&
 struct PairContext {
   std::int64_t stake = 1;
   std::int64_t bet = 1;
-  bool table_has_natural = false;  // someone at the table holds a natural (natural_settles_table)
+  bool table_has_natural = false;            // someone at the table holds a natural (natural_settles_table)
+  bool table_has_false_declaration = false;  // someone at the table declared falsely (likewise)
 };
 
 // The pair's amount after pair_cap (RULES.md 11.9): the cap applies to pairs decided by rows or a foul.
@@ -109,10 +110,11 @@ std::int64_t capped_subtotal(const PairResult& p, const RulesSpec& rules) noexce
   return rules.pair_cap > 0 && cappable ? clamp(p.subtotal, rules.pair_cap) : p.subtotal;
 }
 
-// units from the amount after the caps and the home run: x horse x bet, x stake last (the other factors'
-// product always fits, so a zero stake never reports an overflow).
+// units from the amount after the caps and the home run: + the ace part (never capped or multiplied by
+// shooting or the home run), x horse x bet, x stake last (the other factors' product always fits, so a
+// zero stake never reports an overflow).
 std::int64_t final_units(std::int64_t value, const PairResult& p, detail::CheckedMath& math) noexcept {
-  return math.mul(math.mul(math.mul(value, p.horse), p.bet), p.stake);
+  return math.mul(math.mul(math.mul(math.add(value, p.ace_units), p.horse), p.bet), p.stake);
 }
 
 // The natural units of a pair where at least one side has a natural, or where natural_settles_table
@@ -163,14 +165,18 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     for (int row = 0; row < 3; ++row) p.rows[row] = static_cast<std::int8_t>(compare_row(in[i], fi, in[j], fj, row, rules));
   }
   // Under foul_policy "as_laid" a foul is reported but changes nothing (RULES.md 11.3).
-  const bool foul_i = fi.foul && !rules.foul_as_laid;
-  const bool foul_j = fj.foul && !rules.foul_as_laid;
+  // Under foul_vs_foul "as_laid" two fouled hands compare their rows as laid.
+  const bool both_as_laid = rules.foul_vs_foul_as_laid && fi.foul && fj.foul;
+  const bool foul_i = fi.foul && !rules.foul_as_laid && !both_as_laid;
+  const bool foul_j = fj.foul && !rules.foul_as_laid && !both_as_laid;
 
   if (fi.false_declaration || fj.false_declaration) {
     p.decided_by = DecidedBy::kFalseDeclaration;
     if (fi.false_declaration && !fj.false_declaration) p.false_declaration_units = math.neg(rules.false_declaration_units);
     if (fj.false_declaration && !fi.false_declaration) p.false_declaration_units = rules.false_declaration_units;
     p.subtotal = p.false_declaration_units;
+  } else if (rules.natural_settles_table && ctx.table_has_false_declaration) {
+    p.decided_by = DecidedBy::kFalseDeclaration;  // the false declaration ends the round: 0 between the others
   } else if (fi.natural >= 0 || fj.natural >= 0 || (rules.natural_settles_table && ctx.table_has_natural)) {
     p.decided_by = DecidedBy::kNatural;
     p.natural_units = natural_units_of(in, fi, fj, i, j, rules, math);
@@ -181,7 +187,8 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     if (in[j].surrendered && !in[i].surrendered && !foul_i) p.surrender_units = rules.surrender_units;
     p.subtotal = p.surrender_units;
   } else if (foul_i && foul_j) {
-    p.decided_by = DecidedBy::kFoul;  // both foul: every amount 0, the ace part included
+    p.decided_by = DecidedBy::kFoul;  // both foul: every amount 0 but the ace part
+    p.ace_units = math.mul(rules.ace_units, fi.aces - fj.aces);
   } else {
     int results[3] = {p.rows[0], p.rows[1], p.rows[2]};
     std::int64_t ri[3], rj[3];
@@ -227,8 +234,7 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     p.ace_units = math.mul(rules.ace_units, fi.aces - fj.aces);
     const std::int64_t plain = math.add(math.add(p.row_units, p.overall_units), p.scoop_bonus_units);
     const std::int64_t royalty_multiplier = rules.royalties_in_multiplier ? p.multiplier : 1;
-    p.subtotal = math.add(math.add(math.mul(p.multiplier, plain), math.mul(royalty_multiplier, p.royalty_units)),
-                          p.ace_units);
+    p.subtotal = math.add(math.mul(p.multiplier, plain), math.mul(royalty_multiplier, p.royalty_units));
   }
   const std::int64_t value = capped_subtotal(p, rules);
   p.capped = value != p.subtotal;
@@ -299,11 +305,12 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   r.players = num_players;
   r.banker = banker;
   r.num_pairs = banker >= 0 ? num_players - 1 : num_players * (num_players - 1) / 2;
-  bool table_has_natural = false;
+  bool table_has_natural = false, table_has_false_declaration = false;
   for (int p = 0; p < num_players; ++p) {
     const SettleError error = facts_of_valid(players[p], p, rules, &r.facts[p]);
     if (error) return error;
     table_has_natural = table_has_natural || r.facts[p].natural >= 0;
+    table_has_false_declaration = table_has_false_declaration || r.facts[p].false_declaration;
   }
   SettleError overflow;
   overflow.status = SettleStatus::kOverflow;
@@ -315,6 +322,7 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
       ctx.stake = options.stakes == nullptr ? 1 : options.stakes[i * num_players + j];
       if (banker >= 0 && options.bets != nullptr) ctx.bet = options.bets[i == banker ? j : i];
       ctx.table_has_natural = table_has_natural;
+      ctx.table_has_false_declaration = table_has_false_declaration;
       if (!settle_pair(players, r.facts, i, j, rules, ctx, r.pairs[k++])) {
         overflow.player = i;
         overflow.other = j;

@@ -27,6 +27,7 @@ from chinese_poker import _core
 from chinese_poker import _jsontext as jsontext
 from chinese_poker._suggest import did_you_mean
 from chinese_poker._toml import toml_key, toml_value
+from chinese_poker.cards import parse_card
 from chinese_poker.knobs import (
     BOOL_KNOBS,
     CHOICES,
@@ -52,6 +53,14 @@ from chinese_poker.knobs import (
     normalize_royalties,
     quoted,
     read_only_table,
+)
+from chinese_poker.knobs import (  # settlement group (issue #10)
+    FoulVsFoul,
+    NaturalUnitsMode,
+    NaturalVsNatural,
+    RowBase,
+    normalize_horse_card,
+    normalize_row_base,
 )
 from chinese_poker.presets import DEFAULT_PRESET, PRESET_NAMES, check_preset_name, preset_document
 
@@ -105,6 +114,20 @@ class Rules:
     trips_as_pair_plus_single: bool = True
     front_straight_ace: bool = True
     surrender_units: int = 0
+    # settlement group (issue #10)
+    row_base: RowBase = (1, 1, 1)
+    ace_units: int = 0
+    pair_cap: int = 0
+    home_run_cap: int = 0
+    home_run_bonus: int = 0
+    home_run_counts_naturals: bool = False
+    natural_vs_natural: NaturalVsNatural = "by_kind"
+    natural_settles_table: bool = False
+    natural_units_mode: NaturalUnitsMode = "table"
+    false_declaration_units: int = 0
+    horse_card: str | None = None
+    horse_multiplier: int = 2
+    foul_vs_foul: FoulVsFoul = "push"
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -121,6 +144,8 @@ class Rules:
                 raise knob_error(knob, f"got {value!r} ({type(value).__name__})", "true, false")
         object.__setattr__(self, "royalties", normalize_royalties(self.royalties))
         object.__setattr__(self, "naturals", normalize_naturals(self.naturals))
+        object.__setattr__(self, "row_base", normalize_row_base(self.row_base))  # settlement group
+        object.__setattr__(self, "horse_card", normalize_horse_card(self.horse_card))
         if self.name is not None and self.name not in PRESET_NAMES:
             presets = quoted(PRESET_NAMES)
             raise ValueError(f"rules name {self.name!r} is not a preset; allowed: None, {presets}")
@@ -194,6 +219,8 @@ class Rules:
                 value = table
             elif knob == "naturals":
                 value = [[natural, units] for natural, units in value]
+            elif knob == "row_base":
+                value = list(value)
             data[knob] = value
         return data
 
@@ -253,7 +280,10 @@ class Rules:
     def to_toml(self) -> str:
         """The ``to_dict`` form as TOML text: one ``key = value`` line per knob."""
         lines = ["# chinese-poker rules: every knob of RULES.md (see chinese_poker.rules)"]
-        lines += [f"{toml_key(key)} = {toml_value(value)}" for key, value in self.to_dict().items()]
+        # TOML has no null: a knob whose value is None (horse_card) is left out, which reads back as None.
+        lines += [
+            f"{toml_key(key)} = {toml_value(value)}" for key, value in self.to_dict().items() if value is not None
+        ]
         return "\n".join(lines) + "\n"
 
     @classmethod
@@ -388,6 +418,8 @@ def core_spec(rules: Rules) -> _core.RulesSpec:
             spec.naturals = [(_core.NaturalKind[name], units) for name, units in value]
         elif knob in CHOICES:
             setattr(spec, knob, type(getattr(spec, knob))[value])
+        elif knob == "horse_card":
+            spec.horse_card = None if value is None else parse_card(value)
         else:
             setattr(spec, knob, value)
     object.__setattr__(rules, _SPEC_CACHE, spec)

@@ -79,6 +79,7 @@ struct RulesSpec {
   std::int64_t false_declaration_units = 0;  // 0 = a false declaration is an error
   std::int8_t horse_card = -1;               // card code 0..51, or -1 = none
   std::int64_t horse_multiplier = 2;
+  bool foul_vs_foul_as_laid = false;         // foul_vs_foul == "as_laid": two fouled hands compare rows as laid
 };
 
 // Upper bound of every unit count and multiplier a RulesSpec may hold. With it (and kMaxStake) no

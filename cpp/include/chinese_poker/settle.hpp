@@ -67,10 +67,10 @@ struct PairResult {
   std::int64_t stake = 1;
   std::int64_t home_run = 1;
   std::int64_t units = 0;
-  // --- settlement group (issue #10): units = step(subtotal) x horse x bet x stake, where step applies
-  // pair_cap, then the home run (x home_run, + home_run_bonus_units) and home_run_cap (RULES.md 11.9) ---
+  // --- settlement group (issue #10): units = (step(subtotal) + ace_units) x horse x bet x stake, where
+  // step applies pair_cap, then the home run (x home_run, + home_run_bonus_units) and home_run_cap ---
   std::int64_t false_declaration_units = 0;
-  std::int64_t ace_units = 0;           // ace_units x (aces_i - aces_j), part of subtotal
+  std::int64_t ace_units = 0;           // ace_units x (aces_i - aces_j): a side payment, never multiplied
   bool capped = false;                  // pair_cap clamped the subtotal
   std::int64_t home_run_bonus_units = 0;
   bool home_run_capped = false;         // home_run_cap clamped the home run's result

@@ -100,6 +100,20 @@ DEFAULT_RULES: dict[str, Any] = {
     "trips_as_pair_plus_single": True,
     "front_straight_ace": True,
     "surrender_units": 0,
+    # settlement group (issue #10)
+    "row_base": [1, 1, 1],
+    "ace_units": 0,
+    "pair_cap": 0,
+    "home_run_cap": 0,
+    "home_run_bonus": 0,
+    "home_run_counts_naturals": False,
+    "natural_vs_natural": "by_kind",
+    "natural_settles_table": False,
+    "natural_units_mode": "table",
+    "false_declaration_units": 0,
+    "horse_card": None,
+    "horse_multiplier": 2,
+    "foul_vs_foul": "push",
 }
 
 SUIT_LETTERS = "cdhs"
