@@ -419,7 +419,7 @@ How a pair is settled, the real-table knobs (RULES.md 3 and 11):
 - ``false_declaration_units``: what declaring a natural one does not hold pays each opponent; int
   0..1000; (0 = an error); 11.0.
 - ``horse_card``: a card ("As") whose holder has every pair multiplied; a card or none; (none); 11.9.
-- ``horse_multiplier``: that multiplier; int 1..1000; (2); 11.9.
+- ``horse_multiplier``: what the horse card multiplies its holder's pairs by; int 1..1000; (2); 11.9.
 - ``foul_vs_foul``: two fouled hands "push" (pay nothing) | "as_laid" (compare rows as laid);
   ("push"); 11.3.
 """
