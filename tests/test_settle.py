@@ -447,10 +447,17 @@ def _full_pairs(result) -> list[dict]:
     return out
 
 
-def _assert_agrees(hands: list[Hand], rules: Rules, stakes=None, surrender=None, banker=None, bets=None) -> None:
+def _assert_agrees(
+    hands: list[Hand], rules: Rules, stakes=None, surrender=None, *, banker=None, bets=None
+) -> None:
     ours = settle(hands, rules, stakes=stakes, surrender=surrender, banker=banker, bets=bets)
     theirs = ref.settle(
-        _reference_players(hands), rules.resolved(), stakes=stakes, surrender=surrender, banker=banker, bets=bets
+        _reference_players(hands),
+        rules.resolved(),
+        stakes=stakes,
+        surrender=surrender,
+        banker=banker,
+        bets=bets,
     )
     assert list(ours.net) == theirs["net"]
     assert list(ours.home_run) == theirs["home_run"]

@@ -85,7 +85,9 @@ def test_ace_units_pairwise_and_the_table_count() -> None:
     assert nets(E2, PAGAT.replace(ace_units=1)) == (-1, -5, -1, 7)
     aces = [sum(c // 4 == 12 for c in h.cards) for h in E2]
     assert aces == [0, 1, 0, 3]
-    per_player = [sum(p.ace_units * (1 if p.i == k else -1) for p in result.pairs if k in (p.i, p.j)) for k in range(4)]
+    per_player = [
+        sum(p.ace_units * (1 if p.i == k else -1) for p in result.pairs if k in (p.i, p.j)) for k in range(4)
+    ]
     assert per_player == [-4, 0, -4, 8]
     # With all four aces dealt the pairwise part is four times the count against the table (aces - 1).
     assert per_player == [4 * (a - 1) for a in aces]
@@ -134,7 +136,9 @@ def test_natural_vs_natural() -> None:
     rules = PAGAT.replace(naturals=[["three_flushes", 5], ["six_pairs", 3]])
     expected = {"by_kind": 3, "by_units": -5, "net": -2, "push": 0}
     for mode, units in expected.items():
-        assert nets([SIX_PAIRS, THREE_FLUSHES], rules.replace(natural_vs_natural=mode)) == (units, -units), mode
+        assert nets([SIX_PAIRS, THREE_FLUSHES], rules.replace(natural_vs_natural=mode)) == (units, -units), (
+            mode
+        )
 
 
 def test_natural_settles_table_and_units_mode() -> None:

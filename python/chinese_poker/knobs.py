@@ -39,11 +39,15 @@ __all__ = [
     "ROYALTY_CATEGORIES",
     "ROYALTY_TABLES",
     "FoulPolicy",
+    "FoulVsFoul",
     "MiddleVsBack",
     "NaturalDeclaration",
     "NaturalTiebreak",
+    "NaturalUnitsMode",
+    "NaturalVsNatural",
     "Naturals",
     "OverallBasis",
+    "RowBase",
     "Royalties",
     "RoyaltyCondition",
     "RoyaltyMode",
@@ -53,17 +57,12 @@ __all__ = [
     "Wheel",
     "check_units",
     "knob_error",
+    "normalize_horse_card",
     "normalize_naturals",
+    "normalize_row_base",
     "normalize_royalties",
     "quoted",
     "read_only_table",
-    # settlement group (issue #10)
-    "FoulVsFoul",
-    "NaturalUnitsMode",
-    "NaturalVsNatural",
-    "RowBase",
-    "normalize_horse_card",
-    "normalize_row_base",
 ]
 
 #: The allowed values of each enum-like knob, as types (the first one is the default).
@@ -318,14 +317,16 @@ def normalize_row_base(value: object) -> RowBase:
     three ints or a mapping with exactly the keys front, middle and back."""
     if isinstance(value, Mapping):
         if set(value) != set(ROWS):
-            raise knob_error("row_base", f"a mapping needs exactly the keys front, middle, back, got {value!r}",
-                             _ROW_BASE_FORM)  # fmt: skip
+            problem = f"a mapping needs exactly the keys front, middle, back, got {value!r}"
+            raise knob_error("row_base", problem, _ROW_BASE_FORM)
         items = [value[row] for row in ROWS]
     elif isinstance(value, (list, tuple)) and len(value) == 3:
         items = list(value)
     else:
         raise knob_error("row_base", f"got {value!r}", _ROW_BASE_FORM)
-    front, middle, back = (check_units("row_base", f"units of the {row}", v, 1) for row, v in zip(ROWS, items))
+    front, middle, back = (
+        check_units("row_base", f"units of the {row}", v, 1) for row, v in zip(ROWS, items)
+    )
     return front, middle, back
 
 
@@ -335,7 +336,9 @@ def normalize_horse_card(value: object) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise knob_error("horse_card", f"got {value!r} ({type(value).__name__})", "a card such as 'As', or none")
+        raise knob_error(
+            "horse_card", f"got {value!r} ({type(value).__name__})", "a card such as 'As', or none"
+        )
     try:
         return format_card(parse_card(value))
     except (ValueError, TypeError) as error:

@@ -28,7 +28,7 @@ from chinese_poker import _jsontext as jsontext
 from chinese_poker._suggest import did_you_mean
 from chinese_poker._toml import toml_key, toml_value
 from chinese_poker.cards import parse_card
-from chinese_poker.knobs import (
+from chinese_poker.knobs import (  # settlement group (issue #10)
     BOOL_KNOBS,
     CHOICES,
     INT_RANGES,
@@ -36,11 +36,15 @@ from chinese_poker.knobs import (
     ROWS,
     ROYALTY_TABLES,
     FoulPolicy,
+    FoulVsFoul,
     MiddleVsBack,
     NaturalDeclaration,
     Naturals,
     NaturalTiebreak,
+    NaturalUnitsMode,
+    NaturalVsNatural,
     OverallBasis,
+    RowBase,
     Royalties,
     RoyaltyCondition,
     RoyaltyMode,
@@ -49,18 +53,12 @@ from chinese_poker.knobs import (
     Wheel,
     check_units,
     knob_error,
+    normalize_horse_card,
     normalize_naturals,
+    normalize_row_base,
     normalize_royalties,
     quoted,
     read_only_table,
-)
-from chinese_poker.knobs import (  # settlement group (issue #10)
-    FoulVsFoul,
-    NaturalUnitsMode,
-    NaturalVsNatural,
-    RowBase,
-    normalize_horse_card,
-    normalize_row_base,
 )
 from chinese_poker.presets import DEFAULT_PRESET, PRESET_NAMES, check_preset_name, preset_document
 
@@ -282,7 +280,9 @@ class Rules:
         lines = ["# chinese-poker rules: every knob of RULES.md (see chinese_poker.rules)"]
         # TOML has no null: a knob whose value is None (horse_card) is left out, which reads back as None.
         lines += [
-            f"{toml_key(key)} = {toml_value(value)}" for key, value in self.to_dict().items() if value is not None
+            f"{toml_key(key)} = {toml_value(value)}"
+            for key, value in self.to_dict().items()
+            if value is not None
         ]
         return "\n".join(lines) + "\n"
 

@@ -66,6 +66,7 @@ def settle(
     stakes: Any = None,
     surrender: Sequence[bool] | None = None,
     names: Sequence[str] | None = None,
+    *,
     banker: int | None = None,
     bets: Sequence[int] | None = None,
 ) -> Settlement:
@@ -122,7 +123,9 @@ def _banker_seat(banker: object, players: int) -> int | None:
     if banker is None:
         return None
     if isinstance(banker, (bool, np.bool_)) or not isinstance(banker, (int, np.integer)):
-        raise TypeError(f"settle: banker must be a seat number 0..{players - 1} or None, got {type(banker).__name__}")
+        raise TypeError(
+            f"settle: banker must be a seat number 0..{players - 1} or None, got {type(banker).__name__}"
+        )
     return int(banker)
 
 

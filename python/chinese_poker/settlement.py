@@ -68,7 +68,8 @@ class PairResult:
 
 #: The fields of the real-table settlement knobs (issue #10): in the output only when a round uses them.
 EXTENDED_PAIR_FIELDS: tuple[str, ...] = (
-    "false_declaration_units", "ace_units", "capped", "home_run_bonus_units", "home_run_capped", "horse", "bet",
+    "false_declaration_units", "ace_units", "capped", "home_run_bonus_units", "home_run_capped", "horse",
+    "bet",
 )  # fmt: skip
 #: The fields of a pair's breakdown, in their order in the output.
 _PAIR_FIELDS = tuple(f.name for f in fields(PairResult))
@@ -155,7 +156,16 @@ class Settlement:
         # The core's result does not pickle; the materialised breakdown does.
         return (
             _restore,
-            (self.rules, self.hands, self._surrendered, self.names, self.players, self.pairs, self.banker, self.bets),
+            (
+                self.rules,
+                self.hands,
+                self._surrendered,
+                self.names,
+                self.players,
+                self.pairs,
+                self.banker,
+                self.bets,
+            ),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -308,8 +318,8 @@ class Settlement:
 
     @property
     def extended(self) -> bool:
-        """Whether the breakdown reports the real-table fields (``EXTENDED_PAIR_FIELDS``): when the rules use a
-        real-table settlement knob or the round has a banker."""
+        """Whether the breakdown reports the real-table fields (``EXTENDED_PAIR_FIELDS``): when the rules use
+        a real-table settlement knob or the round has a banker."""
         return self.banker is not None or uses_settlement_knobs(self.rules)
 
     def explain(self) -> str:
@@ -352,7 +362,9 @@ class Settlement:
         if extended:
             lines += textwrap.wrap(_EXTENDED_LEGEND, width=100, initial_indent="  ", subsequent_indent="  ")
         if self.banker is not None:
-            bets = ", ".join(f"{name} {bet}" for name, bet in zip(self.names, self.bets or [1] * len(self.names)))
+            bets = ", ".join(
+                f"{name} {bet}" for name, bet in zip(self.names, self.bets or [1] * len(self.names))
+            )
             lines.append(f"Banker: {self.names[self.banker]}; bets: {bets}")
         lines.append("")
         lines.append("Net: " + ", ".join(f"{name} {n:+d}" for name, n in zip(self.names, self.net)))

@@ -227,7 +227,9 @@ def _parse_banker(value: object, names: Sequence[str], where: str) -> int | None
     return value
 
 
-def _parse_bets(value: object, names: Sequence[str], banker: int | None, where: str) -> tuple[int, ...] | None:
+def _parse_bets(
+    value: object, names: Sequence[str], banker: int | None, where: str
+) -> tuple[int, ...] | None:
     """The bets of a banker round: one int 1..1000 per player, in seat order (or null)."""
     if value is None:
         return None
@@ -235,7 +237,9 @@ def _parse_bets(value: object, names: Sequence[str], banker: int | None, where: 
         raise RoundError("bets are given but the round names no banker", where)
     if not isinstance(value, list) or len(value) != len(names):
         count = f" of {len(value)}" if isinstance(value, list) else ""
-        raise RoundError(f"bets must be a list of one int per player ({len(names)}), got {type_name(value)}{count}", where)
+        raise RoundError(
+            f"bets must be a list of one int per player ({len(names)}), got {type_name(value)}{count}", where
+        )
     for index, bet in enumerate(value):
         if isinstance(bet, bool) or not isinstance(bet, int) or not 1 <= bet <= 1000:
             raise RoundError(f"bet {json.dumps(bet)} is not an int from 1 to 1000", where,

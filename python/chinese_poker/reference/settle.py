@@ -397,7 +397,7 @@ def _natural_pays(player: _Player, rules: Mapping[str, Any]) -> int:
     """What a player's natural collects (RULES.md 11.1): its listed units, or under
     ``natural_units_mode="as_home_run"`` what a plain sweep of the table pays."""
     if knob(rules, "natural_units_mode") == "as_home_run":
-        sweep = sum(knob(rules, "row_base"))
+        sweep = sum(int(base) for base in knob(rules, "row_base"))
         return sweep * int(knob(rules, "scoop_multiplier")) * int(knob(rules, "home_run_multiplier"))
     return player.natural_units
 
@@ -438,6 +438,7 @@ def _settle_pair(
     rules: Mapping[str, Any],
     stake: int,
     surrendered: Sequence[bool],
+    *,
     table: Mapping[str, bool],
 ) -> dict[str, Any]:
     """The breakdown of one pair (a = i, b = j, i < j), from i's view, up to the amount before the home run
@@ -472,7 +473,9 @@ def _settle_pair(
     # Under foul_policy="as_laid" a foul changes nothing; under foul_vs_foul="as_laid" two fouled hands
     # compare their rows as laid.
     foul_a, foul_b = a.foul, b.foul
-    if knob(rules, "foul_policy") == "as_laid" or (knob(rules, "foul_vs_foul") == "as_laid" and foul_a and foul_b):
+    if knob(rules, "foul_policy") == "as_laid" or (
+        knob(rules, "foul_vs_foul") == "as_laid" and foul_a and foul_b
+    ):
         foul_a = foul_b = False
 
     # 2. Surrender.
@@ -548,7 +551,9 @@ def _settle_pair(
 
     # 8. Subtotal, and the pair cap (pairs decided by rows or a foul only).
     royalty_factor = multiplier if knob(rules, "royalties_in_multiplier") else 1
-    subtotal = multiplier * (row_units + overall_units + pair["scoop_bonus_units"]) + royalty_factor * royalty_units
+    subtotal = (
+        multiplier * (row_units + overall_units + pair["scoop_bonus_units"]) + royalty_factor * royalty_units
+    )
     pair["subtotal"] = subtotal
     cap = int(knob(rules, "pair_cap"))
     pair["capped"] = cap > 0 and abs(subtotal) > cap
@@ -617,6 +622,7 @@ def settle(
     rules: Mapping[str, Any] | str,
     stakes: Sequence[Sequence[int]] | None = None,
     surrender: Sequence[bool] | None = None,
+    *,
     banker: int | None = None,
     bets: Sequence[int] | None = None,
 ) -> dict[str, Any]:
@@ -667,7 +673,7 @@ def settle(
         for j in range(i + 1, count):
             if banker is not None and banker not in (i, j):
                 continue  # a banker round settles the banker's pairs only
-            pair = _settle_pair(seats[i], seats[j], rules, matrix[i][j], flags, table)
+            pair = _settle_pair(seats[i], seats[j], rules, matrix[i][j], flags, table=table)
             if banker is not None:
                 pair["bet"] = bet_of[j if i == banker else i]
             if knob(rules, "horse_card") is not None and seats[i].horse != seats[j].horse:
