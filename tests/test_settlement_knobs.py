@@ -3,6 +3,7 @@ the C++ core and through the pure-Python reference, and the errors of bad values
 
 from __future__ import annotations
 
+import json
 import pickle
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from chinese_poker import Hand, Rules, settle
 from chinese_poker import reference as ref
 from chinese_poker.formats.rounds import RoundError, parse_round, round_input, round_output, settle_round
+from chinese_poker.formats.verify import compare_outputs
 
 E1 = [
     Hand("6s 6h 6d", "4s 4h 4d 9s 9h", "Ks Kh Kd 8s 8h"),
@@ -267,3 +269,22 @@ def test_output_is_unchanged_without_the_new_knobs() -> None:
     assert extended["horse"] == 2
     assert list(extended)[: len(plain)] == list(plain)
     assert "horse" in settle(E1, PAGAT.replace(horse_card="Ac")).explain()
+
+
+def test_verify_compares_the_new_fields() -> None:
+    data = {
+        "id": "aces",
+        "rules": {"ace_units": 1, "horse_card": "As"},
+        "players": [
+            {"name": name, **dict(zip(("front", "middle", "back"), str(h).split(" / ")))}
+            for name, h in zip(("North", "East", "South", "West"), E2)
+        ],
+    }
+    rnd = parse_round(data)
+    expected = round_output(rnd, settle_round(rnd))
+    assert compare_outputs([expected], [expected], strict=True) == []
+    actual = json.loads(json.dumps(expected))
+    actual["pairs"][2]["ace_units"] += 1
+    del actual["pairs"][1]["horse"]
+    found = compare_outputs([expected], [actual], strict=True)
+    assert {(d.field, d.expected, d.actual) for d in found} == {("ace_units", -3, -2), ("horse", 1, None)}

@@ -69,14 +69,15 @@ int compare_row(const PlayerInput& a, const PlayerFacts& fa, const PlayerInput& 
 // Value to i of one row (RULES.md 11.5); `base` is what the row pays plainly (row_base, 1 by default).
 std::int64_t row_value(int result, std::int64_t ri, std::int64_t rj, std::int64_t base, const RulesSpec& rules,
                        detail::CheckedMath& math) noexcept {
-  if (rules.royalty_cancel && ri > 0 && rj > 0) return math.mul(result, base);
+  // result is -1, 0 or +1 and base at most kMaxUnits: result * base never overflows.
+  if (rules.royalty_cancel && ri > 0 && rj > 0) return result * base;
   if (!rules.royalty_always) {
     // What a won row is worth to each side; selected without branching on the (random) result.
     const std::int64_t worth_i = rules.royalty_add ? math.add(base, ri) : (ri > 0 ? ri : base);
     const std::int64_t worth_j = rules.royalty_add ? math.add(base, rj) : (rj > 0 ? rj : base);
     return math.sub(static_cast<std::int64_t>(result > 0) * worth_i, static_cast<std::int64_t>(result < 0) * worth_j);
   }
-  std::int64_t unit = math.mul(result, base);
+  std::int64_t unit = result * base;
   if (!rules.royalty_add) {
     if (result > 0 && ri > 0) unit = 0;
     if (result < 0 && rj > 0) unit = 0;
@@ -114,6 +115,7 @@ std::int64_t capped_subtotal(const PairResult& p, const RulesSpec& rules) noexce
 // shooting or the home run), x horse x bet, x stake last (the other factors' product always fits, so a
 // zero stake never reports an overflow).
 std::int64_t final_units(std::int64_t value, const PairResult& p, detail::CheckedMath& math) noexcept {
+  if (p.ace_units == 0 && p.horse == 1 && p.bet == 1) return math.mul(value, p.stake);  // the common case
   return math.mul(math.mul(math.mul(math.add(value, p.ace_units), p.horse), p.bet), p.stake);
 }
 
@@ -213,7 +215,7 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     int wins_i = 0, wins_j = 0;
     for (int row = 0; row < 3; ++row) {
       const std::int64_t base = rules.row_base[static_cast<std::size_t>(row)];
-      p.row_units = math.add(p.row_units, math.mul(results[row], base));
+      p.row_units += results[row] * base;  // at most 3 x kMaxUnits in all
       value = math.add(value, row_value(results[row], ri[row], rj[row], base, rules, math));
       wins_i += results[row] > 0;
       wins_j += results[row] < 0;
@@ -265,9 +267,11 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
       f.false_declaration = true;  // pays false_declaration_units to each opponent (RULES.md 11.0)
     }
   }
-  for (int k = 0; k < 13; ++k) {
-    f.aces += card_rank(in.cards[k]) == 12;
-    f.horse = f.horse || static_cast<int>(in.cards[k]) == rules.horse_card;
+  if (rules.ace_units != 0) {
+    for (int k = 0; k < 13; ++k) f.aces += card_rank(in.cards[k]) == 12;
+  }
+  if (rules.horse_card >= 0) {
+    for (int k = 0; k < 13; ++k) f.horse = f.horse || static_cast<int>(in.cards[k]) == rules.horse_card;
   }
   if (f.has_setting) {
     const detail::Tables& t = detail::tables();

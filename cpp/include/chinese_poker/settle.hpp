@@ -37,8 +37,8 @@ struct PlayerFacts {
   std::int64_t royalty[3] = {0, 0, 0};
   // --- settlement group (issue #10) ---
   bool false_declaration = false;       // declared without a listed natural, under false_declaration_units > 0
-  int aces = 0;                         // aces among the 13 cards (ace_units)
-  bool horse = false;                   // holds the rules' horse_card
+  int aces = 0;                         // aces among the 13 cards (counted when ace_units > 0)
+  bool horse = false;                   // holds the rules' horse_card (when there is one)
 };
 
 enum class DecidedBy : std::uint8_t {
