@@ -289,6 +289,9 @@ def test_e1_breakdown_pagat_bonus():
         "i", "j", "decided_by", "rows", "foul", "natural", "royalties", "surrendered", "natural_units",
         "surrender_units", "row_units", "royalty_units", "overall_units", "scoop", "scoop_bonus_units",
         "multiplier", "subtotal", "stake", "home_run", "units",
+        # settlement group (issue #10)
+        "false_declaration_units", "ace_units", "capped", "home_run_bonus_units", "home_run_capped", "horse",
+        "bet",
     }  # fmt: skip
 
 

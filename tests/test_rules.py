@@ -61,6 +61,20 @@ DEFAULTS: dict[str, Any] = {
     "three_straights_wheel": True,
     "three_flushes_distinct_suits": False,
     "quads_as_trips": True,
+    # settlement group (issue #10)
+    "row_base": [1, 1, 1],
+    "ace_units": 0,
+    "pair_cap": 0,
+    "home_run_cap": 0,
+    "home_run_bonus": 0,
+    "home_run_counts_naturals": False,
+    "natural_vs_natural": "by_kind",
+    "natural_settles_table": False,
+    "natural_units_mode": "table",
+    "false_declaration_units": 0,
+    "horse_card": None,
+    "horse_multiplier": 2,
+    "foul_vs_foul": "push",
 }
 
 PAGAT_NATURALS = [["six_pairs", 3], ["three_straights", 3], ["three_flushes", 3], ["dragon", 13]]
@@ -382,7 +396,8 @@ def test_json_round_trip(rules: Rules) -> None:
 @pytest.mark.parametrize("rules", ALL_RULES)
 def test_toml_round_trip(rules: Rules) -> None:
     text = rules.to_toml()
-    assert tomllib.loads(text) == rules.to_dict()
+    # TOML has no null: knobs that are None (no horse card) are left out and read back as None.
+    assert tomllib.loads(text) == {k: v for k, v in rules.to_dict().items() if v is not None}
     assert_same(Rules.from_toml(text), rules)
 
 
@@ -613,9 +628,13 @@ def test_enum_choices_are_those_of_rules_md() -> None:
         "overall_basis": ("two_rows", "total"),
         "royalty_mode": ("replace", "add"),
         "royalty_condition": ("win_row", "always"),
-        "foul_policy": ("lose_all_rows", "as_scooped"),
+        "foul_policy": ("lose_all_rows", "as_scooped", "as_laid"),
         "natural_declaration": ("must_declare", "auto"),
         "natural_tiebreak": ("full", "top_pair_only", "none"),
+        # settlement group (issue #10)
+        "natural_vs_natural": ("by_kind", "by_units", "net", "push"),
+        "natural_units_mode": ("table", "as_home_run"),
+        "foul_vs_foul": ("push", "as_laid"),
     }
 
 

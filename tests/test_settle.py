@@ -4,6 +4,7 @@ the pure-Python reference on random deals under random rules."""
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import itertools
 import random
 from collections import Counter
@@ -14,6 +15,7 @@ from chinese_poker import Hand, Rules, arrange, detect_natural, evaluate, evalua
 from chinese_poker import reference as ref
 from chinese_poker.knobs import NATURAL_NAMES
 from chinese_poker.presets import PRESET_NAMES
+from chinese_poker.settlement import uses_settlement_knobs
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -289,7 +291,27 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
             ]
         )
     )
+    # settlement group (issue #10): the real-table knobs, often left at their defaults
+    settlement = {"foul_policy": draw(st.sampled_from(["lose_all_rows", "as_scooped"]))}
+    if draw(st.booleans()):
+        settlement = {
+            "row_base": draw(st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3))),
+            "ace_units": draw(st.sampled_from([0, 0, 1, 2])),
+            "foul_policy": draw(st.sampled_from(["lose_all_rows", "as_scooped", "as_laid"])),
+            "pair_cap": draw(st.sampled_from([0, 0, 2, 5])),
+            "home_run_cap": draw(st.sampled_from([0, 0, 4, 10])),
+            "home_run_bonus": draw(st.sampled_from([0, 0, 1, 3])),
+            "home_run_counts_naturals": draw(st.booleans()),
+            "natural_vs_natural": draw(st.sampled_from(["by_kind", "by_units", "net", "push"])),
+            "natural_settles_table": draw(st.booleans()),
+            "natural_units_mode": draw(st.sampled_from(["table", "as_home_run"])),
+            "false_declaration_units": draw(st.sampled_from([0, 0, 2, 6])),
+            "horse_card": draw(st.sampled_from([None, "As", "2c", "Th"])),
+            "horse_multiplier": draw(st.integers(1, 3)),
+            "foul_vs_foul": draw(st.sampled_from(["push", "as_laid"])),
+        }
     return rules.replace(
+        **settlement,
         wheel=draw(st.sampled_from(["low", "second"])),
         suit_tiebreak=draw(st.sampled_from(["off", "highest_card"])),
         suit_order=draw(st.sampled_from(["shdc", "shcd"])),
@@ -305,7 +327,6 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
         royalty_mode=draw(st.sampled_from(["replace", "add"])),
         royalty_condition=draw(st.sampled_from(["win_row", "always"])),
         royalty_cancel=draw(st.booleans()),
-        foul_policy=draw(st.sampled_from(["lose_all_rows", "as_scooped"])),
         foul_pays_royalties=draw(st.booleans()),
         naturals=naturals,
         natural_declaration=draw(st.sampled_from(["must_declare", "auto"])),
@@ -399,6 +420,8 @@ def deal_strategy(draw: st.DrawFn, rules: Rules) -> tuple[list[Hand], list[bool]
         declares = rules.natural_declaration == "must_declare" and rules.naturals and draw(st.booleans())
         if declares and detect_natural(cards, rules) is not None:
             hand = Hand.declared(cards)
+        elif rules.false_declaration_units > 0 and draw(st.integers(0, 5)) == 0:
+            hand = Hand.declared(cards)  # perhaps a false declaration (paid for under these rules)
         hands.append(hand)
     surrender = None
     if rules.surrender_units > 0:
@@ -417,16 +440,40 @@ def _reference_players(hands: list[Hand]) -> list[dict]:
     ]
 
 
-def _assert_agrees(hands: list[Hand], rules: Rules, stakes=None, surrender=None) -> None:
-    ours = settle(hands, rules, stakes=stakes, surrender=surrender)
-    theirs = ref.settle(_reference_players(hands), rules.resolved(), stakes=stakes, surrender=surrender)
+def _full_pairs(result) -> list[dict]:
+    """Every field of every pair (the extended fields too, whatever ``to_dict`` shows), lists for tuples."""
+    out = []
+    for pair in result.pairs:
+        data = {f.name: getattr(pair, f.name) for f in dataclasses.fields(pair)}
+        for key, value in data.items():
+            if isinstance(value, tuple):
+                data[key] = [list(v) if isinstance(v, tuple) else v for v in value]
+        out.append(data)
+    return out
+
+
+def _assert_agrees(
+    hands: list[Hand], rules: Rules, stakes=None, surrender=None, *, banker=None, bets=None
+) -> None:
+    ours = settle(hands, rules, stakes=stakes, surrender=surrender, banker=banker, bets=bets)
+    theirs = ref.settle(
+        _reference_players(hands),
+        rules.resolved(),
+        stakes=stakes,
+        surrender=surrender,
+        banker=banker,
+        bets=bets,
+    )
     assert list(ours.net) == theirs["net"]
     assert list(ours.home_run) == theirs["home_run"]
-    for pair, expected in zip(ours.to_dict()["pairs"], theirs["pairs"]):
-        assert pair == {k: list(v) if isinstance(v, tuple) else v for k, v in expected.items()}, (
-            pair,
-            expected,
-        )
+    assert len(ours.pairs) == len(theirs["pairs"])
+    for pair, expected in zip(_full_pairs(ours), theirs["pairs"]):
+        assert pair == expected, (pair, expected)
+    # The output shows the extended fields exactly when the round uses them.
+    shown = ours.to_dict()["pairs"]
+    for pair, full in zip(shown, _full_pairs(ours)):
+        assert pair == {k: v for k, v in full.items() if k in pair}
+        assert ("horse" in pair) == (banker is not None or uses_settlement_knobs(rules))
     assert sum(ours.net) == 0
 
 
@@ -440,7 +487,12 @@ def test_agrees_with_reference_under_random_rules(data: st.DataObject) -> None:
         n = len(hands)
         values = data.draw(st.lists(st.integers(0, 3), min_size=n * n, max_size=n * n))
         stakes = [[values[min(i, j) * n + max(i, j)] for j in range(n)] for i in range(n)]
-    _assert_agrees(hands, rules, stakes=stakes, surrender=surrender)
+    banker = bets = None
+    if data.draw(st.integers(0, 3)) == 0:  # a banker round, sometimes with bets
+        banker = data.draw(st.integers(0, len(hands) - 1))
+        if data.draw(st.booleans()):
+            bets = data.draw(st.lists(st.integers(1, 5), min_size=len(hands), max_size=len(hands)))
+    _assert_agrees(hands, rules, stakes=stakes, surrender=surrender, banker=banker, bets=bets)
 
 
 @pytest.mark.slow
@@ -502,9 +554,10 @@ def test_invariants(data: st.DataObject) -> None:
 
 def _without_colours(rules: Rules) -> Rules:
     """``rules`` with suits out of every comparison: no suit tie-break, and no all_one_colour natural (the
-    one rule that reads colours: it would see a relabelling that mixes red and black suits)."""
+    one rule that reads colours: it would see a relabelling that mixes red and black suits), and no horse
+    card (one card, suit and all)."""
     return rules.replace(
-        suit_tiebreak="off", surrender_units=0,
+        suit_tiebreak="off", surrender_units=0, horse_card=None,
         naturals=[natural for natural in rules.naturals if natural[0] != "all_one_colour"],
     )  # fmt: skip
 

@@ -23,8 +23,11 @@ enum class MiddleVsBack : int { non_strict = 0, strict = 1 };
 enum class OverallBasis : int { two_rows = 0, total = 1 };
 enum class RoyaltyMode : int { replace = 0, add = 1 };
 enum class RoyaltyCondition : int { win_row = 0, always = 1 };
-enum class FoulPolicy : int { lose_all_rows = 0, as_scooped = 1 };
 enum class NaturalDeclaration : int { must_declare = 0, auto_ = 1 };
+// --- settlement group (issue #10) ---
+enum class FoulPolicy : int { lose_all_rows = 0, as_scooped = 1, as_laid = 2 };
+enum class NaturalUnitsMode : int { table = 0, as_home_run = 1 };
+enum class FoulVsFoul : int { push = 0, as_laid = 1 };
 
 // Royalty table keys: the row's category, and royal_flush in its own slot.
 enum class RoyaltyCategory : int {
@@ -45,7 +48,11 @@ constexpr const char* kKnobNames[] = {
     "surrender_units",
     // naturals group (issue #10)
     "three_straights_front_a23", "three_straights_front_qka", "three_straights_wheel",
-    "three_flushes_distinct_suits", "quads_as_trips"};
+    "three_flushes_distinct_suits", "quads_as_trips",
+    // --- settlement group (issue #10) ---
+    "row_base", "ace_units", "pair_cap", "home_run_cap", "home_run_bonus", "home_run_counts_naturals",
+    "natural_vs_natural", "natural_settles_table", "natural_units_mode", "false_declaration_units", "horse_card",
+    "horse_multiplier", "foul_vs_foul"};
 
 [[noreturn]] void bad_knob(const char* knob, const std::string& problem) {
   throw py::value_error(std::string("RulesSpec.") + knob + ": " + problem);
@@ -192,6 +199,7 @@ void register_rules(py::module_& m) {
   py::native_enum<FoulPolicy>(m, "FoulPolicy", "enum.Enum", "The foul_policy knob.")
       .value("lose_all_rows", FoulPolicy::lose_all_rows)
       .value("as_scooped", FoulPolicy::as_scooped)
+      .value("as_laid", FoulPolicy::as_laid)
       .finalize();
   py::native_enum<NaturalDeclaration>(m, "NaturalDeclaration", "enum.Enum", "The natural_declaration knob.")
       .value("must_declare", NaturalDeclaration::must_declare)
@@ -201,6 +209,21 @@ void register_rules(py::module_& m) {
       .value("full", NaturalTiebreak::kFull)
       .value("top_pair_only", NaturalTiebreak::kTopPairOnly)
       .value("none", NaturalTiebreak::kNone)
+      .finalize();
+  // --- settlement group (issue #10) ---
+  py::native_enum<NaturalVsNatural>(m, "NaturalVsNatural", "enum.Enum", "The natural_vs_natural knob.")
+      .value("by_kind", NaturalVsNatural::kByKind)
+      .value("by_units", NaturalVsNatural::kByUnits)
+      .value("net", NaturalVsNatural::kNet)
+      .value("push", NaturalVsNatural::kPush)
+      .finalize();
+  py::native_enum<NaturalUnitsMode>(m, "NaturalUnitsMode", "enum.Enum", "The natural_units_mode knob.")
+      .value("table", NaturalUnitsMode::table)
+      .value("as_home_run", NaturalUnitsMode::as_home_run)
+      .finalize();
+  py::native_enum<FoulVsFoul>(m, "FoulVsFoul", "enum.Enum", "The foul_vs_foul knob.")
+      .value("push", FoulVsFoul::push)
+      .value("as_laid", FoulVsFoul::as_laid)
       .finalize();
   {
     py::native_enum<RoyaltyCategory> e(m, "RoyaltyCategory", "enum.Enum",
@@ -246,7 +269,15 @@ void register_rules(py::module_& m) {
   flag_knob<RoyaltyMode>(cls, "royalty_mode", &RulesSpec::royalty_add);
   flag_knob<RoyaltyCondition>(cls, "royalty_condition", &RulesSpec::royalty_always);
   bool_knob(cls, "royalty_cancel", &RulesSpec::royalty_cancel);
-  flag_knob<FoulPolicy>(cls, "foul_policy", &RulesSpec::foul_as_scooped);
+  cls.def_property(
+      "foul_policy",
+      [](const RulesSpec& s) {
+        return s.foul_as_laid ? FoulPolicy::as_laid : (s.foul_as_scooped ? FoulPolicy::as_scooped : FoulPolicy::lose_all_rows);
+      },
+      [](RulesSpec& s, FoulPolicy policy) {
+        s.foul_as_scooped = policy == FoulPolicy::as_scooped;
+        s.foul_as_laid = policy == FoulPolicy::as_laid;
+      });
   bool_knob(cls, "foul_pays_royalties", &RulesSpec::foul_pays_royalties);
   cls.def_property("naturals", &natural_entries, &set_naturals,
                    "The naturals as (NaturalKind, units) entries, lowest kind first.");
@@ -263,6 +294,41 @@ void register_rules(py::module_& m) {
   bool_knob(cls, "three_straights_wheel", &RulesSpec::three_straights_wheel);
   bool_knob(cls, "three_flushes_distinct_suits", &RulesSpec::three_flushes_distinct_suits);
   bool_knob(cls, "quads_as_trips", &RulesSpec::quads_as_trips);
+  // --- settlement group (issue #10) ---
+  cls.def_property(
+      "row_base",
+      [](const RulesSpec& s) { return py::make_tuple(s.row_base[0], s.row_base[1], s.row_base[2]); },
+      [](RulesSpec& s, const py::sequence& values) {
+        if (py::isinstance<py::str>(values) || values.size() != 3) bad_knob("row_base", "must be three ints");
+        std::array<std::int64_t, 3> base{};
+        for (std::size_t row = 0; row < 3; ++row) base[row] = checked_int("row_base", values[row], 1, kMaxUnits);
+        s.row_base = base;
+      },
+      "Units of a won row: (front, middle, back), each 1..1000.");
+  int_knob(cls, "ace_units", &RulesSpec::ace_units, 0, kMaxUnits);
+  int_knob(cls, "pair_cap", &RulesSpec::pair_cap, 0, kMaxUnits);
+  int_knob(cls, "home_run_cap", &RulesSpec::home_run_cap, 0, kMaxUnits);
+  int_knob(cls, "home_run_bonus", &RulesSpec::home_run_bonus, 0, kMaxUnits);
+  bool_knob(cls, "home_run_counts_naturals", &RulesSpec::home_run_counts_naturals);
+  cls.def_property(
+      "natural_vs_natural", [](const RulesSpec& s) { return s.natural_vs_natural; },
+      [](RulesSpec& s, NaturalVsNatural v) { s.natural_vs_natural = v; });
+  bool_knob(cls, "natural_settles_table", &RulesSpec::natural_settles_table);
+  flag_knob<NaturalUnitsMode>(cls, "natural_units_mode", &RulesSpec::natural_units_as_home_run);
+  int_knob(cls, "false_declaration_units", &RulesSpec::false_declaration_units, 0, kMaxUnits);
+  cls.def_property(
+      "horse_card",
+      [](const RulesSpec& s) -> py::object {
+        if (s.horse_card < 0) return py::none();
+        return py::int_(static_cast<int>(s.horse_card));
+      },
+      [](RulesSpec& s, const py::object& value) {
+        s.horse_card = value.is_none() ? std::int8_t{-1}
+                                       : static_cast<std::int8_t>(checked_int("horse_card", value, 0, kDeckSize - 1));
+      },
+      "The horse card's code 0..51, or None.");
+  int_knob(cls, "horse_multiplier", &RulesSpec::horse_multiplier, 1, kMaxUnits);
+  flag_knob<FoulVsFoul>(cls, "foul_vs_foul", &RulesSpec::foul_vs_foul_as_laid);
 }
 
 }  // namespace chinese_poker::bindings

@@ -39,7 +39,8 @@ py::tuple triple(const T (&v)[3]) {
   return py::make_tuple(v[0], v[1], v[2]);
 }
 
-[[noreturn]] void raise_settle_error(const SettleError& error, const std::int64_t* stakes, int players) {
+[[noreturn]] void raise_settle_error(const SettleError& error, const std::int64_t* stakes, int players,
+                                     const std::int64_t* bets = nullptr) {
   Where where;
   where.item = error.round;
   where.player = error.player;
@@ -75,6 +76,18 @@ py::tuple triple(const T (&v)[3]) {
       raise_input_error("overflow", round + "the units of " + who + " do not fit in 64 bits", where);
     case SettleStatus::kBadPlayerCount:
       raise_input_error("player_count", "a round has 2 to 4 players", where);
+    // --- settlement group (issue #10) ---
+    case SettleStatus::kBadBanker:
+      raise_input_error("bad_banker",
+                        round + "banker = " + std::to_string(error.player) + " is not a seat: a round of " +
+                            std::to_string(players) + " players has seats 0.." + std::to_string(players - 1),
+                        where);
+    case SettleStatus::kBadBet: {
+      if (error.player < 0) raise_input_error("bad_bet", round + "bets are given but the round names no banker", where);
+      std::string text = round + "bets[" + std::to_string(error.player) + "]";
+      if (bets != nullptr) text += " = " + std::to_string(bets[error.player]);
+      raise_input_error("bad_bet", text + " (" + who + ") is not in 1.." + std::to_string(kMaxBet), where);
+    }
     case SettleStatus::kOk:
       break;
   }
@@ -102,6 +115,7 @@ void register_settle(py::module_& m) {
       .value("surrender", DecidedBy::kSurrender)
       .value("foul", DecidedBy::kFoul)
       .value("rows", DecidedBy::kRows)
+      .value("false_declaration", DecidedBy::kFalseDeclaration)  // settlement group (issue #10)
       .finalize();
 
   py::class_<BoundFacts>(m, "PlayerFacts", "What is known of one player before any pair is settled (read-only).")
@@ -111,7 +125,11 @@ void register_settle(py::module_& m) {
                              "Bits: 1 front beats middle, 2 middle beats back, 4 middle equals back (strict).")
       .def_property_readonly("natural", [](const BoundFacts& b) { return kind_or_none(b.kind); })
       .def_property_readonly("strengths", [](const BoundFacts& b) { return triple(b.facts.strength); })
-      .def_property_readonly("royalties", [](const BoundFacts& b) { return triple(b.facts.royalty); });
+      .def_property_readonly("royalties", [](const BoundFacts& b) { return triple(b.facts.royalty); })
+      // --- settlement group (issue #10) ---
+      .def_property_readonly("false_declaration", [](const BoundFacts& b) { return b.facts.false_declaration; })
+      .def_property_readonly("aces", [](const BoundFacts& b) { return b.facts.aces; })
+      .def_property_readonly("horse", [](const BoundFacts& b) { return b.facts.horse; });
 
   py::class_<PairResult>(m, "PairResult", "One pair (i, j), i < j, every amount from i's view (read-only).")
       .def_readonly("i", &PairResult::i)
@@ -133,10 +151,23 @@ void register_settle(py::module_& m) {
       .def_readonly("subtotal", &PairResult::subtotal)
       .def_readonly("stake", &PairResult::stake)
       .def_readonly("home_run", &PairResult::home_run)
-      .def_readonly("units", &PairResult::units);
+      .def_readonly("units", &PairResult::units)
+      // --- settlement group (issue #10) ---
+      .def_readonly("false_declaration_units", &PairResult::false_declaration_units)
+      .def_readonly("ace_units", &PairResult::ace_units)
+      .def_readonly("capped", &PairResult::capped)
+      .def_readonly("home_run_bonus_units", &PairResult::home_run_bonus_units)
+      .def_readonly("home_run_capped", &PairResult::home_run_capped)
+      .def_readonly("horse", &PairResult::horse)
+      .def_readonly("bet", &PairResult::bet);
 
   py::class_<BoundRound>(m, "RoundResult", "A settled round (read-only): facts, pairs, home runs and net units.")
       .def_property_readonly("players", [](const BoundRound& b) { return b.result.players; })
+      .def_property_readonly("banker",
+                             [](const BoundRound& b) -> py::object {
+                               if (b.result.banker < 0) return py::none();
+                               return py::int_(b.result.banker);
+                             })
       .def_property_readonly("net",
                              [](const BoundRound& b) {
                                py::tuple out(static_cast<std::size_t>(b.result.players));
@@ -213,7 +244,7 @@ void register_settle(py::module_& m) {
   m.def(
       "settle_round",
       [](const py::bytes& cards, const py::sequence& declared, const py::sequence& surrendered, const py::object& stakes,
-         const RulesSpec& rules) {
+         const RulesSpec& rules, const py::object& banker, const py::object& bets) {
         check_rules(rules);
         const std::string_view codes = cards;
         const int players = static_cast<int>(codes.size() / 13);
@@ -243,15 +274,49 @@ void register_settle(py::module_& m) {
           inputs[p].declared = declared_flags[static_cast<std::size_t>(p)];
           inputs[p].surrendered = surrender_flags[static_cast<std::size_t>(p)];
         }
+        // Banker rounds (settlement group, issue #10): the core checks the seat and the bets' range.
+        RoundOptions options;
+        options.stakes = stake_ptr;
+        std::array<std::int64_t, kMaxPlayers> bet_values{};
+        if (!banker.is_none()) {
+          if (PyBool_Check(banker.ptr()) || !PyLong_Check(banker.ptr())) throw py::type_error("banker must be an int seat or None");
+          int overflow = 0;
+          const long long seat = PyLong_AsLongLongAndOverflow(banker.ptr(), &overflow);
+          if (overflow != 0 || seat < 0 || seat >= players) {
+            raise_input_error("bad_banker",
+                              "banker = " + std::string(py::str(banker)) + " is not a seat: a round of " +
+                                  std::to_string(players) + " players has seats 0.." + std::to_string(players - 1),
+                              Where{});
+          }
+          options.banker = static_cast<int>(seat);
+        }
+        if (!bets.is_none()) {
+          const auto values = py::reinterpret_borrow<py::sequence>(bets);
+          if (static_cast<int>(values.size()) != players) {
+            throw py::value_error("bets needs one int per player (" + std::to_string(players) + "), got " +
+                                  std::to_string(values.size()));
+          }
+          for (int p = 0; p < players; ++p) {
+            const py::object v = values[static_cast<std::size_t>(p)];
+            if (PyBool_Check(v.ptr()) || !PyLong_Check(v.ptr())) throw py::type_error("bets must be ints");
+            int overflow = 0;
+            const long long bet = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+            // Out of int64 is out of range as well: the core reports it by player.
+            bet_values[static_cast<std::size_t>(p)] = overflow != 0 ? 0 : static_cast<std::int64_t>(bet);
+          }
+          options.bets = bet_values.data();
+        }
         BoundRound out;
         out.kinds = rules.natural_kind;
-        const SettleError error = settle_round(inputs, players, rules, stake_ptr, &out.result);
-        if (error) raise_settle_error(error, stake_ptr, players);
+        const SettleError error = settle_round(inputs, players, rules, options, &out.result);
+        if (error) raise_settle_error(error, stake_ptr, players, options.bets);
         return out;
       },
       py::arg("cards"), py::arg("declared"), py::arg("surrendered"), py::arg("stakes"), py::arg("rules"),
+      py::arg("banker") = py::none(), py::arg("bets") = py::none(),
       "Settles one round. cards: bytes of P x 13 codes (front 3, middle 5, back 5; a declared player's 13 in\n"
-      "any order); declared, surrendered: one bool per player; stakes: None or a (P, P) int64 array.");
+      "any order); declared, surrendered: one bool per player; stakes: None or a (P, P) int64 array;\n"
+      "banker: None or the banker's seat; bets: None or one int per player (banker rounds).");
 
   m.def(
       "settle_batch",

@@ -53,6 +53,21 @@ const char* validate_rules(const RulesSpec& rules) noexcept {
   if (static_cast<unsigned>(rules.natural_tiebreak) > static_cast<unsigned>(NaturalTiebreak::kNone)) {
     return "natural_tiebreak";
   }
+  // --- settlement group (issue #10) ---
+  for (const std::int64_t base : rules.row_base) {
+    if (!in_range(base, 1, kMaxUnits)) return "row_base";
+  }
+  if (!in_range(rules.ace_units, 0, kMaxUnits)) return "ace_units";
+  if (rules.foul_as_laid && rules.foul_as_scooped) return "foul_as_laid";
+  if (!in_range(rules.pair_cap, 0, kMaxUnits)) return "pair_cap";
+  if (!in_range(rules.home_run_cap, 0, kMaxUnits)) return "home_run_cap";
+  if (!in_range(rules.home_run_bonus, 0, kMaxUnits)) return "home_run_bonus";
+  if (static_cast<unsigned>(rules.natural_vs_natural) > static_cast<unsigned>(NaturalVsNatural::kPush)) {
+    return "natural_vs_natural";
+  }
+  if (!in_range(rules.false_declaration_units, 0, kMaxUnits)) return "false_declaration_units";
+  if (rules.horse_card < -1 || rules.horse_card >= kDeckSize) return "horse_card";
+  if (!in_range(rules.horse_multiplier, 1, kMaxUnits)) return "horse_multiplier";
   return nullptr;
 }
 

@@ -66,17 +66,18 @@ int compare_row(const PlayerInput& a, const PlayerFacts& fa, const PlayerInput& 
   return suit_tiebreak(a.cards + kRowStart[row], b.cards + kRowStart[row], kRowSize[row], sa, rules);
 }
 
-// Value to i of one row (RULES.md None11.5).
-std::int64_t row_value(int result, std::int64_t ri, std::int64_t rj, const RulesSpec& rules,
+// Value to i of one row (RULES.md 11.5); `base` is what the row pays plainly (row_base, 1 by default).
+std::int64_t row_value(int result, std::int64_t ri, std::int64_t rj, std::int64_t base, const RulesSpec& rules,
                        detail::CheckedMath& math) noexcept {
-  if (rules.royalty_cancel && ri > 0 && rj > 0) return result;
+  // result is -1, 0 or +1 and base at most kMaxUnits: result * base never overflows.
+  if (rules.royalty_cancel && ri > 0 && rj > 0) return result * base;
   if (!rules.royalty_always) {
     // What a won row is worth to each side; selected without branching on the (random) result.
-    const std::int64_t worth_i = rules.royalty_add ? math.add(1, ri) : (ri > 0 ? ri : 1);
-    const std::int64_t worth_j = rules.royalty_add ? math.add(1, rj) : (rj > 0 ? rj : 1);
+    const std::int64_t worth_i = rules.royalty_add ? math.add(base, ri) : (ri > 0 ? ri : base);
+    const std::int64_t worth_j = rules.royalty_add ? math.add(base, rj) : (rj > 0 ? rj : base);
     return math.sub(static_cast<std::int64_t>(result > 0) * worth_i, static_cast<std::int64_t>(result < 0) * worth_j);
   }
-  std::int64_t unit = result;
+  std::int64_t unit = result * base;
   if (!rules.royalty_add) {
     if (result > 0 && ri > 0) unit = 0;
     if (result < 0 && rj > 0) unit = 0;
@@ -86,13 +87,78 @@ std::int64_t row_value(int result, std::int64_t ri, std::int64_t rj, const Rules
 
 int sign(std::int64_t v) noexcept { return (v > 0) - (v < 0); }
 
-// Settles pair (i, j) into `p`; returns false when an amount overflowed (p is then unspecified).
+std::int64_t clamp(std::int64_t v, std::int64_t cap) noexcept { return v > cap ? cap : (v < -cap ? -cap : v); }
+
+// What a natural of level `level` collects (RULES.md 11.1): its listed units, or under natural_units_mode
+// "as_home_run" what a plain sweep of the table pays: the row bases, shot and home-run multiplied.
+std::int64_t natural_pay(int level, const RulesSpec& rules, detail::CheckedMath& math) noexcept {
+  if (!rules.natural_units_as_home_run) return rules.natural_units[static_cast<std::size_t>(level)];
+  const std::int64_t sweep = math.add(math.add(rules.row_base[0], rules.row_base[1]), rules.row_base[2]);
+  return math.mul(math.mul(sweep, rules.scoop_multiplier), rules.home_run_multiplier);
+}
+
+// Per-pair context that does not come from the two players' facts.
+struct PairContext {
+  std::int64_t stake = 1;
+  std::int64_t bet = 1;
+  bool table_has_natural = false;            // someone at the table holds a natural (natural_settles_table)
+  bool table_has_false_declaration = false;  // someone at the table declared falsely (likewise)
+};
+
+// The pair's amount after pair_cap (RULES.md 11.9): the cap applies to pairs decided by rows or a foul.
+std::int64_t capped_subtotal(const PairResult& p, const RulesSpec& rules) noexcept {
+  const bool cappable = p.decided_by == DecidedBy::kRows || p.decided_by == DecidedBy::kFoul;
+  return rules.pair_cap > 0 && cappable ? clamp(p.subtotal, rules.pair_cap) : p.subtotal;
+}
+
+// units from the amount after the caps and the home run: + the ace part (never capped or multiplied by
+// shooting or the home run), x horse x bet, x stake last (the other factors' product always fits, so a
+// zero stake never reports an overflow).
+std::int64_t final_units(std::int64_t value, const PairResult& p, detail::CheckedMath& math) noexcept {
+  if (p.ace_units == 0 && p.horse == 1 && p.bet == 1) return math.mul(value, p.stake);  // the common case
+  return math.mul(math.mul(math.mul(math.add(value, p.ace_units), p.horse), p.bet), p.stake);
+}
+
+// The natural units of a pair where at least one side has a natural, or where natural_settles_table
+// settles two ordinary hands by naturals (0).
+std::int64_t natural_units_of(const PlayerInput* in, const PlayerFacts& fi, const PlayerFacts& fj, int i, int j,
+                              const RulesSpec& rules, detail::CheckedMath& math) noexcept {
+  if (fi.natural < 0 && fj.natural < 0) return 0;
+  if (fj.natural < 0) return natural_pay(fi.natural, rules, math);
+  if (fi.natural < 0) return math.neg(natural_pay(fj.natural, rules, math));
+  const std::int64_t ui = natural_pay(fi.natural, rules, math);
+  const std::int64_t uj = natural_pay(fj.natural, rules, math);
+  switch (rules.natural_vs_natural) {
+    case NaturalVsNatural::kPush:
+      return 0;
+    case NaturalVsNatural::kNet:
+      return math.sub(ui, uj);
+    case NaturalVsNatural::kByUnits:
+      return ui > uj ? ui : (ui < uj ? math.neg(uj) : 0);
+    case NaturalVsNatural::kByKind:
+      break;
+  }
+  int winner = 0;
+  if (fi.natural != fj.natural) {
+    winner = fi.natural > fj.natural ? 1 : -1;
+  } else {
+    const NaturalKind kind = rules.natural_kind[static_cast<std::size_t>(fi.natural)];
+    const std::uint64_t ki = detail::natural_key_valid(kind, in[i].cards, rules);
+    const std::uint64_t kj = detail::natural_key_valid(kind, in[j].cards, rules);
+    winner = ki > kj ? 1 : (ki < kj ? -1 : 0);
+  }
+  return winner > 0 ? ui : (winner < 0 ? math.neg(uj) : 0);
+}
+
+// Settles pair (i, j) into `p`, everything but the home run; returns false when an amount overflowed (p
+// is then unspecified).
 bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, const RulesSpec& rules,
-                 std::int64_t stake, PairResult& p) noexcept {
+                 const PairContext& ctx, PairResult& p) noexcept {
   p = PairResult{};
   p.i = i;
   p.j = j;
-  p.stake = stake;
+  p.stake = ctx.stake;
+  p.bet = ctx.bet;
   const PlayerFacts& fi = facts[i];
   const PlayerFacts& fj = facts[j];
   detail::CheckedMath math;
@@ -100,28 +166,31 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
   if (p.rows_known) {
     for (int row = 0; row < 3; ++row) p.rows[row] = static_cast<std::int8_t>(compare_row(in[i], fi, in[j], fj, row, rules));
   }
+  // Under foul_policy "as_laid" a foul is reported but changes nothing (RULES.md 11.3).
+  // Under foul_vs_foul "as_laid" two fouled hands compare their rows as laid.
+  const bool both_as_laid = rules.foul_vs_foul_as_laid && fi.foul && fj.foul;
+  const bool foul_i = fi.foul && !rules.foul_as_laid && !both_as_laid;
+  const bool foul_j = fj.foul && !rules.foul_as_laid && !both_as_laid;
 
-  if (fi.natural >= 0 || fj.natural >= 0) {
+  if (fi.false_declaration || fj.false_declaration) {
+    p.decided_by = DecidedBy::kFalseDeclaration;
+    if (fi.false_declaration && !fj.false_declaration) p.false_declaration_units = math.neg(rules.false_declaration_units);
+    if (fj.false_declaration && !fi.false_declaration) p.false_declaration_units = rules.false_declaration_units;
+    p.subtotal = p.false_declaration_units;
+  } else if (rules.natural_settles_table && ctx.table_has_false_declaration) {
+    p.decided_by = DecidedBy::kFalseDeclaration;  // the false declaration ends the round: 0 between the others
+  } else if (fi.natural >= 0 || fj.natural >= 0 || (rules.natural_settles_table && ctx.table_has_natural)) {
     p.decided_by = DecidedBy::kNatural;
-    int winner = 0;
-    if (fj.natural < 0 || fi.natural > fj.natural) {
-      winner = 1;
-    } else if (fi.natural < 0 || fj.natural > fi.natural) {
-      winner = -1;
-    } else {
-      const NaturalKind kind = rules.natural_kind[static_cast<std::size_t>(fi.natural)];
-      const std::uint64_t ki = detail::natural_key_valid(kind, in[i].cards, rules);
-      const std::uint64_t kj = detail::natural_key_valid(kind, in[j].cards, rules);
-      winner = ki > kj ? 1 : (ki < kj ? -1 : 0);
-    }
-    if (winner > 0) p.natural_units = rules.natural_units[static_cast<std::size_t>(fi.natural)];
-    if (winner < 0) p.natural_units = math.neg(rules.natural_units[static_cast<std::size_t>(fj.natural)]);
+    p.natural_units = natural_units_of(in, fi, fj, i, j, rules, math);
     p.subtotal = p.natural_units;
   } else if (in[i].surrendered || in[j].surrendered) {
     p.decided_by = DecidedBy::kSurrender;
-    if (in[i].surrendered && !in[j].surrendered && !fj.foul) p.surrender_units = math.neg(rules.surrender_units);
-    if (in[j].surrendered && !in[i].surrendered && !fi.foul) p.surrender_units = rules.surrender_units;
+    if (in[i].surrendered && !in[j].surrendered && !foul_j) p.surrender_units = math.neg(rules.surrender_units);
+    if (in[j].surrendered && !in[i].surrendered && !foul_i) p.surrender_units = rules.surrender_units;
     p.subtotal = p.surrender_units;
+  } else if (foul_i && foul_j) {
+    p.decided_by = DecidedBy::kFoul;  // both foul: every amount 0 but the ace part
+    p.ace_units = math.mul(rules.ace_units, fi.aces - fj.aces);
   } else {
     int results[3] = {p.rows[0], p.rows[1], p.rows[2]};
     std::int64_t ri[3], rj[3];
@@ -130,14 +199,9 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
       rj[row] = fj.royalty[row];
     }
     bool plays_as_scoop = true;  // whether overall unit, scoop bonus and multiplier apply
-    if (fi.foul || fj.foul) {
+    if (foul_i || foul_j) {
       p.decided_by = DecidedBy::kFoul;
-      if (fi.foul && fj.foul) {
-        p.subtotal = 0;
-        p.units = 0;
-        return true;
-      }
-      const int legal = fi.foul ? -1 : 1;
+      const int legal = foul_i ? -1 : 1;
       for (int row = 0; row < 3; ++row) {
         results[row] = legal;
         if (!rules.foul_pays_royalties) ri[row] = rj[row] = 0;
@@ -150,8 +214,9 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     std::int64_t value = 0;
     int wins_i = 0, wins_j = 0;
     for (int row = 0; row < 3; ++row) {
-      p.row_units += results[row];
-      value = math.add(value, row_value(results[row], ri[row], rj[row], rules, math));
+      const std::int64_t base = rules.row_base[static_cast<std::size_t>(row)];
+      p.row_units += results[row] * base;  // at most 3 x kMaxUnits in all
+      value = math.add(value, row_value(results[row], ri[row], rj[row], base, rules, math));
       wins_i += results[row] > 0;
       wins_j += results[row] < 0;
     }
@@ -168,11 +233,15 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
       p.scoop_bonus_units = math.mul(p.scoop, rules.scoop_bonus);
       if (p.scoop != 0) p.multiplier = rules.scoop_multiplier;
     }
+    p.ace_units = math.mul(rules.ace_units, fi.aces - fj.aces);
     const std::int64_t plain = math.add(math.add(p.row_units, p.overall_units), p.scoop_bonus_units);
     const std::int64_t royalty_multiplier = rules.royalties_in_multiplier ? p.multiplier : 1;
     p.subtotal = math.add(math.mul(p.multiplier, plain), math.mul(royalty_multiplier, p.royalty_units));
   }
-  p.units = math.mul(p.subtotal, p.stake);
+  const std::int64_t value = capped_subtotal(p, rules);
+  p.capped = value != p.subtotal;
+  if (rules.horse_card >= 0 && fi.horse != fj.horse) p.horse = rules.horse_multiplier;
+  p.units = final_units(value, p, math);
   return !math.overflow();
 }
 
@@ -191,9 +260,18 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
   if (in.declared || rules.natural_auto) {
     f.natural = rules.num_naturals > 0 ? detail::detect_natural_valid(in.cards, rules) : -1;
     if (in.declared && f.natural < 0) {
-      error.status = SettleStatus::kDeclaredWithoutNatural;
-      return error;
+      if (rules.false_declaration_units == 0) {
+        error.status = SettleStatus::kDeclaredWithoutNatural;
+        return error;
+      }
+      f.false_declaration = true;  // pays false_declaration_units to each opponent (RULES.md 11.0)
     }
+  }
+  if (rules.ace_units != 0) {
+    for (int k = 0; k < 13; ++k) f.aces += card_rank(in.cards[k]) == 12;
+  }
+  if (rules.horse_card >= 0) {
+    for (int k = 0; k < 13; ++k) f.horse = f.horse || static_cast<int>(in.cards[k]) == rules.horse_card;
   }
   if (f.has_setting) {
     const detail::Tables& t = detail::tables();
@@ -212,53 +290,81 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
   return SettleError{};
 }
 
-// Settles a round whose cards (in `players`) are a validated private copy and whose stakes are valid.
+// Whether pair `pr` is a shot (a scoop) for player `p`'s home run; with home_run_counts_naturals a
+// natural win counts too.
+bool is_shot(const PairResult& pr, int p, const RulesSpec& rules) noexcept {
+  const int side = pr.i == p ? 1 : -1;
+  if (pr.scoop == side) return true;
+  return rules.home_run_counts_naturals && pr.decided_by == DecidedBy::kNatural && sign(pr.natural_units) == side;
+}
+
+// Settles a round whose cards (in `players`) are a validated private copy and whose options (stakes,
+// banker, bets) are valid.
 SettleError settle_valid(const PlayerInput* players, int num_players, const RulesSpec& rules,
-                         const std::int64_t* stakes, RoundResult* out) noexcept {
+                         const RoundOptions& options, RoundResult* out) noexcept {
   assert(num_players >= kMinPlayers && num_players <= kMaxPlayers);
+  assert(options.banker >= -1 && options.banker < num_players);
   RoundResult& r = *out;
+  const int banker = options.banker;
   r.players = num_players;
-  r.num_pairs = num_players * (num_players - 1) / 2;
+  r.banker = banker;
+  r.num_pairs = banker >= 0 ? num_players - 1 : num_players * (num_players - 1) / 2;
+  bool table_has_natural = false, table_has_false_declaration = false;
   for (int p = 0; p < num_players; ++p) {
     const SettleError error = facts_of_valid(players[p], p, rules, &r.facts[p]);
     if (error) return error;
+    table_has_natural = table_has_natural || r.facts[p].natural >= 0;
+    table_has_false_declaration = table_has_false_declaration || r.facts[p].false_declaration;
   }
   SettleError overflow;
   overflow.status = SettleStatus::kOverflow;
   int k = 0;
   for (int i = 0; i < num_players; ++i) {
     for (int j = i + 1; j < num_players; ++j) {
-      const std::int64_t stake = stakes == nullptr ? 1 : stakes[i * num_players + j];
-      if (!settle_pair(players, r.facts, i, j, rules, stake, r.pairs[k++])) {
+      if (banker >= 0 && i != banker && j != banker) continue;
+      PairContext ctx;
+      ctx.stake = options.stakes == nullptr ? 1 : options.stakes[i * num_players + j];
+      if (banker >= 0 && options.bets != nullptr) ctx.bet = options.bets[i == banker ? j : i];
+      ctx.table_has_natural = table_has_natural;
+      ctx.table_has_false_declaration = table_has_false_declaration;
+      if (!settle_pair(players, r.facts, i, j, rules, ctx, r.pairs[k++])) {
         overflow.player = i;
         overflow.other = j;
         return overflow;
       }
     }
   }
-  // Home run: a player who scoops every opponent, with enough opponents.
+  // Home run: a player who scoops every opponent, with enough opponents (banker rounds: the banker only).
   for (int p = 0; p < kMaxPlayers; ++p) r.home_run[p] = false;
-  if (rules.home_run_multiplier != 1 && num_players - 1 >= rules.home_run_min_opponents) {
+  const bool home_run_pays = rules.home_run_multiplier != 1 || rules.home_run_bonus > 0;
+  if (home_run_pays && num_players - 1 >= rules.home_run_min_opponents) {
     for (int p = 0; p < num_players; ++p) {
+      if (banker >= 0 && p != banker) continue;
       bool all = true;
       for (int q = 0; q < r.num_pairs; ++q) {
         const PairResult& pr = r.pairs[q];
-        if (pr.i == p) all = all && pr.scoop == 1;
-        if (pr.j == p) all = all && pr.scoop == -1;
+        if (pr.i == p || pr.j == p) all = all && is_shot(pr, p, rules);
       }
       if (!all) continue;
       r.home_run[p] = true;
       for (int q = 0; q < r.num_pairs; ++q) {
         PairResult& pr = r.pairs[q];
-        if (pr.i == p || pr.j == p) {
-          detail::CheckedMath math;
-          pr.home_run = rules.home_run_multiplier;
-          pr.units = math.mul(math.mul(pr.subtotal, pr.stake), pr.home_run);
-          if (math.overflow()) {
-            overflow.player = pr.i;
-            overflow.other = pr.j;
-            return overflow;
-          }
+        if (pr.i != p && pr.j != p) continue;
+        detail::CheckedMath math;
+        const std::int64_t side = pr.i == p ? 1 : -1;
+        pr.home_run = rules.home_run_multiplier;
+        pr.home_run_bonus_units = side * rules.home_run_bonus;
+        std::int64_t value = math.add(math.mul(capped_subtotal(pr, rules), pr.home_run), pr.home_run_bonus_units);
+        if (rules.home_run_cap > 0) {
+          const std::int64_t capped = clamp(value, rules.home_run_cap);
+          pr.home_run_capped = capped != value;
+          value = capped;
+        }
+        pr.units = final_units(value, pr, math);
+        if (math.overflow()) {
+          overflow.player = pr.i;
+          overflow.other = pr.j;
+          return overflow;
         }
       }
     }
@@ -276,6 +382,27 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
     if (math.overflow()) {
       overflow.player = pr.j;
       return overflow;
+    }
+  }
+  return SettleError{};
+}
+
+// kBadBanker when the banker is not a seat; kBadBet at the first bet out of 1..kMaxBet, or for bets
+// without a banker (player -1).
+SettleError check_banker(int banker, const std::int64_t* bets, int n) noexcept {
+  SettleError error;
+  if (banker < -1 || banker >= n) {
+    error.status = SettleStatus::kBadBanker;
+    error.player = banker;
+    return error;
+  }
+  if (bets == nullptr) return error;
+  error.status = SettleStatus::kBadBet;
+  if (banker < 0) return error;
+  for (int p = 0; p < n; ++p) {
+    if (bets[p] < 1 || bets[p] > kMaxBet) {
+      error.player = p;
+      return error;
     }
   }
   return SettleError{};
@@ -332,7 +459,15 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
 
 SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
                          const std::int64_t* stakes, RoundResult* out) noexcept {
+  RoundOptions options;
+  options.stakes = stakes;
+  return settle_round(players, num_players, rules, options, out);
+}
+
+SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
+                         const RoundOptions& options, RoundResult* out) noexcept {
   assert(validate_rules(rules) == nullptr);
+  const std::int64_t* stakes = options.stakes;
   if (num_players < kMinPlayers || num_players > kMaxPlayers) {
     SettleError error;
     error.status = SettleStatus::kBadPlayerCount;
@@ -355,7 +490,18 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
     const SettleError error = check_stakes(stake_copy, num_players);
     if (error) return error;
   }
-  return settle_valid(local, num_players, rules, stakes == nullptr ? nullptr : stake_copy, out);
+  std::int64_t bet_copy[kMaxPlayers];
+  if (options.bets != nullptr) {
+    std::memcpy(bet_copy, options.bets, sizeof(std::int64_t) * static_cast<std::size_t>(num_players));
+  }
+  const std::int64_t* bets = options.bets == nullptr ? nullptr : bet_copy;
+  const SettleError error = check_banker(options.banker, bets, num_players);
+  if (error) return error;
+  RoundOptions checked;
+  checked.stakes = stakes == nullptr ? nullptr : stake_copy;
+  checked.banker = options.banker;
+  checked.bets = bets;
+  return settle_valid(local, num_players, rules, checked, out);
 }
 
 CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept {
@@ -396,7 +542,7 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
       error.round = index;
       return error;
     }
-    SettleError error = settle_valid(inputs, num_players, rules, nullptr, &result);
+    SettleError error = settle_valid(inputs, num_players, rules, RoundOptions{}, &result);
     if (error) {
       error.round = index;
       return error;

@@ -1162,6 +1162,228 @@ static void test_bad_codes_everywhere() {
   CHECK(g_failures == failures_before);
 }
 
+
+// --- settlement group (issue #10): RULES.md 3.1's worked examples and banker rounds ---
+static RoundResult settle_with(const std::vector<const char*>& texts, const RulesSpec& rules, const RoundOptions& options,
+                               const std::vector<bool>& declared = {}) {
+  std::vector<std::vector<std::uint8_t>> cards;
+  for (const char* t : texts) cards.push_back(hand_of(t));
+  PlayerInput in[kMaxPlayers];
+  for (std::size_t p = 0; p < cards.size(); ++p) {
+    in[p].cards = cards[p].data();
+    in[p].declared = p < declared.size() && declared[p];
+  }
+  RoundResult result;
+  const SettleError error = settle_round(in, static_cast<int>(cards.size()), rules, options, &result);
+  CHECK(!error);
+  return result;
+}
+
+static void test_settlement_knobs() {
+  const std::vector<const char*> e1 = {"6s 6h 6d / 4s 4h 4d 9s 9h / Ks Kh Kd 8s 8h",
+                                       "Qs Qh 7s / Js Jh Jd 2s 2h / Ac 5s 5h 5d 5c"};
+  const std::vector<const char*> e2 = {
+      "Ts Th Qs / 6s 5s 4s 3s 2h / Ks Kh Kd 3h 3d", "Ac Kc 7s / Td Tc 9s 8s 6c / Jh Jd Jc 7h 7d",
+      "Qd Qc 2c / 8h 7c 6d 5c 4c / 9h 9d 9c 8d 8c", "Qh Js 6h / 5h 5d 4h 4d 3c / As Ah Ad 2s 2d"};
+  const std::vector<const char*> e6 = {
+      "Ac Ad Kc / Ks Qd Js Td 9s / Ah Jh 9h 7h 5h", "Kd Qc 2c / Qs Qh 8c 6c 3d / 3c 4c 5c 6d 7d",
+      "Kh Jc 2d / Tc Th 8d 6s 3s / 8h 8s 5d 5s 2h", "As Jd Ts / 9c 9d 7c 7s 6h / 4d 4h 4s 3h 2s"};
+  RulesSpec r;
+  r.row_base = {1, 2, 3};
+  CHECK(settle_texts(e1, r).net[0] == -4);
+  r = pagat_bonus();
+  r.row_base = {1, 2, 3};
+  CHECK(settle_texts(e1, r).net[0] == -3);
+  r.royalty_add = true;
+  CHECK(settle_texts(e1, r).net[0] == -7);
+  // Chi A, pairwise: E2's aces 0, 1, 0, 3.
+  r = RulesSpec{};
+  r.ace_units = 1;
+  RoundResult out = settle_texts(e2, r);
+  CHECK(out.net[0] == -1 && out.net[1] == -5 && out.net[2] == -1 && out.net[3] == 7);
+  CHECK(out.facts[3].aces == 3 && out.pairs[2].ace_units == -3);
+  // Foul as laid; two fouls as laid.
+  const std::vector<const char*> fouls = {"Qc Jd 8h / 9h 9d 5c 5d 2c / 6c 6d 6h 6s 8d",
+                                          "Kh Ks 2d / Tc Th 9c 5s 3h / Ac Ad 7c 7d 4s"};
+  r = RulesSpec{};
+  r.foul_as_laid = true;
+  out = settle_texts(fouls, r);
+  CHECK(out.net[0] == 1 && out.pairs[0].decided_by == DecidedBy::kRows && out.facts[1].foul);
+  r.foul_as_scooped = true;
+  CHECK(std::string(validate_rules(r)) == "foul_as_laid");
+  const std::vector<const char*> two_fouls = {"Ah Ad 3c / Kc Qd 8h 6s 2c / Tc 9d 7h 5s 4d",
+                                              "Kh Ks 2d / Jc Jd 9c 5h 3h / Qc Qh 7c 7d 4s"};
+  r = RulesSpec{};
+  CHECK(settle_texts(two_fouls, r).net[0] == 0);
+  r.foul_vs_foul_as_laid = true;
+  CHECK(settle_texts(two_fouls, r).net[0] == -1);
+  // Caps and the home-run bonus, E6 under shisanzhang-hk (shots 3 x 2, home run x 2).
+  RulesSpec hk;
+  hk.scoop_multiplier = 2;
+  hk.royalties_in_multiplier = true;
+  hk.home_run_multiplier = 2;
+  hk.foul_as_scooped = true;
+  CHECK(settle_texts(e6, hk).net[0] == 36);
+  r = hk;
+  r.pair_cap = 5;
+  out = settle_texts(e6, r);
+  CHECK(out.net[0] == 30 && out.pairs[0].capped && out.pairs[0].subtotal == 6);
+  r = hk;
+  r.home_run_cap = 8;
+  out = settle_texts(e6, r);
+  CHECK(out.net[0] == 24 && out.pairs[1].home_run_capped);
+  r = hk;
+  r.home_run_bonus = 1;
+  CHECK(settle_texts(e6, r).net[0] == 39);
+  r.home_run_multiplier = 1;
+  CHECK(settle_texts(e6, r).net[0] == 21);
+  // Naturals: six pairs against three flushes, listed [three_flushes 5, six_pairs 3].
+  const std::vector<const char*> naturals = {"2c 2d 5h 5s 7c 7d 9h 9s Jc Jd Kh Ks Ac",
+                                             "3h 4h 6h 2s 3s 4s 6s 8s 3d 4d 6d 8d Td"};
+  r = RulesSpec{};
+  r.num_naturals = 2;
+  r.natural_kind[0] = NaturalKind::kThreeFlushes;
+  r.natural_kind[1] = NaturalKind::kSixPairs;
+  r.natural_units[0] = 5;
+  r.natural_units[1] = 3;
+  const std::int64_t by_mode[4] = {3, -5, -2, 0};
+  for (int mode = 0; mode < 4; ++mode) {
+    r.natural_vs_natural = static_cast<NaturalVsNatural>(mode);
+    CHECK(settle_texts(naturals, r, {true, true}).net[0] == by_mode[mode]);
+  }
+  r.natural_vs_natural = static_cast<NaturalVsNatural>(4);
+  CHECK(std::string(validate_rules(r)) == "natural_vs_natural");
+  // The naturals table: six pairs against three ordinary hands.
+  const std::vector<const char*> table = {
+      "2c 2d 5h 5s 7c 7d 9h 9s Jc Jd Kh Ks Ac", "2h 3d Ad / 4c 6c 8c Tc Qc / 4s 6s 8s Ts Qs",
+      "2s 3h 5c / 7h 9c Jh Kc Ah / 4d 6d 8d Td Qd", "5d 7s 9d / 3c 3s Js Kd As / 4h 6h 8h Th Qh"};
+  const std::vector<bool> first_declares = {true, false, false, false};
+  r = pagat_bonus();
+  out = settle_texts(table, r, first_declares);
+  CHECK(out.net[0] == 9 && out.net[1] == 1 && out.net[2] == -7 && out.net[3] == -3);
+  r.natural_settles_table = true;
+  out = settle_texts(table, r, first_declares);
+  CHECK(out.net[0] == 9 && out.net[1] == -3 && out.net[2] == -3 && out.net[3] == -3);
+  r = pagat_bonus();
+  r.scoop_multiplier = 2;
+  r.home_run_multiplier = 2;
+  r.home_run_min_opponents = 1;
+  r.natural_units_as_home_run = true;
+  CHECK(settle_texts(table, r, first_declares).net[0] == 36);
+  r = hk;
+  r.num_naturals = 1;
+  r.natural_kind[0] = NaturalKind::kSixPairs;
+  r.natural_units[0] = 3;
+  CHECK(settle_texts(table, r, first_declares).net[0] == 9);
+  r.home_run_counts_naturals = true;
+  out = settle_texts(table, r, first_declares);
+  CHECK(out.net[0] == 18 && out.home_run[0]);
+  // A false declaration: refused at 0, paid for otherwise.
+  r = pagat_bonus();
+  {
+    const auto a = hand_of(e1[0]);
+    const auto b = hand_of(e1[1]);
+    PlayerInput in[2];
+    in[0].cards = a.data();
+    in[1].cards = b.data();
+    in[1].declared = true;
+    RoundResult result;
+    CHECK(settle_round(in, 2, r, nullptr, &result).status == SettleStatus::kDeclaredWithoutNatural);
+    r.false_declaration_units = 6;
+    CHECK(!settle_round(in, 2, r, nullptr, &result));
+    CHECK(result.net[0] == 6 && result.pairs[0].decided_by == DecidedBy::kFalseDeclaration);
+    CHECK(result.facts[1].false_declaration && result.pairs[0].false_declaration_units == 6);
+  }
+  // The horse card: Ac in E1 (B's), As in E2 (West's).
+  r = RulesSpec{};
+  r.horse_card = static_cast<std::int8_t>(4 * 12 + 0);
+  CHECK(settle_texts(e1, r).net[0] == -2);
+  r.horse_card = static_cast<std::int8_t>(4 * 12 + 3);
+  out = settle_texts(e2, r);
+  CHECK(out.net[0] == 4 && out.net[1] == -6 && out.net[2] == 4 && out.net[3] == -2 && out.pairs[2].horse == 2);
+  r.horse_card = 52;
+  CHECK(std::string(validate_rules(r)) == "horse_card");
+  // Banker rounds: E2 with North the banker, bets 1 2 1 3.
+  const std::int64_t bets[4] = {1, 2, 1, 3};
+  RoundOptions options;
+  options.banker = 0;
+  options.bets = bets;
+  out = settle_with(e2, RulesSpec{}, options);
+  CHECK(out.num_pairs == 3 && out.banker == 0);
+  CHECK(out.net[0] == 8 && out.net[1] == -6 && out.net[2] == 1 && out.net[3] == -3);
+  CHECK(out.pairs[0].bet == 2 && out.pairs[2].bet == 3 && out.pairs[2].j == 3);
+  options.banker = 2;
+  options.bets = nullptr;
+  out = settle_with(e2, RulesSpec{}, options);
+  CHECK(out.pairs[0].i == 0 && out.pairs[0].j == 2 && out.pairs[1].i == 1 && out.pairs[2].j == 3);
+  options.banker = 1;
+  out = settle_with(e6, hk, options);
+  CHECK(!out.home_run[0] && out.num_pairs == 3);
+  options.banker = 0;
+  CHECK(settle_with(e6, hk, options).home_run[0]);
+  // Errors: the banker seat, the bets' range, bets without a banker.
+  {
+    std::vector<std::vector<std::uint8_t>> cards;
+    for (const char* t : e2) cards.push_back(hand_of(t));
+    PlayerInput in[4];
+    for (int p = 0; p < 4; ++p) in[p].cards = cards[static_cast<std::size_t>(p)].data();
+    RoundResult result;
+    RoundOptions bad;
+    bad.banker = 4;
+    SettleError e = settle_round(in, 4, RulesSpec{}, bad, &result);
+    CHECK(e.status == SettleStatus::kBadBanker && e.player == 4);
+    const std::int64_t zero_bet[4] = {1, 1, 0, 1};
+    bad.banker = 0;
+    bad.bets = zero_bet;
+    e = settle_round(in, 4, RulesSpec{}, bad, &result);
+    CHECK(e.status == SettleStatus::kBadBet && e.player == 2);
+    const std::int64_t huge_bet[4] = {1, 1, 1, kMaxBet + 1};
+    bad.bets = huge_bet;
+    e = settle_round(in, 4, RulesSpec{}, bad, &result);
+    CHECK(e.status == SettleStatus::kBadBet && e.player == 3);
+    bad.banker = -1;
+    bad.bets = bets;
+    e = settle_round(in, 4, RulesSpec{}, bad, &result);
+    CHECK(e.status == SettleStatus::kBadBet && e.player == -1);
+  }
+  // Every factor at its cap: the per-pair product fits, and only the stake can push it past int64.
+  r = RulesSpec{};
+  r.row_base = {kMaxUnits, kMaxUnits, kMaxUnits};
+  r.num_naturals = 1;
+  r.natural_kind[0] = NaturalKind::kSixPairs;
+  r.natural_units[0] = 1;
+  r.natural_units_as_home_run = true;
+  r.scoop_multiplier = kMaxUnits;
+  r.home_run_multiplier = kMaxUnits;
+  r.home_run_min_opponents = 1;
+  r.home_run_counts_naturals = true;
+  r.home_run_bonus = kMaxUnits;
+  r.horse_card = static_cast<std::int8_t>(4 * 12 + 0);  // Ac, in the six pairs
+  r.horse_multiplier = kMaxUnits;
+  CHECK(validate_rules(r) == nullptr);
+  {
+    const auto six = hand_of("2c 2d 5h 5s 7c 7d 9h 9s Jc Jd Kh Ks Ac");
+    const auto other = hand_of("2h 3d Ad / 4c 6c 8c Tc Qc / 4s 6s 8s Ts Qs");
+    PlayerInput in[2];
+    in[0].cards = six.data();
+    in[0].declared = true;
+    in[1].cards = other.data();
+    const std::int64_t top_bets[2] = {1, kMaxBet};
+    RoundOptions o;
+    o.banker = 0;
+    o.bets = top_bets;
+    RoundResult result;
+    CHECK(!settle_round(in, 2, r, o, &result));
+    // 3000 x 1000 x 1000 per natural, x 1000 home run + 1000, x 1000 horse, x 1000 bet.
+    const std::int64_t expected = (3'000'000'000LL * 1000 + 1000) * 1000 * 1000;
+    CHECK(result.pairs[0].units == expected && result.net[1] == -expected);
+    const std::int64_t stakes[4] = {0, 10, 10, 0};
+    o.stakes = stakes;
+    const SettleError e = settle_round(in, 2, r, o, &result);
+    CHECK(e.status == SettleStatus::kOverflow && e.player == 0 && e.other == 1);
+  }
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -1183,6 +1405,7 @@ int main() {
   test_overflow_beyond_caps();
 #endif
   test_settle_round_validation();
+  test_settlement_knobs();
   test_held_naturals();
   test_real_table_naturals();
   test_build_expected_model();

@@ -51,6 +51,7 @@ class RoyaltyCondition(enum.Enum):
 class FoulPolicy(enum.Enum):
     lose_all_rows = 0
     as_scooped = 1
+    as_laid = 2
 
 class NaturalDeclaration(enum.Enum):
     must_declare = 0
@@ -60,6 +61,21 @@ class NaturalTiebreak(enum.Enum):
     full = 0
     top_pair_only = 1
     none = 2
+
+# settlement group (issue #10)
+class NaturalVsNatural(enum.Enum):
+    by_kind = 0
+    by_units = 1
+    net = 2
+    push = 3
+
+class NaturalUnitsMode(enum.Enum):
+    table = 0
+    as_home_run = 1
+
+class FoulVsFoul(enum.Enum):
+    push = 0
+    as_laid = 1
 
 class RoyaltyCategory(enum.Enum):
     high_card = 0
@@ -99,6 +115,7 @@ class DecidedBy(enum.Enum):
     surrender = 1
     foul = 2
     rows = 3
+    false_declaration = 4
 
 class RulesSpec:
     KNOBS: tuple[str, ...]
@@ -131,6 +148,23 @@ class RulesSpec:
     three_straights_wheel: bool
     three_flushes_distinct_suits: bool
     quads_as_trips: bool
+    # settlement group (issue #10)
+    @property
+    def row_base(self) -> tuple[int, int, int]: ...
+    @row_base.setter
+    def row_base(self, value: Sequence[int]) -> None: ...
+    ace_units: int
+    pair_cap: int
+    home_run_cap: int
+    home_run_bonus: int
+    home_run_counts_naturals: bool
+    natural_vs_natural: NaturalVsNatural
+    natural_settles_table: bool
+    natural_units_mode: NaturalUnitsMode
+    false_declaration_units: int
+    horse_card: int | None
+    horse_multiplier: int
+    foul_vs_foul: FoulVsFoul
     def __init__(self) -> None: ...
 
 class PlayerFacts:
@@ -146,6 +180,12 @@ class PlayerFacts:
     def strengths(self) -> tuple[int, int, int]: ...
     @property
     def royalties(self) -> tuple[int, int, int]: ...
+    @property
+    def false_declaration(self) -> bool: ...
+    @property
+    def aces(self) -> int: ...
+    @property
+    def horse(self) -> bool: ...
 
 class PairResult:
     @property
@@ -180,10 +220,26 @@ class PairResult:
     def home_run(self) -> int: ...
     @property
     def units(self) -> int: ...
+    @property
+    def false_declaration_units(self) -> int: ...
+    @property
+    def ace_units(self) -> int: ...
+    @property
+    def capped(self) -> bool: ...
+    @property
+    def home_run_bonus_units(self) -> int: ...
+    @property
+    def home_run_capped(self) -> bool: ...
+    @property
+    def horse(self) -> int: ...
+    @property
+    def bet(self) -> int: ...
 
 class RoundResult:
     @property
     def players(self) -> int: ...
+    @property
+    def banker(self) -> int | None: ...
     @property
     def net(self) -> tuple[int, ...]: ...
     @property
@@ -202,6 +258,8 @@ def settle_round(
     surrendered: Sequence[bool],
     stakes: npt.NDArray[np.int64] | None,
     rules: RulesSpec,
+    banker: int | None = None,
+    bets: Sequence[int] | None = None,
 ) -> RoundResult: ...
 def settle_batch(rounds: npt.NDArray[np.uint8], rules: RulesSpec) -> npt.NDArray[np.int64]: ...
 

@@ -25,6 +25,8 @@ from functools import cache
 from types import MappingProxyType
 from typing import Literal, Union, get_args
 
+from chinese_poker.cards import format_card, parse_card
+
 __all__ = [
     "BOOL_KNOBS",
     "CHOICES",
@@ -38,11 +40,15 @@ __all__ = [
     "ROYALTY_CATEGORIES",
     "ROYALTY_TABLES",
     "FoulPolicy",
+    "FoulVsFoul",
     "MiddleVsBack",
     "NaturalDeclaration",
     "NaturalTiebreak",
+    "NaturalUnitsMode",
+    "NaturalVsNatural",
     "Naturals",
     "OverallBasis",
+    "RowBase",
     "Royalties",
     "RoyaltyCondition",
     "RoyaltyMode",
@@ -52,7 +58,9 @@ __all__ = [
     "Wheel",
     "check_units",
     "knob_error",
+    "normalize_horse_card",
     "normalize_naturals",
+    "normalize_row_base",
     "normalize_royalties",
     "quoted",
     "read_only_table",
@@ -67,9 +75,15 @@ MiddleVsBack = Literal["non_strict", "strict"]
 OverallBasis = Literal["two_rows", "total"]
 RoyaltyMode = Literal["replace", "add"]
 RoyaltyCondition = Literal["win_row", "always"]
-FoulPolicy = Literal["lose_all_rows", "as_scooped"]
+FoulPolicy = Literal["lose_all_rows", "as_scooped", "as_laid"]
 NaturalDeclaration = Literal["must_declare", "auto"]
 NaturalTiebreak = Literal["full", "top_pair_only", "none"]
+# settlement group (issue #10)
+NaturalVsNatural = Literal["by_kind", "by_units", "net", "push"]
+NaturalUnitsMode = Literal["table", "as_home_run"]
+FoulVsFoul = Literal["push", "as_laid"]
+#: The ``row_base`` knob as stored: units of a won front, middle and back.
+RowBase = tuple[int, int, int]
 
 #: A custom royalty table as stored: ``(row, category, units)`` triples in canonical order.
 RoyaltyTable = tuple[tuple[str, str, int], ...]
@@ -134,6 +148,10 @@ CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "foul_policy": get_args(FoulPolicy),
     "natural_declaration": get_args(NaturalDeclaration),
     "natural_tiebreak": get_args(NaturalTiebreak),
+    # settlement group (issue #10)
+    "natural_vs_natural": get_args(NaturalVsNatural),
+    "natural_units_mode": get_args(NaturalUnitsMode),
+    "foul_vs_foul": get_args(FoulVsFoul),
 })  # fmt: skip
 
 #: The allowed range of every integer knob (low, high).
@@ -144,6 +162,13 @@ INT_RANGES: Mapping[str, tuple[int, int]] = MappingProxyType({
     "home_run_multiplier": (1, MAX_UNITS),
     "home_run_min_opponents": (1, 3),
     "surrender_units": (0, MAX_UNITS),
+    # settlement group (issue #10)
+    "ace_units": (0, MAX_UNITS),
+    "pair_cap": (0, MAX_UNITS),
+    "home_run_cap": (0, MAX_UNITS),
+    "home_run_bonus": (0, MAX_UNITS),
+    "false_declaration_units": (0, MAX_UNITS),
+    "horse_multiplier": (1, MAX_UNITS),
 })  # fmt: skip
 
 #: The knobs that are flags.
@@ -153,6 +178,8 @@ BOOL_KNOBS: tuple[str, ...] = (
     # naturals group (issue #10)
     "three_straights_front_a23", "three_straights_front_qka", "three_straights_wheel",
     "three_flushes_distinct_suits", "quads_as_trips",
+    # settlement group (issue #10)
+    "home_run_counts_naturals", "natural_settles_table",
 )  # fmt: skip
 
 #: Knobs that no longer exist, each with what replaces it; naming one is a ``ValueError`` saying so.
@@ -301,6 +328,44 @@ def normalize_naturals(value: object) -> Naturals:
     return tuple(naturals)
 
 
+# ----- settlement group (issue #10) ----------------------------------------------------------------------
+
+_ROW_BASE_FORM = "three ints (front, middle, back) or {front:, middle:, back:}, each an int from 1 to 1000"
+
+
+def normalize_row_base(value: object) -> RowBase:
+    """The stored form of ``row_base``: a tuple (front, middle, back) of ints 1..1000, from a sequence of
+    three ints or a mapping with exactly the keys front, middle and back."""
+    if isinstance(value, Mapping):
+        if set(value) != set(ROWS):
+            problem = f"a mapping needs exactly the keys front, middle, back, got {value!r}"
+            raise knob_error("row_base", problem, _ROW_BASE_FORM)
+        items = [value[row] for row in ROWS]
+    elif isinstance(value, (list, tuple)) and len(value) == 3:
+        items = list(value)
+    else:
+        raise knob_error("row_base", f"got {value!r}", _ROW_BASE_FORM)
+    front, middle, back = (
+        check_units("row_base", f"units of the {row}", v, 1) for row, v in zip(ROWS, items)
+    )
+    return front, middle, back
+
+
+def normalize_horse_card(value: object) -> str | None:
+    """The stored form of ``horse_card``: ``None`` or one card's canonical text (``"As"``; any text or code
+    ``chinese_poker.cards.parse_card`` reads is accepted)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise knob_error(
+            "horse_card", f"got {value!r} ({type(value).__name__})", "a card such as 'As', or none"
+        )
+    try:
+        return format_card(parse_card(value))
+    except (ValueError, TypeError) as error:
+        raise knob_error("horse_card", str(error), "a card such as 'As', or none") from None
+
+
 #: What each knob does, its values, its default and the section of docs/RULES.md that defines it; the
 #: body of ``help(Rules)``.
 KNOB_GUIDE = """\
@@ -329,7 +394,8 @@ Settlement of a pair (RULES.md 3, the step given):
   RULES.md 3, home run.
 - ``home_run_min_opponents``: how many opponents a home run needs; 1..3; (3); RULES.md 3, home run.
 - ``foul_policy``: what a fouled hand pays a legal one; "lose_all_rows" (three rows) | "as_scooped"
-  (as if scooped, bonuses included); ("lose_all_rows"); step 3.
+  (as if scooped, bonuses included) | "as_laid" (nothing: rows compared as laid); ("lose_all_rows");
+  step 3.
 - ``foul_pays_royalties``: whether the legal player's royalties are paid by a fouled one; bool; (true);
   step 3.
 - ``surrender_units``: what a surrendering player pays each opponent; int 0..1000; (0 = no surrender);
@@ -365,6 +431,28 @@ Naturals, 13-card special hands (RULES.md 5):
   suits; bool; (false); RULES.md 10.
 - ``quads_as_trips``: a four of a kind counts as trips for four trips and two trips three pairs; bool;
   (true); RULES.md 10.
+
+How a pair is settled, the real-table knobs (RULES.md 3 and 11):
+
+- ``row_base``: units of a won front, middle and back; three ints 1..1000; ((1, 1, 1)); 11.5.
+- ``ace_units``: Chi A, a side payment of ace_units x (aces_i - aces_j) per pair; int 0..1000; (0); 11.8.
+- ``pair_cap``: largest |units| of a pair decided by rows or a foul, after shooting; int 0..1000;
+  (0 = off); 11.9.
+- ``home_run_cap``: largest |units| of a home-run pair, after the home run; int 0..1000; (0 = off); 11.9.
+- ``home_run_bonus``: units added per opponent for a home run; int 0..1000; (0); 11.9.
+- ``home_run_counts_naturals``: a natural win counts as a scoop for the home run; bool; (false); 11.9.
+- ``natural_vs_natural``: how two naturals pay each other; "by_kind" | "by_units" | "net" | "push";
+  ("by_kind"); 11.1.
+- ``natural_settles_table``: a natural (or a false declaration) anywhere settles every pair by
+  declarations only; bool; (false); 11.1.
+- ``natural_units_mode``: "table" (the listed units) | "as_home_run" (what a sweep of the table pays);
+  ("table"); 11.1.
+- ``false_declaration_units``: what declaring a natural one does not hold pays each opponent; int
+  0..1000; (0 = an error); 11.0.
+- ``horse_card``: a card ("As") whose holder has every pair multiplied; a card or none; (none); 11.9.
+- ``horse_multiplier``: what the horse card multiplies its holder's pairs by; int 1..1000; (2); 11.9.
+- ``foul_vs_foul``: two fouled hands "push" (pay nothing) | "as_laid" (compare rows as laid);
+  ("push"); 11.3.
 """
 
 

@@ -27,7 +27,8 @@ from chinese_poker import _core
 from chinese_poker import _jsontext as jsontext
 from chinese_poker._suggest import did_you_mean
 from chinese_poker._toml import toml_key, toml_value
-from chinese_poker.knobs import (
+from chinese_poker.cards import parse_card
+from chinese_poker.knobs import (  # settlement group (issue #10)
     BOOL_KNOBS,
     CHOICES,
     INT_RANGES,
@@ -36,11 +37,15 @@ from chinese_poker.knobs import (
     ROWS,
     ROYALTY_TABLES,
     FoulPolicy,
+    FoulVsFoul,
     MiddleVsBack,
     NaturalDeclaration,
     Naturals,
     NaturalTiebreak,
+    NaturalUnitsMode,
+    NaturalVsNatural,
     OverallBasis,
+    RowBase,
     Royalties,
     RoyaltyCondition,
     RoyaltyMode,
@@ -49,7 +54,9 @@ from chinese_poker.knobs import (
     Wheel,
     check_units,
     knob_error,
+    normalize_horse_card,
     normalize_naturals,
+    normalize_row_base,
     normalize_royalties,
     quoted,
     read_only_table,
@@ -112,6 +119,20 @@ class Rules:
     three_straights_wheel: bool = True
     three_flushes_distinct_suits: bool = False
     quads_as_trips: bool = True
+    # settlement group (issue #10)
+    row_base: RowBase = (1, 1, 1)
+    ace_units: int = 0
+    pair_cap: int = 0
+    home_run_cap: int = 0
+    home_run_bonus: int = 0
+    home_run_counts_naturals: bool = False
+    natural_vs_natural: NaturalVsNatural = "by_kind"
+    natural_settles_table: bool = False
+    natural_units_mode: NaturalUnitsMode = "table"
+    false_declaration_units: int = 0
+    horse_card: str | None = None
+    horse_multiplier: int = 2
+    foul_vs_foul: FoulVsFoul = "push"
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -128,6 +149,8 @@ class Rules:
                 raise knob_error(knob, f"got {value!r} ({type(value).__name__})", "true, false")
         object.__setattr__(self, "royalties", normalize_royalties(self.royalties))
         object.__setattr__(self, "naturals", normalize_naturals(self.naturals))
+        object.__setattr__(self, "row_base", normalize_row_base(self.row_base))  # settlement group
+        object.__setattr__(self, "horse_card", normalize_horse_card(self.horse_card))
         if self.name is not None and self.name not in PRESET_NAMES:
             presets = quoted(PRESET_NAMES)
             raise ValueError(f"rules name {self.name!r} is not a preset; allowed: None, {presets}")
@@ -203,6 +226,8 @@ class Rules:
                 value = table
             elif knob == "naturals":
                 value = [[natural, units] for natural, units in value]
+            elif knob == "row_base":
+                value = list(value)
             data[knob] = value
         return data
 
@@ -262,7 +287,12 @@ class Rules:
     def to_toml(self) -> str:
         """The ``to_dict`` form as TOML text: one ``key = value`` line per knob."""
         lines = ["# chinese-poker rules: every knob of RULES.md (see chinese_poker.rules)"]
-        lines += [f"{toml_key(key)} = {toml_value(value)}" for key, value in self.to_dict().items()]
+        # TOML has no null: a knob whose value is None (horse_card) is left out, which reads back as None.
+        lines += [
+            f"{toml_key(key)} = {toml_value(value)}"
+            for key, value in self.to_dict().items()
+            if value is not None
+        ]
         return "\n".join(lines) + "\n"
 
     @classmethod
@@ -401,6 +431,8 @@ def core_spec(rules: Rules) -> _core.RulesSpec:
             spec.naturals = [(_core.NaturalKind[name], units) for name, units in value]
         elif knob in CHOICES:
             setattr(spec, knob, type(getattr(spec, knob))[value])
+        elif knob == "horse_card":
+            spec.horse_card = None if value is None else parse_card(value)
         else:
             setattr(spec, knob, value)
     object.__setattr__(rules, _SPEC_CACHE, spec)

@@ -66,6 +66,9 @@ def settle(
     stakes: Any = None,
     surrender: Sequence[bool] | None = None,
     names: Sequence[str] | None = None,
+    *,
+    banker: int | None = None,
+    bets: Sequence[int] | None = None,
 ) -> Settlement:
     """Settle one round between 2 to 4 players under ``rules`` (default: the ``pagat`` preset).
 
@@ -73,7 +76,9 @@ def settle(
     text ``str(hand)`` gives). ``rules``: ``Rules``, a preset name or a rules mapping. ``stakes``: an
     optional symmetric P x P matrix of ints 0..``MAX_STAKE`` multiplying each pair's result.
     ``surrender``: optional bools per player (needs ``surrender_units > 0``). ``names``: optional player
-    names for ``explain()``.
+    names for ``explain()``. ``banker``: optional seat of the banker (a banker round: only the pairs with
+    the banker are settled); ``bets``: optional ints 1..1000 per player (banker rounds only), each pair
+    with the banker multiplied by the other player's bet.
     """
     if isinstance(hands, (bytes, bytearray, Mapping)) or not isinstance(
         hands, (str, Hand, Sequence, np.ndarray)
@@ -99,11 +104,46 @@ def settle(
             )
         if len(names) != len(players):
             raise ValueError(f"names needs one string per player ({len(players)})")
+    bet_values = _bets(bets, banker, len(players))
     cards = b"".join(bytes(h.cards) for h in players)
     result = _core.settle_round(
-        cards, [h.is_declared for h in players], flags, _stakes_matrix(stakes, len(players)), core_spec(rules)
+        cards,
+        [h.is_declared for h in players],
+        flags,
+        _stakes_matrix(stakes, len(players)),
+        core_spec(rules),
+        banker=_banker_seat(banker, len(players)),
+        bets=bet_values,
     )
-    return Settlement(rules, players, result, surrendered=flags, names=names)
+    return Settlement(rules, players, result, surrendered=flags, names=names, bets=bet_values)
+
+
+def _banker_seat(banker: object, players: int) -> int | None:
+    """The banker's seat as the core takes it (settlement group, issue #10); the core checks the range."""
+    if banker is None:
+        return None
+    if isinstance(banker, (bool, np.bool_)) or not isinstance(banker, (int, np.integer)):
+        raise TypeError(
+            f"settle: banker must be a seat number 0..{players - 1} or None, got {type(banker).__name__}"
+        )
+    return int(banker)
+
+
+def _bets(bets: object, banker: object, players: int) -> tuple[int, ...] | None:
+    """The bets as a tuple of ints (or None); their range and the banker are checked by the core."""
+    if bets is None:
+        return None
+    if isinstance(bets, (str, bytes, Mapping)) or not isinstance(bets, (Sequence, np.ndarray)):
+        raise TypeError(f"settle: bets must be a sequence of ints, got {type(bets).__name__}")
+    values = list(bets)
+    if len(values) != players:
+        raise ValueError(f"bets needs one int per player ({players}), got {len(values)}")
+    for index, value in enumerate(values):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"settle: bets[{index}] must be an int, got {type(value).__name__}")
+    if banker is None:
+        raise ValueError("bets are given but the round names no banker")
+    return tuple(int(value) for value in values)
 
 
 def _surrender_flags(surrender: Sequence[bool] | None, players: int) -> list[bool]:

@@ -18,7 +18,7 @@ from chinese_poker.evaluation import category, describe
 from chinese_poker.hand import ROW_NAMES, Hand
 from chinese_poker.rules import Rules
 
-__all__ = ["PairResult", "PlayerResult", "Settlement"]
+__all__ = ["EXTENDED_PAIR_FIELDS", "PairResult", "PlayerResult", "Settlement", "uses_settlement_knobs"]
 
 
 @dataclass(frozen=True)
@@ -27,9 +27,13 @@ class PairResult:
 
     ``rows`` are the three comparisons as laid (+1 i wins, -1 j wins, 0 tie; ``None`` when a side declared a
     natural), reported whatever decided the pair. ``decided_by`` is ``"natural"``, ``"surrender"``,
-    ``"foul"`` or ``"rows"``. ``subtotal = multiplier * (row_units + overall_units + scoop_bonus_units)``
-    plus ``royalty_units`` (times the multiplier when ``royalties_in_multiplier``), or ``natural_units`` /
-    ``surrender_units`` when those decide; ``units = subtotal * stake * home_run``.
+    ``"foul"``, ``"rows"`` or ``"false_declaration"``. ``subtotal = multiplier * (row_units + overall_units
+    + scoop_bonus_units)`` plus ``royalty_units`` (times the multiplier when ``royalties_in_multiplier``),
+    or ``natural_units`` / ``surrender_units`` / ``false_declaration_units`` when those decide. Then
+    (RULES.md 11.9): ``pair_cap`` clamps it (``capped``); a home run multiplies it by ``home_run`` and adds
+    ``home_run_bonus_units``, and ``home_run_cap`` clamps that (``home_run_capped``); ``ace_units`` is added;
+    ``units`` is that times ``horse``, ``bet`` and ``stake``. Without the real-table knobs and a banker,
+    ``units = subtotal * stake * home_run``.
     """
 
     i: int
@@ -52,10 +56,39 @@ class PairResult:
     stake: int
     home_run: int
     units: int
+    # settlement group (issue #10)
+    false_declaration_units: int = 0
+    ace_units: int = 0
+    capped: bool = False
+    home_run_bonus_units: int = 0
+    home_run_capped: bool = False
+    horse: int = 1
+    bet: int = 1
 
 
+#: The fields of the real-table settlement knobs (issue #10): in the output only when a round uses them.
+EXTENDED_PAIR_FIELDS: tuple[str, ...] = (
+    "false_declaration_units", "ace_units", "capped", "home_run_bonus_units", "home_run_capped", "horse",
+    "bet",
+)  # fmt: skip
 #: The fields of a pair's breakdown, in their order in the output.
 _PAIR_FIELDS = tuple(f.name for f in fields(PairResult))
+_BASIC_PAIR_FIELDS = tuple(name for name in _PAIR_FIELDS if name not in EXTENDED_PAIR_FIELDS)
+
+#: The real-table settlement knobs and the value at which each changes nothing.
+_NEUTRAL_SETTLEMENT_KNOBS: dict[str, Any] = {
+    "row_base": (1, 1, 1), "ace_units": 0, "pair_cap": 0, "home_run_cap": 0, "home_run_bonus": 0,
+    "home_run_counts_naturals": False, "natural_vs_natural": "by_kind", "natural_settles_table": False,
+    "natural_units_mode": "table", "false_declaration_units": 0, "horse_card": None, "foul_vs_foul": "push",
+}  # fmt: skip
+
+
+def uses_settlement_knobs(rules: Rules) -> bool:
+    """Whether ``rules`` use any real-table settlement knob (issue #10): then a pair's breakdown carries
+    ``EXTENDED_PAIR_FIELDS`` in the output (and in ``explain``); otherwise the output is as before."""
+    if rules.foul_policy == "as_laid":
+        return True
+    return any(getattr(rules, knob) != neutral for knob, neutral in _NEUTRAL_SETTLEMENT_KNOBS.items())
 
 
 @dataclass(frozen=True)
@@ -80,13 +113,20 @@ _LEGEND = (
 )
 
 
+_EXTENDED_LEGEND = (
+    "(false: false-declaration units; cap: pair_cap or home_run_cap clamped the pair; HR+: home-run bonus; "
+    "aces: Chi A units (after the caps and the home run); horse: horse-card multiplier; bet: the "
+    "non-banker's bet; units = (capped amount x HR + HR+ + aces) x horse x bet x stake)"
+)
+
+
 class Settlement:
     """The settled round: ``net`` units per player (summing to zero) and the breakdown of every pair.
 
     ``players`` and ``pairs`` are built from the core's result on first use (most callers read ``net``).
     """
 
-    __slots__ = ("_pairs", "_players", "_result", "_surrendered", "hands", "names", "rules")
+    __slots__ = ("_pairs", "_players", "_result", "_surrendered", "banker", "bets", "hands", "names", "rules")
 
     def __init__(
         self,
@@ -98,6 +138,8 @@ class Settlement:
         names: tuple[str, ...] | None = None,
         players: tuple[PlayerResult, ...] | None = None,
         pairs: tuple[PairResult, ...] | None = None,
+        banker: int | None = None,
+        bets: tuple[int, ...] | None = None,
     ) -> None:
         self.rules = rules
         self.hands = hands
@@ -106,10 +148,25 @@ class Settlement:
         self._surrendered = surrendered
         self._players = players
         self._pairs = pairs
+        #: The banker's seat in a banker round, else None; ``bets`` the players' bets (None: all 1).
+        self.banker = result.banker if result is not None else banker
+        self.bets = bets
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The core's result does not pickle; the materialised breakdown does.
-        return (_restore, (self.rules, self.hands, self._surrendered, self.names, self.players, self.pairs))
+        return (
+            _restore,
+            (
+                self.rules,
+                self.hands,
+                self._surrendered,
+                self.names,
+                self.players,
+                self.pairs,
+                self.banker,
+                self.bets,
+            ),
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Settlement):
@@ -178,6 +235,13 @@ class Settlement:
                     stake=p.stake,
                     home_run=p.home_run,
                     units=p.units,
+                    false_declaration_units=p.false_declaration_units,
+                    ace_units=p.ace_units,
+                    capped=p.capped,
+                    home_run_bonus_units=p.home_run_bonus_units,
+                    home_run_capped=p.home_run_capped,
+                    horse=p.horse,
+                    bet=p.bet,
                 )
                 for p in self._result.pairs
             )
@@ -233,19 +297,30 @@ class Settlement:
                 }
             players.append(entry)
         pairs = []
+        names = _PAIR_FIELDS if self.extended else _BASIC_PAIR_FIELDS
         for pr in self.pairs:
             # Field by field, not dataclasses.asdict: that deep-copies every value and dominated scoring.
-            data = {name: getattr(pr, name) for name in _PAIR_FIELDS}
+            data = {name: getattr(pr, name) for name in names}
             for key in ("rows", "foul", "natural", "surrendered"):
                 data[key] = None if data[key] is None else list(data[key])
             data["royalties"] = [list(r) for r in pr.royalties]
             pairs.append(data)
-        return {
+        out: dict[str, Any] = {
             "rules": self.rules.name or self.rules.to_dict(),
             "net": list(self.net),
             "players": players,
             "pairs": pairs,
         }
+        if self.banker is not None:
+            out["banker"] = self.banker
+            out["bets"] = list(self.bets) if self.bets is not None else [1] * len(self.hands)
+        return out
+
+    @property
+    def extended(self) -> bool:
+        """Whether the breakdown reports the real-table fields (``EXTENDED_PAIR_FIELDS``): when the rules use
+        a real-table settlement knob or the round has a banker."""
+        return self.banker is not None or uses_settlement_knobs(self.rules)
 
     def explain(self) -> str:
         """A readable account of the settlement: each player's rows, each pair unit by unit, the net."""
@@ -266,17 +341,31 @@ class Settlement:
         lines.append("")
         headers = ["pair", "rows F M B", "by", "rows", "roy", "ovr", "scoop", "x", "nat", "surr", "stake",
                    "HR", "units"]  # fmt: skip
+        extended = self.extended
+        if extended:
+            headers[-1:] = ["false", "cap", "HR+", "aces", "horse", "bet", "units"]
         table: list[Sequence[str] | str] = []
         for pr in self.pairs:
             rows = " ".join(f"{r:+d}" for r in pr.rows) if pr.rows is not None else "-"
-            table.append([
+            cells = [
                 f"{pr.i}v{pr.j}", rows, pr.decided_by, f"{pr.row_units:+d}", f"{pr.royalty_units:+d}",
                 f"{pr.overall_units:+d}", f"{pr.scoop_bonus_units:+d}", str(pr.multiplier),
                 f"{pr.natural_units:+d}", f"{pr.surrender_units:+d}", str(pr.stake), str(pr.home_run),
-                f"{pr.units:+d}",
-            ])  # fmt: skip
+            ]  # fmt: skip
+            if extended:
+                capped = "yes" if pr.capped or pr.home_run_capped else "-"
+                cells += [f"{pr.false_declaration_units:+d}", capped, f"{pr.home_run_bonus_units:+d}",
+                          f"{pr.ace_units:+d}", str(pr.horse), str(pr.bet)]  # fmt: skip
+            table.append([*cells, f"{pr.units:+d}"])
         lines += text_table(headers, table, right=range(3, len(headers)))
         lines += textwrap.wrap(_LEGEND, width=100, initial_indent="  ", subsequent_indent="  ")
+        if extended:
+            lines += textwrap.wrap(_EXTENDED_LEGEND, width=100, initial_indent="  ", subsequent_indent="  ")
+        if self.banker is not None:
+            bets = ", ".join(
+                f"{name} {bet}" for name, bet in zip(self.names, self.bets or [1] * len(self.names))
+            )
+            lines.append(f"Banker: {self.names[self.banker]}; bets: {bets}")
         lines.append("")
         lines.append("Net: " + ", ".join(f"{name} {n:+d}" for name, n in zip(self.names, self.net)))
         return "\n".join(lines)
@@ -289,9 +378,14 @@ def _restore(  # noqa: PLR0917 - pickle calls it with positional arguments
     names: tuple[str, ...],
     players: tuple[PlayerResult, ...],
     pairs: tuple[PairResult, ...],
+    banker: int | None = None,
+    bets: tuple[int, ...] | None = None,
 ) -> Settlement:
     """A pickled settlement again, from its materialised breakdown."""
-    return Settlement(rules, hands, None, surrendered=surrendered, names=names, players=players, pairs=pairs)
+    return Settlement(
+        rules, hands, None, surrendered=surrendered, names=names, players=players, pairs=pairs, banker=banker,
+        bets=bets,
+    )  # fmt: skip
 
 
 def __dir__() -> list[str]:

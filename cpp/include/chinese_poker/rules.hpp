@@ -42,6 +42,9 @@ constexpr int kRoyaltySlots = 10;
 
 enum Row : int { kFront = 0, kMiddle = 1, kBack = 2 };
 
+// How two naturals in one pair pay each other (RULES.md 11.1). Settlement group (issue #10).
+enum class NaturalVsNatural : std::uint8_t { kByKind = 0, kByUnits = 1, kNet = 2, kPush = 3 };
+
 struct RulesSpec {
   Wheel wheel = Wheel::Low;
   bool suit_tiebreak = false;
@@ -76,6 +79,21 @@ struct RulesSpec {
   bool three_straights_wheel = true;         // A-2-3-4-5 is a middle/back straight for three straights
   bool three_flushes_distinct_suits = false; // three flushes (straight flushes) need three suits
   bool quads_as_trips = true;                // a four of a kind counts as trips (four_trips, ...)
+  // --- settlement group (issue #10): how a pair is settled (RULES.md 11) ---
+  std::array<std::int64_t, 3> row_base = {1, 1, 1};  // units of a won row: front, middle, back
+  std::int64_t ace_units = 0;                // Chi A: ace_units x (aces_i - aces_j) per pair
+  bool foul_as_laid = false;                 // foul_policy == "as_laid" (never with foul_as_scooped)
+  std::int64_t pair_cap = 0;                 // 0 = off
+  std::int64_t home_run_cap = 0;             // 0 = off
+  std::int64_t home_run_bonus = 0;
+  bool home_run_counts_naturals = false;
+  NaturalVsNatural natural_vs_natural = NaturalVsNatural::kByKind;
+  bool natural_settles_table = false;
+  bool natural_units_as_home_run = false;    // natural_units_mode == "as_home_run"
+  std::int64_t false_declaration_units = 0;  // 0 = a false declaration is an error
+  std::int8_t horse_card = -1;               // card code 0..51, or -1 = none
+  std::int64_t horse_multiplier = 2;
+  bool foul_vs_foul_as_laid = false;         // foul_vs_foul == "as_laid": two fouled hands compare rows as laid
 };
 
 // Upper bound of every unit count and multiplier a RulesSpec may hold. With it (and kMaxStake) no
@@ -87,7 +105,10 @@ constexpr std::int64_t kMaxUnits = 1000;
 // "home_run_multiplier", "home_run_min_opponents", "royalty" (an entry outside 0..kMaxUnits, or a front
 // royalty at a category three cards cannot make), "royal_listed" (listed for the front, or a royal
 // flush amount given without being listed), "num_naturals", "natural_kind" (unknown or repeated),
-// "natural_units", "surrender_units" or "natural_tiebreak". Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
+// "natural_units", "surrender_units", "natural_tiebreak", or of the settlement group: "row_base" (each
+// 1..kMaxUnits), "ace_units", "foul_as_laid" (set together with foul_as_scooped), "pair_cap", "home_run_cap",
+// "home_run_bonus", "natural_vs_natural", "false_declaration_units", "horse_card" (-1..51) or
+// "horse_multiplier". Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
 // listed naturals pay 1..kMaxUnits. Every core entry point taking a RulesSpec requires it to be valid.
 [[nodiscard]] const char* validate_rules(const RulesSpec& rules) noexcept;
 

@@ -35,9 +35,19 @@ struct PlayerFacts {
   int natural = -1;                     // index into rules.natural_kind, or -1
   Strength strength[3] = {0, 0, 0};     // front, middle, back
   std::int64_t royalty[3] = {0, 0, 0};
+  // --- settlement group (issue #10) ---
+  bool false_declaration = false;       // declared without a listed natural, under false_declaration_units > 0
+  int aces = 0;                         // aces among the 13 cards (counted when ace_units > 0)
+  bool horse = false;                   // holds the rules' horse_card (when there is one)
 };
 
-enum class DecidedBy : std::uint8_t { kNatural = 0, kSurrender = 1, kFoul = 2, kRows = 3 };
+enum class DecidedBy : std::uint8_t {
+  kNatural = 0,
+  kSurrender = 1,
+  kFoul = 2,
+  kRows = 3,
+  kFalseDeclaration = 4,  // settlement group (issue #10)
+};
 
 // One pair (i, j), i < j, every amount from i's view (j gets the negative of `units`).
 struct PairResult {
@@ -57,15 +67,25 @@ struct PairResult {
   std::int64_t stake = 1;
   std::int64_t home_run = 1;
   std::int64_t units = 0;
+  // --- settlement group (issue #10): units = (step(subtotal) + ace_units) x horse x bet x stake, where
+  // step applies pair_cap, then the home run (x home_run, + home_run_bonus_units) and home_run_cap ---
+  std::int64_t false_declaration_units = 0;
+  std::int64_t ace_units = 0;           // ace_units x (aces_i - aces_j): a side payment, never multiplied
+  bool capped = false;                  // pair_cap clamped the subtotal
+  std::int64_t home_run_bonus_units = 0;
+  bool home_run_capped = false;         // home_run_cap clamped the home run's result
+  std::int64_t horse = 1;               // horse_multiplier when exactly one side holds the horse card
+  std::int64_t bet = 1;                 // banker rounds: the non-banker's bet
 };
 
 struct RoundResult {
   int players = 0;
   int num_pairs = 0;
   PlayerFacts facts[kMaxPlayers];
-  PairResult pairs[kMaxPairs];          // (0,1), (0,2), ..., (P-2, P-1)
+  PairResult pairs[kMaxPairs];          // (0,1), (0,2), ..., (P-2, P-1); banker rounds: the banker's only
   bool home_run[kMaxPlayers] = {false, false, false, false};
   std::int64_t net[kMaxPlayers] = {0, 0, 0, 0};
+  int banker = -1;                      // settlement group (issue #10): the banker seat, or -1
 };
 
 enum class SettleStatus : int {
@@ -76,6 +96,20 @@ enum class SettleStatus : int {
   kBadStake = 4,                // stakes[player][other] is outside 0..kMaxStake or differs from [other][player]
   kBadCards = 5,                // `cards` names the first bad card (a code >= 52, or a card twice at the table)
   kBadPlayerCount = 6,          // fewer than kMinPlayers or more than kMaxPlayers players
+  // --- settlement group (issue #10) ---
+  kBadBanker = 7,               // the banker seat is not one of the players
+  kBadBet = 8,                  // bets[player] is outside 1..kMaxBet (or bets given without a banker)
+};
+
+// Greatest bet of one player in a banker round.
+constexpr std::int64_t kMaxBet = 1000;
+
+// The per-round inputs of settle_round beside the cards (settlement group, issue #10). One struct, so
+// settle_batch can pass per-round values without another signature.
+struct RoundOptions {
+  const std::int64_t* stakes = nullptr;  // players x players row-major (symmetric, 0..kMaxStake), or null
+  int banker = -1;                       // banker round: only pairs with this seat are settled; -1 = none
+  const std::int64_t* bets = nullptr;    // banker rounds: one bet per player, 1..kMaxBet, or null (all 1)
 };
 
 struct SettleError {
@@ -100,6 +134,12 @@ struct SettleError {
 // be in range too), or null for all ones. `out` is unspecified after an error. Allocates nothing.
 [[nodiscard]] SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
                                        const std::int64_t* stakes, RoundResult* out) noexcept;
+
+// The same with every per-round input: stakes, and a banker with bets (banker rounds: only the P - 1
+// pairs with the banker are settled and listed, each multiplied by the other player's bet; kBadBanker,
+// kBadBet name the player; bets without a banker are kBadBet with player -1).
+[[nodiscard]] SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
+                                       const RoundOptions& options, RoundResult* out) noexcept;
 
 // First problem in a round laid out as players x 13 codes: a code >= 52 or any card twice at the table.
 // `item` of the result is `round`; `position` is player * 13 + index.

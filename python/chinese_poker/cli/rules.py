@@ -29,7 +29,6 @@ KNOB_PHRASES: dict[str, str] = {
     "royalty_mode": "a royalty replaces the row unit or adds to it (4)",
     "royalty_condition": "only the row's winner collects royalties, or every holder (4)",
     "royalty_cancel": "royalty hands in the same row cancel (4)",
-    "foul_policy": "what a fouled hand pays: three rows or as if scooped (3, step 3)",
     "foul_pays_royalties": "whether a fouled hand pays the other's royalties (3, step 3)",
     "naturals": "the 13-card special hands that count, and their units (5)",
     "natural_declaration": "a natural counts only when declared, or whenever held (5)",
@@ -43,6 +42,21 @@ KNOB_PHRASES: dict[str, str] = {
     "three_straights_wheel": "A-2-3-4-5 is a middle/back straight for three straights (10)",
     "three_flushes_distinct_suits": "three flushes need three different suits (10)",
     "quads_as_trips": "four of a kind counts as trips for four trips (10)",
+    "foul_policy": "what a fouled hand pays: three rows, as if scooped, or rows as laid (3, step 3)",
+    # settlement group (issue #10)
+    "row_base": "units of a won front, middle and back (11.5)",
+    "ace_units": "Chi A: units per ace held more than the opponent, a side payment (11.8)",
+    "pair_cap": "largest units of a pair decided by rows or a foul; 0 = off (11.9)",
+    "home_run_cap": "largest units of a home-run pair; 0 = off (11.9)",
+    "home_run_bonus": "units added per opponent for a home run (11.9)",
+    "home_run_counts_naturals": "a natural win counts as a scoop for the home run (11.9)",
+    "natural_vs_natural": "how two naturals pay each other: by_kind, by_units, net, push (11.1)",
+    "natural_settles_table": "a natural anywhere settles every pair by naturals only (11.1)",
+    "natural_units_mode": "a natural pays its units, or what a sweep of the table pays (11.1)",
+    "false_declaration_units": "what a false declaration pays each opponent; 0 = an error (11.0)",
+    "horse_card": "the horse card: its holder's pairs are multiplied (11.9)",
+    "horse_multiplier": "what the horse card multiplies by (11.9)",
+    "foul_vs_foul": "two fouled hands pay nothing, or compare rows as laid (11.3)",
 }
 
 

@@ -57,7 +57,7 @@ __all__ = [
 RoundId = Union[str, int]
 
 #: Keys a round object may hold that this package reads.
-ROUND_KEYS: tuple[str, ...] = ("id", "rules", "players", "stakes")
+ROUND_KEYS: tuple[str, ...] = ("id", "rules", "players", "stakes", "banker", "bets")
 #: Keys a round object may hold that are carried along and never read (conformance vectors use them).
 METADATA_KEYS: tuple[str, ...] = ("expected", "tags", "note")
 
@@ -94,6 +94,9 @@ class Round:
     stakes: tuple[tuple[int, ...], ...] | None
     surrender: tuple[bool, ...] | None
     rules: Rules
+    #: A banker round (settlement group, issue #10): the banker's seat and the players' bets.
+    banker: int | None = None
+    bets: tuple[int, ...] | None = None
 
 
 def default_names(count: int) -> tuple[str, ...]:
@@ -195,6 +198,8 @@ def parse_round(
             stakes = parse_stakes(data["stakes"], len(hands))
         except ValueError as error:
             raise RoundError(str(error), where) from None
+    banker = _parse_banker(data.get("banker"), names, where)
+    bets = _parse_bets(data.get("bets"), names, banker, where)
     return Round(
         id=rid,
         names=tuple(names),
@@ -202,7 +207,44 @@ def parse_round(
         stakes=stakes,
         surrender=tuple(flags) if any(flags) else None,
         rules=round_rules,
+        banker=banker,
+        bets=bets,
     )
+
+
+def _parse_banker(value: object, names: Sequence[str], where: str) -> int | None:
+    """The banker's seat from a round's ``"banker"``: a player's name or a 0-based seat (or null)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if value not in names:
+            raise RoundError(f"banker {value!r} is not a player of the round ({', '.join(names)})", where)
+        return names.index(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RoundError(f"banker must be a player's name or a 0-based seat, got {type_name(value)}", where)
+    if not 0 <= value < len(names):
+        raise RoundError(f"banker seat {value} is not a seat: the round has seats 0..{len(names) - 1}", where)
+    return value
+
+
+def _parse_bets(
+    value: object, names: Sequence[str], banker: int | None, where: str
+) -> tuple[int, ...] | None:
+    """The bets of a banker round: one int 1..1000 per player, in seat order (or null)."""
+    if value is None:
+        return None
+    if banker is None:
+        raise RoundError("bets are given but the round names no banker", where)
+    if not isinstance(value, list) or len(value) != len(names):
+        count = f" of {len(value)}" if isinstance(value, list) else ""
+        raise RoundError(
+            f"bets must be a list of one int per player ({len(names)}), got {type_name(value)}{count}", where
+        )
+    for index, bet in enumerate(value):
+        if isinstance(bet, bool) or not isinstance(bet, int) or not 1 <= bet <= 1000:
+            raise RoundError(f"bet {json.dumps(bet)} is not an int from 1 to 1000", where,
+                             f"player {index + 1} ({names[index]})")  # fmt: skip
+    return tuple(value)
 
 
 def settle_round(rnd: Round, where: str = "") -> Settlement:
@@ -211,7 +253,10 @@ def settle_round(rnd: Round, where: str = "") -> Settlement:
     the round's id) and the players by name."""
     where = where or f"round {json.dumps(rnd.id, ensure_ascii=False)}"
     try:
-        return settle(list(rnd.hands), rnd.rules, stakes=rnd.stakes, surrender=rnd.surrender, names=rnd.names)
+        return settle(
+            list(rnd.hands), rnd.rules, stakes=rnd.stakes, surrender=rnd.surrender, names=rnd.names,
+            banker=rnd.banker, bets=rnd.bets,
+        )  # fmt: skip
     except InputError as error:
         raise _named_error(error, rnd, where) from None
     except (ValueError, TypeError) as error:
@@ -270,6 +315,9 @@ def round_output(rnd: Round, settlement: Settlement, *, explain: bool = False) -
         "players": players,
         "pairs": data["pairs"],
     }
+    if "banker" in data:  # banker rounds (settlement group, issue #10)
+        out["banker"] = data["banker"]
+        out["bets"] = data["bets"]
     if explain:
         out["explain"] = settlement.explain()
     return out
@@ -292,6 +340,10 @@ def round_input(rnd: Round) -> dict[str, Any]:
     data: dict[str, Any] = {"id": rnd.id, "rules": rules_reference(rnd.rules), "players": players}
     if rnd.stakes is not None:
         data["stakes"] = [list(row) for row in rnd.stakes]
+    if rnd.banker is not None:
+        data["banker"] = rnd.names[rnd.banker]
+        if rnd.bets is not None:
+            data["bets"] = list(rnd.bets)
     return data
 
 

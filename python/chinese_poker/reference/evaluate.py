@@ -105,6 +105,20 @@ DEFAULT_RULES: dict[str, Any] = {
     "three_straights_wheel": True,
     "three_flushes_distinct_suits": False,
     "quads_as_trips": True,
+    # settlement group (issue #10)
+    "row_base": [1, 1, 1],
+    "ace_units": 0,
+    "pair_cap": 0,
+    "home_run_cap": 0,
+    "home_run_bonus": 0,
+    "home_run_counts_naturals": False,
+    "natural_vs_natural": "by_kind",
+    "natural_settles_table": False,
+    "natural_units_mode": "table",
+    "false_declaration_units": 0,
+    "horse_card": None,
+    "horse_multiplier": 2,
+    "foul_vs_foul": "push",
 }
 
 SUIT_LETTERS = "cdhs"

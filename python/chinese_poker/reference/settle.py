@@ -95,9 +95,13 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "overall_basis": ("two_rows", "total"),
     "royalty_mode": ("replace", "add"),
     "royalty_condition": ("win_row", "always"),
-    "foul_policy": ("lose_all_rows", "as_scooped"),
+    "foul_policy": ("lose_all_rows", "as_scooped", "as_laid"),
     "natural_declaration": ("must_declare", "auto"),
     "natural_tiebreak": ("full", "top_pair_only", "none"),
+    # settlement group (issue #10)
+    "natural_vs_natural": ("by_kind", "by_units", "net", "push"),
+    "natural_units_mode": ("table", "as_home_run"),
+    "foul_vs_foul": ("push", "as_laid"),
 }
 _BOOLS = (
     "royalties_in_multiplier",
@@ -111,6 +115,8 @@ _BOOLS = (
     "three_straights_wheel",
     "three_flushes_distinct_suits",
     "quads_as_trips",
+    "home_run_counts_naturals",
+    "natural_settles_table",
 )
 _INTS = (
     "overall_unit",
@@ -119,6 +125,12 @@ _INTS = (
     "home_run_multiplier",
     "home_run_min_opponents",
     "surrender_units",
+    "ace_units",
+    "pair_cap",
+    "home_run_cap",
+    "home_run_bonus",
+    "false_declaration_units",
+    "horse_multiplier",
 )
 
 
@@ -155,7 +167,7 @@ def _natural_pairs(value: Any) -> list[list[Any]]:
 
 
 def resolve_rules(preset_or_dict: str | Mapping[str, Any] = "pagat", **overrides: Any) -> dict[str, Any]:
-    """The resolved rules dict (RULES.md None13) of a preset or a knob mapping, with overrides.
+    """The resolved rules dict (RULES.md section 13) of a preset or a knob mapping, with overrides.
 
     Args:
         preset_or_dict: a preset name of RULES.md section 6 (``"pagat"``, ``"pagat-bonus"``,
@@ -198,6 +210,15 @@ def resolve_rules(preset_or_dict: str | Mapping[str, Any] = "pagat", **overrides
         value = rules[name]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    base = rules["row_base"]
+    if isinstance(base, Mapping):
+        base = [base.get(row) for row in ROWS]
+    base = list(base)
+    if len(base) != 3 or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in base):
+        raise ValueError(f"row_base must be three positive integers, got {rules['row_base']!r}")
+    rules["row_base"] = base
+    if rules["horse_card"] is not None:
+        rules["horse_card"] = format_card(card_codes([rules["horse_card"]], counts=(1,))[0])
     return rules
 
 
@@ -290,7 +311,11 @@ class _Player:
         self.natural: str | None = None
         if knob(rules, "natural_declaration") == "auto" or self.declared:
             self.natural = detect_natural(self.cards, rules)
-        if self.declared and self.natural is None:
+        # A false declaration: with false_declaration_units > 0 it is paid for, otherwise refused.
+        self.false_declaration = (
+            self.declared and self.natural is None and int(knob(rules, "false_declaration_units")) > 0
+        )
+        if self.declared and self.natural is None and not self.false_declaration:
             if not listed:
                 raise ValueError(f"{who} declared a natural but the rules list no naturals")
             raise ValueError(f"{who} declared a natural but holds none of the listed kinds")
@@ -300,38 +325,44 @@ class _Player:
             if name == self.natural:
                 self.natural_rank, self.natural_units = position, units
         self.natural_key = natural_key(self.natural, self.cards, rules) if self.natural else ()
+        # RULES.md 11: the aces held (ace_units) and whether the horse card is among the 13 cards.
+        self.aces = sum(1 for card in self.cards if card // 4 == 12)
+        horse = knob(rules, "horse_card")
+        self.horse = horse is not None and card_codes([horse], counts=(1,))[0] in self.cards
 
 
 def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
 
-def _won_row_value(own_royalty: int, mode: str) -> int:
-    """Worth of a won row against an opponent with no royalty (RULES.md None11.5)."""
+def _won_row_value(own_royalty: int, mode: str, base: int = 1) -> int:
+    """Worth of a won row against an opponent with no royalty (RULES.md 11.5); ``base`` is the row's
+    ``row_base``."""
     if mode == "add":
-        return 1 + own_royalty
-    return own_royalty if own_royalty > 0 else 1
+        return base + own_royalty
+    return own_royalty if own_royalty > 0 else base
 
 
-def _row_value(result: int, r_i: int, r_j: int, rules: Mapping[str, Any]) -> int:
-    """Value of one row from i's side (RULES.md None11.5), given the result and both royalties."""
+def _row_value(result: int, r_i: int, r_j: int, rules: Mapping[str, Any], base: int = 1) -> int:
+    """Value of one row from i's side (RULES.md 11.5), given the result, both royalties and the row's
+    ``row_base`` (what the row pays plainly)."""
     mode = knob(rules, "royalty_mode")
     if knob(rules, "royalty_cancel") and r_i > 0 and r_j > 0:
-        return result
+        return result * base
     if knob(rules, "royalty_condition") == "win_row":
         if result > 0:
-            return _won_row_value(r_i, mode)
+            return _won_row_value(r_i, mode, base)
         if result < 0:
-            return -_won_row_value(r_j, mode)
+            return -_won_row_value(r_j, mode, base)
         return 0
     # royalty_condition == "always": every holder collects its royalty, row won or not.
     value = r_i - r_j
     if mode == "add":
-        return value + result
+        return value + result * base
     if result > 0 and r_i == 0:
-        value += 1
+        value += base
     elif result < 0 and r_j == 0:
-        value -= 1
+        value -= base
     return value
 
 
@@ -357,33 +388,100 @@ def _empty_pair(a: _Player, b: _Player, stake: int, surrendered: Sequence[bool])
         "stake": stake,
         "home_run": 1,
         "units": 0,
+        "false_declaration_units": 0,
+        "ace_units": 0,
+        "capped": False,
+        "home_run_bonus_units": 0,
+        "home_run_capped": False,
+        "horse": 1,
+        "bet": 1,
     }
 
 
+def _natural_pays(player: _Player, rules: Mapping[str, Any]) -> int:
+    """What a player's natural collects (RULES.md 11.1): its listed units, or under
+    ``natural_units_mode="as_home_run"`` what a plain sweep of the table pays."""
+    if knob(rules, "natural_units_mode") == "as_home_run":
+        sweep = sum(int(base) for base in knob(rules, "row_base"))
+        return sweep * int(knob(rules, "scoop_multiplier")) * int(knob(rules, "home_run_multiplier"))
+    return player.natural_units
+
+
+def _natural_units(a: _Player, b: _Player, rules: Mapping[str, Any]) -> int:
+    """Natural units of a pair from a's view (RULES.md 11.1); 0 when neither holds one."""
+    if a.natural is None and b.natural is None:
+        return 0
+    if b.natural is None:
+        return _natural_pays(a, rules)
+    if a.natural is None:
+        return -_natural_pays(b, rules)
+    pays_a, pays_b = _natural_pays(a, rules), _natural_pays(b, rules)
+    mode = knob(rules, "natural_vs_natural")
+    if mode == "push":
+        return 0
+    if mode == "net":
+        return pays_a - pays_b
+    if mode == "by_units":
+        if pays_a == pays_b:
+            return 0
+        return pays_a if pays_a > pays_b else -pays_b
+    # by_kind: the later kind in the list wins; one kind goes by the tie-break key.
+    if a.natural_rank != b.natural_rank:
+        return pays_a if a.natural_rank > b.natural_rank else -pays_b
+    if a.natural_key != b.natural_key:
+        return pays_a if a.natural_key > b.natural_key else -pays_b
+    return 0
+
+
+def _clamp(value: int, cap: int) -> int:
+    return max(-cap, min(cap, value))
+
+
 def _settle_pair(
-    a: _Player, b: _Player, rules: Mapping[str, Any], stake: int, surrendered: Sequence[bool]
+    a: _Player,
+    b: _Player,
+    rules: Mapping[str, Any],
+    stake: int,
+    surrendered: Sequence[bool],
+    *,
+    table: Mapping[str, bool],
 ) -> dict[str, Any]:
-    """The breakdown of one pair (a = i, b = j, i < j), from i's view, before the home run."""
+    """The breakdown of one pair (a = i, b = j, i < j), from i's view, up to the amount before the home run
+    (``pair["subtotal"]``, ``pair["capped"]``; the rest is filled in by ``settle``)."""
     pair = _empty_pair(a, b, stake, surrendered)
     if a.rows is not None and b.rows is not None:
         pair["rows"] = [compare_rows(x, y, rules) for x, y in zip(a.rows, b.rows)]
+    settles_table = bool(knob(rules, "natural_settles_table"))
 
-    # 1. Naturals.
-    if a.natural is not None or b.natural is not None:
+    # 0. A false declaration: the false declarer pays each opponent; with natural_settles_table it ends the
+    # round, and the other pairs pay nothing.
+    if a.false_declaration or b.false_declaration or (settles_table and table["false_declaration"]):
+        pair["decided_by"] = "false_declaration"
+        price = int(knob(rules, "false_declaration_units"))
+        units = 0
+        if a.false_declaration and not b.false_declaration:
+            units = -price
+        elif b.false_declaration and not a.false_declaration:
+            units = price
+        pair["false_declaration_units"] = units
+        pair["subtotal"] = units
+        return pair
+
+    # 1. Naturals (with natural_settles_table: every pair of a round in which someone holds one).
+    if a.natural is not None or b.natural is not None or (settles_table and table["natural"]):
         pair["decided_by"] = "natural"
-        if b.natural is None:
-            units = a.natural_units
-        elif a.natural is None:
-            units = -b.natural_units
-        elif a.natural_rank != b.natural_rank:
-            units = a.natural_units if a.natural_rank > b.natural_rank else -b.natural_units
-        elif a.natural_key != b.natural_key:
-            units = a.natural_units if a.natural_key > b.natural_key else -b.natural_units
-        else:
-            units = 0
+        units = _natural_units(a, b, rules)
         pair["natural_units"] = units
         pair["subtotal"] = units
         return pair
+
+    # Under foul_policy="as_laid" a foul changes nothing; under foul_vs_foul="as_laid" two fouled hands
+    # compare their rows as laid.
+    foul_a, foul_b = a.foul, b.foul
+    if knob(rules, "foul_policy") == "as_laid" or (
+        knob(rules, "foul_vs_foul") == "as_laid" and foul_a and foul_b
+    ):
+        foul_a = foul_b = False
 
     # 2. Surrender.
     s_a, s_b = pair["surrendered"]
@@ -391,39 +489,42 @@ def _settle_pair(
         pair["decided_by"] = "surrender"
         units = 0
         price = int(knob(rules, "surrender_units"))
-        if s_a and not s_b and not b.foul:
+        if s_a and not s_b and not foul_b:
             units = -price
-        elif s_b and not s_a and not a.foul:
+        elif s_b and not s_a and not foul_a:
             units = price
         pair["surrender_units"] = units
         pair["subtotal"] = units
         return pair
 
-    # 3. Fouls, and 4. rows.
+    # 3. Fouls, and 4. rows. Chi A is paid in every pair that gets this far, two fouled hands included.
+    pair["ace_units"] = int(knob(rules, "ace_units")) * (a.aces - b.aces)
     mode = knob(rules, "royalty_mode")
     as_scooped = knob(rules, "foul_policy") == "as_scooped"
-    if a.foul and b.foul:
+    bases = [int(v) for v in knob(rules, "row_base")]
+    if foul_a and foul_b:
         pair["decided_by"] = "foul"
         return pair
-    if a.foul or b.foul:
+    if foul_a or foul_b:
         pair["decided_by"] = "foul"
-        legal, sign = (b, -1) if a.foul else (a, 1)
+        legal, sign = (b, -1) if foul_a else (a, 1)
         results = [sign] * 3
         if knob(rules, "foul_pays_royalties"):
-            values = [sign * _won_row_value(r, mode) for r in legal.royalties]
+            values = [sign * _won_row_value(r, mode, base) for r, base in zip(legal.royalties, bases)]
         else:
-            values = [sign] * 3
+            values = [sign * base for base in bases]
         counts_as_scoop = as_scooped
     else:
         assert pair["rows"] is not None
         results = list(pair["rows"])
         values = [
-            _row_value(result, r_a, r_b, rules) for result, r_a, r_b in zip(results, a.royalties, b.royalties)
+            _row_value(result, r_a, r_b, rules, base)
+            for result, r_a, r_b, base in zip(results, a.royalties, b.royalties, bases)
         ]
         counts_as_scoop = True
 
     # 5. Row value.
-    row_units = sum(results)
+    row_units = sum(result * base for result, base in zip(results, bases))
     royalty_units = sum(values) - row_units
     pair["row_units"] = row_units
     pair["royalty_units"] = royalty_units
@@ -453,11 +554,14 @@ def _settle_pair(
     pair["scoop_bonus_units"] = scoop * int(knob(rules, "scoop_bonus"))
     pair["multiplier"] = multiplier
 
-    # 8. Subtotal.
+    # 8. Subtotal, and the pair cap (pairs decided by rows or a foul only).
     royalty_factor = multiplier if knob(rules, "royalties_in_multiplier") else 1
-    pair["subtotal"] = (
+    subtotal = (
         multiplier * (row_units + overall_units + pair["scoop_bonus_units"]) + royalty_factor * royalty_units
     )
+    pair["subtotal"] = subtotal
+    cap = int(knob(rules, "pair_cap"))
+    pair["capped"] = cap > 0 and abs(subtotal) > cap
     return pair
 
 
@@ -489,21 +593,56 @@ def _check_surrender(surrender: Any, count: int, rules: Mapping[str, Any]) -> li
     return flags
 
 
+def _check_banker(banker: Any, bets: Any, count: int) -> list[int]:
+    """The bets of a banker round (all 1 when not given); checks the banker seat and every bet."""
+    if banker is None:
+        if bets is not None:
+            raise ValueError("bets are given but the round names no banker")
+        return [1] * count
+    if isinstance(banker, bool) or not isinstance(banker, int) or not 0 <= banker < count:
+        raise ValueError(f"banker must be a seat 0..{count - 1}, got {banker!r}")
+    if bets is None:
+        return [1] * count
+    values = list(bets)
+    if len(values) != count:
+        raise ValueError(f"bets must give one bet per player ({count}), got {len(values)}")
+    for index, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
+            raise ValueError(f"bets[{index}] (player {index}) must be an int from 1 to 1000, got {value!r}")
+    return values
+
+
+def _is_shot(pair: Mapping[str, Any], player: int, rules: Mapping[str, Any]) -> bool:
+    """Whether the pair counts for ``player``'s home run: a scoop on its side, or with
+    ``home_run_counts_naturals`` a natural win."""
+    side = 1 if pair["i"] == player else -1
+    if pair["scoop"] == side:
+        return True
+    natural_win = pair["decided_by"] == "natural" and _sign(pair["natural_units"]) == side
+    return bool(knob(rules, "home_run_counts_naturals")) and natural_win
+
+
 def settle(
     players: Sequence[Mapping[str, Any]],
     rules: Mapping[str, Any] | str,
     stakes: Sequence[Sequence[int]] | None = None,
     surrender: Sequence[bool] | None = None,
+    *,
+    banker: int | None = None,
+    bets: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """Settle one round (RULES.md section 11): every pair of players, then the home run.
 
     Args:
         players: 2 to 4 dicts, each ``{"front": [3 cards], "middle": [5], "back": [5]}`` or
             ``{"declared": [13 cards]}`` (a declared natural). Cards are codes 0..51 or card text.
-        rules: the resolved rules dict of RULES.md None13 (see ``resolve_rules``), or a preset name.
+        rules: the resolved rules dict of RULES.md section 13 (see ``resolve_rules``), or a preset name.
         stakes: optional P x P symmetric matrix of non-negative ints; pair (i, j) is multiplied by
             ``stakes[i][j]`` (default 1).
         surrender: optional list of P flags; a flag needs ``surrender_units > 0``.
+        banker: optional seat of the banker: then only the pairs with the banker are settled.
+        bets: optional list of P ints 1..1000 (banker rounds only): each pair with the banker is
+            multiplied by the other player's bet.
 
     Returns:
         ``{"net": [units per player], "pairs": [breakdown per pair (0,1), (0,2), ..., (P-2,P-1)],
@@ -511,7 +650,7 @@ def settle(
 
     Raises:
         ValueError: on a bad player count, bad or repeated cards (naming the player), a declared player
-            without a natural, bad stakes, or a surrender flag while surrender is off.
+            without a natural, bad stakes, a surrender flag while surrender is off, a bad banker or bets.
     """
     if isinstance(rules, str):
         rules = resolve_rules(rules)
@@ -528,27 +667,61 @@ def settle(
             owner[card] = seat.index
     matrix = _check_stakes(stakes, count)
     flags = _check_surrender(surrender, count, rules)
+    bet_of = _check_banker(banker, bets, count)
+    table = {
+        "natural": any(seat.natural is not None for seat in seats),
+        "false_declaration": any(seat.false_declaration for seat in seats),
+    }
 
-    pairs = [
-        _settle_pair(seats[i], seats[j], rules, matrix[i][j], flags)
-        for i in range(count)
-        for j in range(i + 1, count)
-    ]
+    pairs = []
+    for i in range(count):
+        for j in range(i + 1, count):
+            if banker is not None and banker not in (i, j):
+                continue  # a banker round settles the banker's pairs only
+            pair = _settle_pair(seats[i], seats[j], rules, matrix[i][j], flags, table=table)
+            if banker is not None:
+                pair["bet"] = bet_of[j if i == banker else i]
+            if knob(rules, "horse_card") is not None and seats[i].horse != seats[j].horse:
+                pair["horse"] = int(knob(rules, "horse_multiplier"))
+            pairs.append(pair)
 
-    # Home run: a player who scoops every opponent, with at least home_run_min_opponents of them.
+    # The amount after pair_cap, for each pair (the cap applies to pairs decided by rows or a foul).
+    cap = int(knob(rules, "pair_cap"))
+    amount = []
+    for pair in pairs:
+        value = pair["subtotal"]
+        if cap > 0 and pair["decided_by"] in ("rows", "foul"):
+            value = _clamp(value, cap)
+        amount.append(value)
+
+    # Home run: a player who scoops every opponent, with at least home_run_min_opponents of them (in a
+    # banker round only the banker can): x home_run_multiplier, + home_run_bonus, then home_run_cap.
     home_run = [False] * count
     multiplier = int(knob(rules, "home_run_multiplier"))
-    if multiplier != 1 and count - 1 >= int(knob(rules, "home_run_min_opponents")):
+    bonus = int(knob(rules, "home_run_bonus"))
+    hr_cap = int(knob(rules, "home_run_cap"))
+    if (multiplier != 1 or bonus > 0) and count - 1 >= int(knob(rules, "home_run_min_opponents")):
         for p in range(count):
-            mine = [pair for pair in pairs if p in (pair["i"], pair["j"])]
-            if all(pair["scoop"] == (1 if pair["i"] == p else -1) for pair in mine):
+            if banker is not None and p != banker:
+                continue
+            mine = [k for k, pair in enumerate(pairs) if p in (pair["i"], pair["j"])]
+            if all(_is_shot(pairs[k], p, rules) for k in mine):
                 home_run[p] = True
-                for pair in mine:
+                for k in mine:
+                    pair = pairs[k]
+                    side = 1 if pair["i"] == p else -1
                     pair["home_run"] = multiplier
+                    pair["home_run_bonus_units"] = side * bonus
+                    value = amount[k] * multiplier + side * bonus
+                    if hr_cap > 0 and abs(value) > hr_cap:
+                        pair["home_run_capped"] = True
+                        value = _clamp(value, hr_cap)
+                    amount[k] = value
 
+    # Chi A is a side payment: added after the caps and the home run, then horse, bet and stake multiply.
     net = [0] * count
-    for pair in pairs:
-        pair["units"] = pair["subtotal"] * pair["stake"] * pair["home_run"]
+    for pair, value in zip(pairs, amount):
+        pair["units"] = (value + pair["ace_units"]) * pair["horse"] * pair["bet"] * pair["stake"]
         net[pair["i"]] += pair["units"]
         net[pair["j"]] -= pair["units"]
     return {"net": net, "pairs": pairs, "home_run": home_run}
