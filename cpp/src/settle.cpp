@@ -24,20 +24,22 @@ Strength row_strength(const detail::Tables& t, const std::uint8_t* cards, int ro
                        : detail::eval5_with(t, cards + kRowStart[row], static_cast<unsigned>(wheel));
 }
 
-// Sort key of a card for the suit tie-break: group size, then rank (the ace low in a wheel), then suit.
+// Sort key of a card for the suit tie-break (RULES.md 12). "highest_card": group size, then rank (the ace
+// low in a wheel), then suit. "by_card": rank (the ace always high), then suit.
 int suit_sort_key(const std::uint8_t* row, int n, int k, bool wheel, const RulesSpec& rules) noexcept {
   const int rank = card_rank(row[k]);
+  const int suit = rules.suit_value[static_cast<std::size_t>(card_suit(row[k]))];
+  if (rules.suit_by_card) return rank * 4 + suit;
   int group = 0;
   for (int m = 0; m < n; ++m) group += card_rank(row[m]) == rank;
   const int ordered_rank = wheel && rank == 12 ? -1 : rank;
-  return (group * 16 + ordered_rank + 1) * 4 + rules.suit_value[static_cast<std::size_t>(card_suit(row[k]))];
+  return (group * 16 + ordered_rank + 1) * 4 + suit;
 }
 
 // Compares two rows of equal strength by suits (RULES.md 2.4): +1 when a wins.
 int suit_tiebreak(const std::uint8_t* a, const std::uint8_t* b, int n, Strength s, const RulesSpec& rules) noexcept {
   const int cat = category_of(s);
-  const bool wheel = (cat == kStraight || cat == kStraightFlush) &&
-                     (vector_value(s, 0) == 5 || (vector_value(s, 0) == 14 && vector_value(s, 1) == 5));
+  const bool wheel = (cat == kStraight || cat == kStraightFlush) && deciding_rank(s) == 5;
   int ka[5], kb[5];
   for (int k = 0; k < n; ++k) {
     ka[k] = suit_sort_key(a, n, k, wheel, rules);
@@ -176,6 +178,22 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
   return !math.overflow();
 }
 
+// [ofc group] Cards dealt next hand to a player with a legal board of strengths `s` (RULES.md 4.2).
+int fantasyland_cards(const RulesSpec& rules, const Strength* s, bool in_fantasyland) noexcept {
+  const int front = category_of(s[kFront]);
+  if (in_fantasyland) {
+    // The stay rule: trips in front, a full house or better in the middle, or quads or better in the back.
+    const bool stays = front == kThreeOfAKind || category_of(s[kMiddle]) >= kFullHouse ||
+                       category_of(s[kBack]) >= kFourOfAKind;
+    return stays ? 14 : 0;
+  }
+  const bool progressive = rules.fantasyland == Fantasyland::kProgressive;
+  if (front == kThreeOfAKind) return progressive ? 17 : 14;
+  const int pair = vector_value(s[kFront], 0);  // queens 12, kings 13, aces 14
+  if (front != kOnePair || pair < 12) return 0;
+  return progressive ? 14 + (pair - 12) : 14;
+}
+
 // Foul, natural, strengths and royalties of a player whose 13 cards are valid.
 SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept {
   assert(!check_cards(in.cards, 13, 0));
@@ -185,6 +203,10 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
   error.player = index;
   if (in.surrendered && rules.surrender_units == 0) {
     error.status = SettleStatus::kSurrenderOff;
+    return error;
+  }
+  if (in.fantasyland && rules.fantasyland == Fantasyland::kOff) {
+    error.status = SettleStatus::kFantasylandOff;
     return error;
   }
   f.has_setting = !in.declared;
@@ -208,6 +230,9 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
                              (rules.strict_middle && middle == back ? unsigned{kFoulMiddleEqualsBack} : 0u);
     f.foul_reasons = static_cast<std::uint8_t>(reasons);
     f.foul = reasons != 0;
+    if (rules.fantasyland != Fantasyland::kOff && !f.foul && !in.surrendered) {
+      f.fantasyland_cards = fantasyland_cards(rules, f.strength, in.fantasyland);
+    }
   }
   return SettleError{};
 }
@@ -308,6 +333,11 @@ SettleError check_stakes(const std::int64_t* stakes, int n) noexcept {
   return SettleError{};
 }
 
+// [ofc group] The most players a round may have under `rules`.
+int max_players(const RulesSpec& rules) noexcept {
+  return rules.fantasyland == Fantasyland::kOff ? kMaxPlayers : kMaxFantasylandPlayers;
+}
+
 SettleError bad_cards(const CardIssue& issue, int player) noexcept {
   SettleError error;
   error.status = SettleStatus::kBadCards;
@@ -333,7 +363,7 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
 SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
                          const std::int64_t* stakes, RoundResult* out) noexcept {
   assert(validate_rules(rules) == nullptr);
-  if (num_players < kMinPlayers || num_players > kMaxPlayers) {
+  if (num_players < kMinPlayers || num_players > max_players(rules)) {
     SettleError error;
     error.status = SettleStatus::kBadPlayerCount;
     return error;
@@ -376,7 +406,7 @@ CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t r
 SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
                          std::int64_t* net_out) noexcept {
   assert(validate_rules(rules) == nullptr);
-  if (num_players < kMinPlayers || num_players > kMaxPlayers) {
+  if (num_players < kMinPlayers || num_players > max_players(rules)) {
     SettleError error;
     error.status = SettleStatus::kBadPlayerCount;
     return error;

@@ -27,10 +27,7 @@ class Wheel(enum.Enum):
 class SuitTiebreak(enum.Enum):
     off = 0
     highest_card = 1
-
-class SuitOrder(enum.Enum):
-    shdc = 0
-    shcd = 1
+    by_card = 2
 
 class MiddleVsBack(enum.Enum):
     non_strict = 0
@@ -71,6 +68,12 @@ class RoyaltyCategory(enum.Enum):
     four_of_a_kind = 7
     straight_flush = 8
     royal_flush = 9
+    wheel_straight_flush = 10
+
+class Fantasyland(enum.Enum):
+    off = 0
+    standard = 1
+    progressive = 2
 
 class NaturalKind(enum.Enum):
     six_pairs = 0
@@ -97,7 +100,7 @@ class RulesSpec:
     KNOBS: tuple[str, ...]
     wheel: Wheel
     suit_tiebreak: SuitTiebreak
-    suit_order: SuitOrder
+    suit_order: str
     middle_vs_back: MiddleVsBack
     overall_unit: int
     overall_basis: OverallBasis
@@ -119,6 +122,9 @@ class RulesSpec:
     trips_as_pair_plus_single: bool
     front_straight_ace: bool
     surrender_units: int
+    # ofc group
+    rank_royalties: list[tuple[int, RoyaltyCategory, int, int]]
+    fantasyland: Fantasyland
     def __init__(self) -> None: ...
 
 class PlayerFacts:
@@ -134,6 +140,8 @@ class PlayerFacts:
     def strengths(self) -> tuple[int, int, int]: ...
     @property
     def royalties(self) -> tuple[int, int, int]: ...
+    @property
+    def fantasyland_cards(self) -> int: ...
 
 class PairResult:
     @property
@@ -190,6 +198,7 @@ def settle_round(
     surrendered: Sequence[bool],
     stakes: npt.NDArray[np.int64] | None,
     rules: RulesSpec,
+    fantasyland: Sequence[bool] | None = None,
 ) -> RoundResult: ...
 def settle_batch(rounds: npt.NDArray[np.uint8], rules: RulesSpec) -> npt.NDArray[np.int64]: ...
 

@@ -66,6 +66,7 @@ def settle(
     stakes: Any = None,
     surrender: Sequence[bool] | None = None,
     names: Sequence[str] | None = None,
+    fantasyland: Sequence[bool] | None = None,
 ) -> Settlement:
     """Settle one round between 2 to 4 players under ``rules`` (default: the ``pagat`` preset).
 
@@ -73,7 +74,9 @@ def settle(
     text ``str(hand)`` gives). ``rules``: ``Rules``, a preset name or a rules mapping. ``stakes``: an
     optional symmetric P x P matrix of ints 0..``MAX_STAKE`` multiplying each pair's result.
     ``surrender``: optional bools per player (needs ``surrender_units > 0``). ``names``: optional player
-    names for ``explain()``.
+    names for ``explain()``. ``fantasyland``: optional bools per player, whether the player played this
+    hand in fantasyland (needs ``fantasyland`` rules other than ``"off"``; RULES.md 4.2); each player's
+    ``fantasyland_cards`` says who is dealt a fantasyland hand next.
     """
     if isinstance(hands, (bytes, bytearray, Mapping)) or not isinstance(
         hands, (str, Hand, Sequence, np.ndarray)
@@ -89,6 +92,7 @@ def settle(
         raise ValueError(f"a round has 2 to 4 players, got {count}")
     players = tuple(_as_hand(h, k) for k, h in enumerate(hands))
     flags = tuple(_surrender_flags(surrender, len(players)))
+    in_fantasyland = None if fantasyland is None else _flags(fantasyland, len(players), "fantasyland")
     if names is not None:
         if isinstance(names, (str, bytes, Mapping)) or not isinstance(names, Iterable):
             raise TypeError(f"settle: names must be a sequence of strings, got {type(names).__name__}")
@@ -101,7 +105,12 @@ def settle(
             raise ValueError(f"names needs one string per player ({len(players)})")
     cards = b"".join(bytes(h.cards) for h in players)
     result = _core.settle_round(
-        cards, [h.is_declared for h in players], flags, _stakes_matrix(stakes, len(players)), core_spec(rules)
+        cards,
+        [h.is_declared for h in players],
+        flags,
+        _stakes_matrix(stakes, len(players)),
+        core_spec(rules),
+        fantasyland=in_fantasyland,
     )
     return Settlement(rules, players, result, surrendered=flags, names=names)
 
@@ -109,14 +118,19 @@ def settle(
 def _surrender_flags(surrender: Sequence[bool] | None, players: int) -> list[bool]:
     if surrender is None:
         return [False] * players
-    if isinstance(surrender, (str, bytes, Mapping)) or not isinstance(surrender, (Sequence, np.ndarray)):
-        raise TypeError(f"settle: surrender must be a sequence of bools, got {type(surrender).__name__}")
-    flags = list(surrender)
+    return _flags(surrender, players, "surrender")
+
+
+def _flags(values: Sequence[bool], players: int, what: str) -> list[bool]:
+    """One bool per player, checked (``what`` names the argument in errors)."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise TypeError(f"settle: {what} must be a sequence of bools, got {type(values).__name__}")
+    flags = list(values)
     if len(flags) != players:
-        raise ValueError(f"surrender needs one flag per player ({players}), got {len(flags)}")
+        raise ValueError(f"{what} needs one flag per player ({players}), got {len(flags)}")
     for index, flag in enumerate(flags):
         if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"settle: surrender[{index}] must be a bool, got {type(flag).__name__}")
+            raise TypeError(f"settle: {what}[{index}] must be a bool, got {type(flag).__name__}")
     return [bool(flag) for flag in flags]
 
 
