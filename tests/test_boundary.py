@@ -189,3 +189,24 @@ def test_arranging_type_errors_name_the_public_function() -> None:
         cp_arrangements(5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^arrange_batch: hands must be a numpy array"):
         cp_arrange_batch([[0] * 13])  # type: ignore[arg-type]
+
+
+def test_both_sides_allow_the_same_rank_keys() -> None:
+    # ofc group: a "category@R" key is accepted by Rules exactly when the core accepts it in that row.
+    spec = _core.RulesSpec()
+    rows = ("front", "middle", "back")
+    for row_index, row in enumerate(rows):
+        for category in ROYALTY_CATEGORIES[:9]:
+            for rank_index, rank in enumerate("23456789TJQKA"):
+                key = f"{category}@{rank}"
+                try:
+                    Rules(royalties={row: {key: 1}})
+                    python_ok = True
+                except ValueError:
+                    python_ok = False
+                try:
+                    spec.rank_royalties = [(row_index, _core.RoyaltyCategory[category], rank_index + 2, 1)]
+                    core_ok = True
+                except ValueError:
+                    core_ok = False
+                assert python_ok == core_ok, (row, key)
