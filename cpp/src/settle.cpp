@@ -205,10 +205,7 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
     error.status = SettleStatus::kSurrenderOff;
     return error;
   }
-  if (in.fantasyland && rules.fantasyland == Fantasyland::kOff) {
-    error.status = SettleStatus::kFantasylandOff;
-    return error;
-  }
+
   f.has_setting = !in.declared;
   if (in.declared || rules.natural_auto) {
     f.natural = rules.num_naturals > 0 ? detail::detect_natural_valid(in.cards, rules) : -1;
@@ -230,11 +227,34 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
                              (rules.strict_middle && middle == back ? unsigned{kFoulMiddleEqualsBack} : 0u);
     f.foul_reasons = static_cast<std::uint8_t>(reasons);
     f.foul = reasons != 0;
-    if (rules.fantasyland != Fantasyland::kOff && !f.foul && !in.surrendered) {
-      f.fantasyland_cards = fantasyland_cards(rules, f.strength, in.fantasyland);
-    }
+
   }
   return SettleError{};
+}
+
+// [ofc group] Fills fantasyland_cards of every legal, not surrendered player with a setting. A pass of its
+// own after the facts, so that rules without fantasyland (every batch of them) skip it with one test.
+void add_fantasyland(const PlayerInput* players, int num_players, const RulesSpec& rules, PlayerFacts* facts) noexcept {
+  for (int p = 0; p < num_players; ++p) {
+    PlayerFacts& f = facts[p];
+    if (f.has_setting && !f.foul && !players[p].surrendered) {
+      f.fantasyland_cards = fantasyland_cards(rules, f.strength, players[p].fantasyland);
+    }
+  }
+}
+
+// kFantasylandOff at the first player who played in fantasyland while the rules' fantasyland is off.
+SettleError check_fantasyland_flags(const PlayerInput* players, int num_players, const RulesSpec& rules) noexcept {
+  SettleError error;
+  if (rules.fantasyland != Fantasyland::kOff) return error;
+  for (int p = 0; p < num_players; ++p) {
+    if (players[p].fantasyland) {
+      error.status = SettleStatus::kFantasylandOff;
+      error.player = p;
+      return error;
+    }
+  }
+  return error;
 }
 
 // Settles a round whose cards (in `players`) are a validated private copy and whose stakes are valid.
@@ -248,6 +268,7 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
     const SettleError error = facts_of_valid(players[p], p, rules, &r.facts[p]);
     if (error) return error;
   }
+  if (rules.fantasyland != Fantasyland::kOff) add_fantasyland(players, num_players, rules, r.facts);
   SettleError overflow;
   overflow.status = SettleStatus::kOverflow;
   int k = 0;
@@ -357,7 +378,14 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
   if (issue) return bad_cards(issue, index);
   PlayerInput local = in;
   local.cards = cards;
-  return facts_of_valid(local, index, rules, out);
+  SettleError error = check_fantasyland_flags(&local, 1, rules);
+  if (error) {
+    error.player = index;
+    return error;
+  }
+  error = facts_of_valid(local, index, rules, out);
+  if (!error && rules.fantasyland != Fantasyland::kOff) add_fantasyland(&local, 1, rules, out);
+  return error;
 }
 
 SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
@@ -379,6 +407,8 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
   }
   const CardIssue issue = check_round(table, num_players, -1);
   if (issue) return bad_cards(issue, issue.position / 13);
+  // Batches carry no fantasyland flags, so only a single round checks them.
+  if (const SettleError error = check_fantasyland_flags(local, num_players, rules)) return error;
   std::int64_t stake_copy[kMaxPlayers * kMaxPlayers];
   if (stakes != nullptr) {
     std::memcpy(stake_copy, stakes, sizeof(std::int64_t) * static_cast<std::size_t>(num_players * num_players));

@@ -150,15 +150,18 @@ inline std::int64_t royalty_of(const RulesSpec& rules, int row, Strength s) noex
   const auto r = static_cast<std::size_t>(row);
   const auto c = static_cast<std::size_t>(cat);
   const auto& table = rules.royalty[r];
-  const int rank = deciding_rank(s);
   if (cat == kStraightFlush) {
-    if (rank == 14 && rules.royal_listed[r]) return table[kRoyalFlushSlot];
-    if (rank == 5 && rules.wheel_sf_listed[r]) return table[kWheelStraightFlushSlot];
+    if (vector_value(s, 0) == 14 && vector_value(s, 1) == 13 && rules.royal_listed[r]) return table[kRoyalFlushSlot];
+    if (rules.wheel_sf_listed[r] && deciding_rank(s) == 5) return table[kWheelStraightFlushSlot];
   }
-  // A valid spec lists bits 0..12 only, so a rank outside 2..14 (no real hand) never reads an entry.
+  // Tables without rank keys (the common case) pay for one load and test here, nothing more.
   const unsigned listed = rules.royalty_at_listed[r][c];
-  if (rank >= 2 && ((listed >> (rank - 2)) & 1u) != 0) {
-    return rules.royalty_at[r][c][static_cast<std::size_t>(rank - 2)];
+  if (listed != 0) {
+    // A valid spec lists bits 0..12 only, so a rank outside 2..14 (no real hand) never reads an entry.
+    const int rank = deciding_rank(s);
+    if (rank >= 2 && ((listed >> (rank - 2)) & 1u) != 0) {
+      return rules.royalty_at[r][c][static_cast<std::size_t>(rank - 2)];
+    }
   }
   return table[c];
 }
