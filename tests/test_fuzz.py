@@ -43,10 +43,10 @@ from chinese_poker import (
     settle_batch,
 )
 from chinese_poker.arrange import STRATEGIES
-from chinese_poker.hand import rules_or_default
 from chinese_poker.cli import main
 from chinese_poker.formats.records import RawRound, read_rounds
 from chinese_poker.formats.rounds import RoundError, iter_settled, parse_round, settle_round
+from chinese_poker.hand import rules_or_default
 from chinese_poker.knobs import CHOICES, MAX_UNITS, NATURAL_NAMES, ROYALTY_CATEGORIES
 from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import KNOBS, core_spec
@@ -84,6 +84,7 @@ def max_players_of(rules: Any) -> int:
     except (TypeError, ValueError):
         return 4
     return 3 if resolved.fantasyland != "off" else 4
+
 
 INTEGER_DTYPES = [
     np.int8,

@@ -77,7 +77,7 @@ def test_any_suit_order_and_the_section_2_4_example() -> None:
     assert rows_of([a, b], Rules(suit_tiebreak="highest_card", suit_order="scdh")) == [1, -1, 1]
     assert rows_of([a, b], Rules(suit_tiebreak="by_card", suit_order="scdh")) == [1, -1, 1]
     assert rows_of([a, b], Rules(suit_tiebreak="by_card", suit_order="shdc")) == [-1, -1, 1]
-    with pytest.raises(ValueError, match="'suit_order'.*any order of the four suit letters"):
+    with pytest.raises(ValueError, match=r"'suit_order'.*any order of the four suit letters"):
         Rules(suit_order="shsc")
 
 
@@ -161,7 +161,12 @@ def test_ofc_preset_royalties_and_scoring() -> None:
     assert settle([OFC_P0, OFC_P1], OFC).players[1].royalties == (1, 4, 4)
     pair = ours["pairs"][0]
     # 3 rows, 3 for the scoop, and 21 - 9 = 12 in royalties, paid whatever the rows.
-    assert (pair["row_units"], pair["scoop_bonus_units"], pair["royalty_units"], pair["units"]) == (3, 3, 12, 18)
+    assert (pair["row_units"], pair["scoop_bonus_units"], pair["royalty_units"], pair["units"]) == (
+        3,
+        3,
+        12,
+        18,
+    )
     assert theirs["net"] == [18, -18]
 
 
@@ -197,12 +202,22 @@ def test_fantasyland_worked_example() -> None:
     assert both([FL_P1, FL_P2, FL_P3], OFC)[0]["fantasyland_cards"] == [14, 14, 0]
     progressive = OFC.replace(fantasyland="progressive")
     assert both([FL_P1, FL_P2, FL_P3], progressive)[0]["fantasyland_cards"] == [14, 17, 0]
-    assert both([FL_P1, FL_P2, FL_P3], progressive, [False, True, True])[0]["fantasyland_cards"] == [14, 14, 0]
+    assert both([FL_P1, FL_P2, FL_P3], progressive, [False, True, True])[0]["fantasyland_cards"] == [
+        14,
+        14,
+        0,
+    ]
 
 
 @pytest.mark.parametrize(
     ("front", "standard", "progressive"),
-    [("Js Jh 2c", 0, 0), ("Qs Qh 2c", 14, 14), ("Ks Kh 2c", 14, 15), ("As Ah 2c", 14, 16), ("5s 5h 5c", 14, 17)],
+    [
+        ("Js Jh 2c", 0, 0),
+        ("Qs Qh 2c", 14, 14),
+        ("Ks Kh 2c", 14, 15),
+        ("As Ah 2c", 14, 16),
+        ("5s 5h 5c", 14, 17),
+    ],
 )
 def test_fantasyland_entry_by_front(front: str, standard: int, progressive: int) -> None:
     hand = Hand(front, "3d 4d 6d 7d 8d", "9c 9h 9s Kc Kd")
@@ -224,7 +239,9 @@ def test_fantasyland_stay_rule_middle_and_back() -> None:
 
 
 def test_fantasyland_input_errors() -> None:
-    with pytest.raises(ValueError, match=r"player 1 played in fantasyland but these rules have fantasyland = \"off\""):
+    with pytest.raises(
+        ValueError, match=r"player 1 played in fantasyland but these rules have fantasyland = \"off\""
+    ):
         settle([OFC_P0, OFC_P1], Rules(), fantasyland=[False, True])
     with pytest.raises(ValueError, match="fantasyland needs one flag per player"):
         settle([OFC_P0, OFC_P1], OFC, fantasyland=[True])
@@ -266,7 +283,9 @@ def test_fantasyland_in_the_json_round_format() -> None:
     with pytest.raises(ValueError, match="fantasyland must be true or false"):
         parse_round({**data, "players": [{**data["players"][0], "fantasyland": 1}, data["players"][1]]})
     off = {**data, "rules": "pagat"}
-    with pytest.raises(ValueError, match=r"P2 played in fantasyland, but the rules have fantasyland = \"off\""):
+    with pytest.raises(
+        ValueError, match=r"P2 played in fantasyland, but the rules have fantasyland = \"off\""
+    ):
         settle_round(parse_round(off))
 
 

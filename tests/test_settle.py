@@ -289,9 +289,26 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
                 # ofc group: rank keys overriding their category (a 0 override included), the wheel
                 # straight flush, and the ofc preset's table.
                 {
-                    "front": {"high_card@A": 1, "one_pair": 2, "one_pair@2": 0, "one_pair@Q": 7, "three_of_a_kind@A": 9},
-                    "middle": {"one_pair@A": 3, "two_pair@K": 2, "straight@5": 4, "straight": 1, "flush@A": 5},
-                    "back": {"straight_flush": 6, "wheel_straight_flush": 2, "full_house@2": 4, "high_card@7": 1},
+                    "front": {
+                        "high_card@A": 1,
+                        "one_pair": 2,
+                        "one_pair@2": 0,
+                        "one_pair@Q": 7,
+                        "three_of_a_kind@A": 9,
+                    },
+                    "middle": {
+                        "one_pair@A": 3,
+                        "two_pair@K": 2,
+                        "straight@5": 4,
+                        "straight": 1,
+                        "flush@A": 5,
+                    },
+                    "back": {
+                        "straight_flush": 6,
+                        "wheel_straight_flush": 2,
+                        "full_house@2": 4,
+                        "high_card@7": 1,
+                    },
                 },
                 "ofc",
             ]
@@ -428,7 +445,11 @@ def _reference_players(hands: list[Hand]) -> list[dict]:
 def _assert_agrees(hands: list[Hand], rules: Rules, stakes=None, surrender=None, fantasyland=None) -> None:
     ours = settle(hands, rules, stakes=stakes, surrender=surrender, fantasyland=fantasyland)
     theirs = ref.settle(
-        _reference_players(hands), rules.resolved(), stakes=stakes, surrender=surrender, fantasyland=fantasyland
+        _reference_players(hands),
+        rules.resolved(),
+        stakes=stakes,
+        surrender=surrender,
+        fantasyland=fantasyland,
     )
     assert list(ours.net) == theirs["net"]
     assert list(ours.home_run) == theirs["home_run"]

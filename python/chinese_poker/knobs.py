@@ -13,9 +13,10 @@ Stored forms (all immutable, so a ``Rules`` is hashable):
   ``ROYALTY_TABLES``) or a tuple of ``(row, key, units)`` triples, rows front → middle → back and keys
   weakest category first (a category's rank keys ``"category@R"`` right after it, lowest rank first),
   entries that change nothing dropped (a 0 entry, unless it overrides a non-zero one: a rank key its
-  category, ``royal_flush`` and ``wheel_straight_flush`` the straight flush). A table equal to a built-in one is stored as its name,
-  and an empty table as ``()``, so equal tables compare equal whatever form they were given in. Input may
-  also be a mapping ``{row: {category: units}}`` or any sequence of such triples.
+  category, ``royal_flush`` and ``wheel_straight_flush`` the straight flush). A table equal to a
+  built-in one is stored as its name, and an empty table as ``()``, so equal tables compare equal
+  whatever form they were given in. Input may also be a mapping ``{row: {key: units}}`` or any
+  sequence of such triples.
 - ``naturals`` is a tuple of ``(name, units)`` pairs, lowest kind first. Input may also be a list of
   ``[name, units]`` pairs, a list of one-entry mappings ``{name: units}``, or one ordered mapping.
 """
@@ -115,6 +116,7 @@ _FRONT_SPANS: Mapping[str, tuple[str, str]] = MappingProxyType({
 def rank_key_span(row: str, category: str) -> tuple[str, str] | None:
     """The lowest and highest rank ``R`` of a ``"category@R"`` key in ``row``; None when none can occur."""
     return (_FRONT_SPANS if row == "front" else _FIVE_CARD_SPANS).get(category)
+
 
 #: The categories a three-card front can hold (RULES.md 2.3: no three-card straights or flushes).
 FRONT_CATEGORIES: tuple[str, ...] = ("high_card", "one_pair", "three_of_a_kind")
@@ -225,9 +227,13 @@ def _rank_key_problem(row: str, key: str, category: str, rank: str) -> ValueErro
     """The error for rank key ``key`` (``category@rank``) in ``row``, or None when it can occur there."""
     if category not in ROYALTY_CATEGORIES[:9]:
         categories = quoted(list(ROYALTY_CATEGORIES[:9]))
-        return knob_error("royalties", f"unknown category {category!r} in key {key!r} in row {row!r}", categories)
+        return knob_error(
+            "royalties", f"unknown category {category!r} in key {key!r} in row {row!r}", categories
+        )
     if rank not in RANK_LETTERS:
-        return knob_error("royalties", f"unknown rank {rank!r} in key {key!r} in row {row!r}", "ranks 2-9 T J Q K A")
+        return knob_error(
+            "royalties", f"unknown rank {rank!r} in key {key!r} in row {row!r}", "ranks 2-9 T J Q K A"
+        )
     span = rank_key_span(row, category)
     if span is None:
         keys = ", ".join(f"{c}@{low}..{c}@{high}" for c, (low, high) in _FRONT_SPANS.items())
@@ -247,7 +253,7 @@ def _royalty_entry(row: object, key: object, units: object) -> tuple[str, str, i
         raise knob_error("royalties", f"unknown row {row!r}", f"rows {quoted(ROWS)}")
     if isinstance(key, str) and "@" in key:
         category, _, rank = key.partition("@")
-        problem = _rank_key_problem(row, key, category, rank)  # type: ignore[arg-type]
+        problem = _rank_key_problem(row, key, category, rank)
         if problem is not None:
             raise problem
     elif key not in ROYALTY_CATEGORIES:
@@ -263,7 +269,7 @@ def _royalty_entry(row: object, key: object, units: object) -> tuple[str, str, i
             f"front categories {quoted(FRONT_CATEGORIES)}",
         )
     units = check_units("royalties", f"units of {row} {key}", units, 0)
-    return row, key, units  # type: ignore[return-value]
+    return row, key, units
 
 
 def _key_order(key: str) -> tuple[int, int]:

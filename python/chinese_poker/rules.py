@@ -33,8 +33,8 @@ from chinese_poker.knobs import (
     CHOICES,
     INT_RANGES,
     KNOB_GUIDE,
-    ROWS,
     RANK_LETTERS,
+    ROWS,
     ROYALTY_TABLES,
     Fantasyland,
     FoulPolicy,
@@ -393,7 +393,12 @@ def core_spec(rules: Rules) -> _core.RulesSpec:
             ]
             # ofc group: the rank keys "category@R" travel as (row, category, rank value 2..14, units).
             spec.rank_royalties = [
-                (row_index, _core.RoyaltyCategory[key.partition("@")[0]], RANK_LETTERS.index(key[-1]) + 2, units)
+                (
+                    row_index,
+                    _core.RoyaltyCategory[key.partition("@")[0]],
+                    RANK_LETTERS.index(key[-1]) + 2,
+                    units,
+                )
                 for row_index, row in enumerate(ROWS)
                 for key, units in table[row].items()
                 if "@" in key

@@ -66,6 +66,7 @@ def settle(
     stakes: Any = None,
     surrender: Sequence[bool] | None = None,
     names: Sequence[str] | None = None,
+    *,
     fantasyland: Sequence[bool] | None = None,
 ) -> Settlement:
     """Settle one round between 2 to 4 players under ``rules`` (default: the ``pagat`` preset).

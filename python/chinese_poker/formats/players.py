@@ -17,8 +17,8 @@ __all__ = [
     "PLAYER_KEYS",
     "cards_value",
     "parse_player",
-    "player_fantasyland",
     "parse_stakes",
+    "player_fantasyland",
     "type_name",
     "unknown_key",
 ]

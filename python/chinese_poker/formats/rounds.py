@@ -272,7 +272,7 @@ def _named_error(error: InputError, rnd: Round, where: str) -> RoundError:
         )
     if error.kind == "fantasyland_off" and player is not None:
         return RoundError(
-            f"{names[player]} played in fantasyland, but the rules have fantasyland = \"off\"", where
+            f'{names[player]} played in fantasyland, but the rules have fantasyland = "off"', where
         )
     return RoundError(str(error), where)
 

@@ -146,7 +146,9 @@ def edge_cases(rules: Rules) -> list[dict[str, Any]]:
             tags = [tag for tag in tags if tag != "four-players"]
             note += " (its first three players: fantasyland rules take 3 at most)"
             if "stakes" in extra:
-                extra["stakes"] = [row[:_FANTASYLAND_PLAYERS] for row in extra["stakes"][:_FANTASYLAND_PLAYERS]]
+                extra["stakes"] = [
+                    row[:_FANTASYLAND_PLAYERS] for row in extra["stakes"][:_FANTASYLAND_PLAYERS]
+                ]
         case: dict[str, Any] = {
             "id": rid,
             "rules": case_rules,

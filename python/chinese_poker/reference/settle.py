@@ -27,9 +27,9 @@ __all__ = [
     "PRESETS",
     "ROWS",
     "ROYALTY_TABLES",
+    "fantasyland_cards",
     "is_foul",
     "resolve_rules",
-    "fantasyland_cards",
     "royalties",
     "settle",
 ]
@@ -95,7 +95,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "foul_pays_royalties": True,
         "fantasyland": "standard",
         "royalties": {
-            # A pair of sixes pays 1, each rank more 1 (aces 9); trips of deuces 10, each rank more 1 (aces 22).
+            # A pair of sixes pays 1, each rank up 1 more (aces 9); trips of deuces 10 (aces 22).
             "front": {
                 **{f"one_pair@{rank}": units for units, rank in enumerate("6789TJQKA", start=1)},
                 **{f"three_of_a_kind@{rank}": units for units, rank in enumerate("23456789TJQKA", start=10)},
@@ -221,7 +221,9 @@ def resolve_rules(preset_or_dict: str | Mapping[str, Any] = "pagat", **overrides
         if rules[name] not in choices:
             raise ValueError(f"{name} must be one of {choices}, got {rules[name]!r}")
     if sorted(str(rules["suit_order"])) != sorted("cdhs") or len(rules["suit_order"]) != 4:
-        raise ValueError(f"suit_order must be an order of the letters s, h, d, c, got {rules['suit_order']!r}")
+        raise ValueError(
+            f"suit_order must be an order of the letters s, h, d, c, got {rules['suit_order']!r}"
+        )
     for name in _BOOLS:
         if not isinstance(rules[name], bool):
             raise ValueError(f"{name} must be true or false, got {rules[name]!r}")
@@ -262,7 +264,9 @@ def _deciding_rank(cards: Sequence[int], strength: int) -> int:
     return tiebreak_vector(strength)[0]
 
 
-def _royalty_of_row(row: str, cards: Sequence[int], strength: int, table: Mapping[str, Mapping[str, int]]) -> int:
+def _royalty_of_row(
+    row: str, cards: Sequence[int], strength: int, table: Mapping[str, Mapping[str, int]]
+) -> int:
     entries = table.get(row, {})
     name = category_name(strength)
     rank = _deciding_rank(cards, strength)
