@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from chinese_poker import Hand, Rules, _core, settle
@@ -19,15 +21,43 @@ E1 = [
 ]
 
 
+# Knobs whose core form is a validated str rather than a bound enum (too many values for an enum).
+STRING_KNOBS = ("suit_order",)
+
+
 def test_both_sides_list_the_same_knobs_and_values() -> None:
     assert _core.RulesSpec.KNOBS == KNOBS
     spec = _core.RulesSpec()
     for knob, values in CHOICES.items():
+        if knob in STRING_KNOBS:
+            assert getattr(spec, knob) == values[0], f"{knob}: the core's default is the first value"
+            continue
         enum_type = type(getattr(spec, knob))
         assert tuple(enum_type.__members__) == values, knob
         assert getattr(spec, knob).name == values[0], f"{knob}: the core's default is the first value"
     assert tuple(_core.NaturalKind.__members__) == NATURAL_NAMES
     assert tuple(_core.RoyaltyCategory.__members__) == ROYALTY_CATEGORIES
+
+
+@pytest.mark.parametrize("knob", STRING_KNOBS)
+def test_core_accepts_exactly_the_python_values_of_a_string_knob(knob: str) -> None:
+    # Every word of four letters from the suits and one stranger: the core takes exactly the 24 orders
+    # Python allows, and gives each back as it was set.
+    spec = _core.RulesSpec()
+    accepted = []
+    for letters in itertools.product("shdcx", repeat=4):
+        word = "".join(letters)
+        if word in CHOICES[knob]:
+            setattr(spec, knob, word)
+            assert getattr(spec, knob) == word
+            accepted.append(word)
+        else:
+            with pytest.raises(ValueError, match=knob):
+                setattr(spec, knob, word)
+    assert sorted(accepted) == sorted(CHOICES[knob])
+    for bad in ("", "shd", "shdcs", "SHDC", 4):
+        with pytest.raises((ValueError, TypeError), match=knob):
+            setattr(spec, knob, bad)
 
 
 @pytest.mark.parametrize("knob", sorted(INT_RANGES))
@@ -47,10 +77,13 @@ def test_spec_of_every_preset_round_trips_its_knobs() -> None:
         spec = core_spec(rules)
         assert core_spec(rules) is spec  # cached per Rules
         for knob in CHOICES:
-            assert getattr(spec, knob).name == getattr(rules, knob), (name, knob)
+            value = getattr(spec, knob)
+            assert (value if knob in STRING_KNOBS else value.name) == getattr(rules, knob), (name, knob)
         assert [(kind.name, units) for kind, units in spec.naturals] == list(rules.naturals)
         rows = ("front", "middle", "back")
         table = {(rows[row], category.name): units for row, category, units in spec.royalties}
+        for row, category, rank, units in spec.rank_royalties:
+            table[rows[row], f"{category.name}@{'23456789TJQKA'[rank - 2]}"] = units
         expected = {(row, c): u for row, cats in rules.royalty_table.items() for c, u in cats.items()}
         assert table == expected
 
@@ -65,6 +98,22 @@ def test_typed_setters_refuse_strings_and_bad_entries() -> None:
         spec.naturals = [(_core.NaturalKind.dragon, 3), (_core.NaturalKind.dragon, 4)]
     with pytest.raises(ValueError, match="must be a bool"):
         spec.royalty_cancel = 1  # type: ignore[assignment]
+    # ofc group: rank keys the row cannot hold, and their shape.
+    with pytest.raises(ValueError, match="four_of_a_kind@A in the front cannot occur"):
+        spec.rank_royalties = [(0, _core.RoyaltyCategory.four_of_a_kind, 14, 3)]
+    with pytest.raises(ValueError, match="straight@2 in the back cannot occur"):
+        spec.rank_royalties = [(2, _core.RoyaltyCategory.straight, 2, 3)]
+    with pytest.raises(ValueError, match="royal_flush@A in the back cannot occur"):
+        spec.rank_royalties = [(2, _core.RoyaltyCategory.royal_flush, 14, 3)]
+    with pytest.raises(ValueError, match="listed twice"):
+        spec.rank_royalties = [
+            (0, _core.RoyaltyCategory.one_pair, 6, 1),
+            (0, _core.RoyaltyCategory.one_pair, 6, 2),
+        ]
+    with pytest.raises(ValueError, match="rank_royalties"):
+        spec.rank_royalties = [(0, _core.RoyaltyCategory.one_pair, 15, 1)]
+    spec.rank_royalties = [(0, _core.RoyaltyCategory.one_pair, 6, 0)]
+    assert spec.rank_royalties == [(0, _core.RoyaltyCategory.one_pair, 6, 0)]  # listed at 0 stays listed
 
 
 def test_huge_stakes_are_refused_not_wrapped() -> None:
@@ -143,3 +192,24 @@ def test_arranging_type_errors_name_the_public_function() -> None:
         cp_arrangements(5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^arrange_batch: hands must be a numpy array"):
         cp_arrange_batch([[0] * 13])  # type: ignore[arg-type]
+
+
+def test_both_sides_allow_the_same_rank_keys() -> None:
+    # ofc group: a "category@R" key is accepted by Rules exactly when the core accepts it in that row.
+    spec = _core.RulesSpec()
+    rows = ("front", "middle", "back")
+    for row_index, row in enumerate(rows):
+        for category in ROYALTY_CATEGORIES[:9]:
+            for rank_index, rank in enumerate("23456789TJQKA"):
+                key = f"{category}@{rank}"
+                try:
+                    Rules(royalties={row: {key: 1}})
+                    python_ok = True
+                except ValueError:
+                    python_ok = False
+                try:
+                    spec.rank_royalties = [(row_index, _core.RoyaltyCategory[category], rank_index + 2, 1)]
+                    core_ok = True
+                except ValueError:
+                    core_ok = False
+                assert python_ok == core_ok, (row, key)

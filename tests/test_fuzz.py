@@ -46,6 +46,7 @@ from chinese_poker.arrange import STRATEGIES
 from chinese_poker.cli import main
 from chinese_poker.formats.records import RawRound, read_rounds
 from chinese_poker.formats.rounds import RoundError, iter_settled, parse_round, settle_round
+from chinese_poker.hand import rules_or_default
 from chinese_poker.knobs import CHOICES, MAX_UNITS, NATURAL_NAMES, ROYALTY_CATEGORIES
 from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import KNOBS, core_spec
@@ -71,6 +72,22 @@ BOOL_KNOBS = (
     "three_flushes_distinct_suits", "quads_as_trips",
 )  # fmt: skip
 FRONT_CATEGORIES = ("high_card", "one_pair", "three_of_a_kind")
+# ofc group: royalty keys at a rank that each row can hold.
+RANK_KEYS = {
+    "front": ("one_pair@6", "three_of_a_kind@A", "high_card@4"),
+    "middle": ("straight@5", "one_pair@A", "two_pair@3"),
+    "back": ("straight_flush@K", "full_house@2", "flush@7"),
+}
+
+
+def max_players_of(rules: Any) -> int:
+    """The most players a round may have under a rules argument: 3 under fantasyland (RULES.md 4.2)."""
+    try:
+        resolved = rules_or_default(rules)
+    except (TypeError, ValueError):
+        return 4
+    return 3 if resolved.fantasyland != "off" else 4
+
 
 INTEGER_DTYPES = [
     np.int8,
@@ -305,7 +322,7 @@ def random_rules(rng: np.random.Generator) -> Rules:
     else:
         table: dict[str, dict[str, int]] = {}
         for row in ("front", "middle", "back"):
-            pool = FRONT_CATEGORIES if row == "front" else ROYALTY_CATEGORIES
+            pool = (FRONT_CATEGORIES if row == "front" else ROYALTY_CATEGORIES) + RANK_KEYS[row]
             for name in rng.choice(pool, size=int(rng.integers(0, 3)), replace=False):
                 table.setdefault(row, {})[str(name)] = int(rng.integers(0, 6))
         knobs["royalties"] = table
@@ -519,6 +536,11 @@ def test_fuzz_settle_batch() -> None:
         rounds, expect, what = array_case(rng, 3, (13,), middle=(2, 3, 4))
         rules, rules_expect = rules_argument(rng)
         expect = INVALID if rules_expect == INVALID else expect
+        too_many = (
+            isinstance(rounds, np.ndarray) and rounds.ndim == 3 and rounds.shape[1] > max_players_of(rules)
+        )
+        if too_many:
+            expect, what = INVALID, what + ", 4 players under fantasyland rules"
 
         def check(net: Any, rounds: Any = rounds, rules: Any = rules) -> str | None:
             data = np.ascontiguousarray(rounds)
@@ -540,7 +562,7 @@ def test_fuzz_settle_batch() -> None:
             lambda rounds=rounds, rules=rules: settle_batch(rounds, rules),
             check,
             error_check=check_first_bad_named(rounds, "round", 3, (13,), (2, 3, 4))
-            if rules_expect == VALID
+            if rules_expect == VALID and not too_many
             else None,
         )
     failures.check()
@@ -746,11 +768,11 @@ def test_fuzz_settle() -> None:
     failures = Failures("settle")
     for case, rng in case_rngs("settle"):
         players = int(rng.choice([2, 3, 4, 2, 3, 4, 0, 1, 5]))
-        expect = VALID if 2 <= players <= 4 else INVALID
         # Five players cannot hold distinct cards: the fifth repeats the first's (invalid either way).
         deal = np.resize(distinct_rows(rng, 1, min(13 * players, 52))[0], 13 * players).reshape(players, 13)
         hands: Any = [hand_form(rng, cards) for cards in deal]
         rules, rules_expect = rules_argument(rng)
+        expect = VALID if 2 <= players <= max_players_of(rules) else INVALID
         expect = INVALID if rules_expect == INVALID else expect
         what = "valid"
         roll = rng.random()
@@ -1059,10 +1081,10 @@ def json_cards(rng: np.random.Generator, codes: list[int]) -> Any:
 
 def round_document(rng: np.random.Generator, position: int) -> tuple[dict[str, Any], str]:
     """A random round object and whether it is valid (``VALID``) or may not be (``EITHER``/``INVALID``)."""
-    players = int(rng.choice([2, 3, 4]))
     rules: Rules | None = None
     if rng.random() < 0.5:
         rules = Rules.preset(str(rng.choice(PRESET_NAMES))) if rng.random() < 0.6 else random_rules(rng)
+    players = int(rng.choice([2, 3, 4][: max_players_of(rules) - 1]))
     six_pairs = rng.random() < 0.15
     # Declaring under natural_declaration="auto" a natural the rules do not list is a known bug of its own
     # (test_a_declared_natural_is_checked_under_auto_declaration): the generator stays clear of it.

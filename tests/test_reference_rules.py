@@ -877,8 +877,9 @@ def _random_table(rng: random.Random, count: int) -> list[dict]:
 def test_zero_sum_and_antisymmetry_on_random_tables(preset):
     rng = random.Random(20240601)
     rules = resolve_rules(preset, surrender_units=2)
+    most = 3 if rules["fantasyland"] != "off" else 4  # fantasyland rules take 3 players at most
     for _ in range(15):
-        count = rng.randint(2, 4)
+        count = rng.randint(2, most)
         players = _random_table(rng, count)
         flags = [rng.random() < 0.15 for _ in range(count)]
         result = settle(players, rules, surrender=flags)
@@ -887,5 +888,5 @@ def test_zero_sum_and_antisymmetry_on_random_tables(preset):
         reversed_result = settle(players[::-1], rules, surrender=flags[::-1])
         assert reversed_result["net"] == result["net"][::-1]
     for name, hands in (("E2", E2), ("E4", E4), ("E6", E6_TABLE)):
-        check_zero_sum(settle(hands, rules))
+        check_zero_sum(settle(hands[:most], rules))
         del name

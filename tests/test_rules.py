@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import sys
 from importlib import resources
@@ -75,6 +76,8 @@ DEFAULTS: dict[str, Any] = {
     "horse_card": None,
     "horse_multiplier": 2,
     "foul_vs_foul": "push",
+    # ofc group
+    "fantasyland": "off",
 }
 
 PAGAT_NATURALS = [["six_pairs", 3], ["three_straights", 3], ["three_flushes", 3], ["dragon", 13]]
@@ -111,6 +114,57 @@ PRESET_KNOBS: dict[str, dict[str, Any]] = {
         "naturals": PAGAT_NATURALS,
     },
     "pusoy": {},
+    # ofc group: the standard Open-Face Chinese Poker table, written out from RULES.md section 6.
+    "ofc": {
+        "scoop_bonus": 3,
+        "royalty_mode": "add",
+        "royalty_condition": "always",
+        "foul_policy": "as_scooped",
+        "fantasyland": "standard",
+        "royalties": {
+            "front": {
+                "one_pair@6": 1,
+                "one_pair@7": 2,
+                "one_pair@8": 3,
+                "one_pair@9": 4,
+                "one_pair@T": 5,
+                "one_pair@J": 6,
+                "one_pair@Q": 7,
+                "one_pair@K": 8,
+                "one_pair@A": 9,
+                "three_of_a_kind@2": 10,
+                "three_of_a_kind@3": 11,
+                "three_of_a_kind@4": 12,
+                "three_of_a_kind@5": 13,
+                "three_of_a_kind@6": 14,
+                "three_of_a_kind@7": 15,
+                "three_of_a_kind@8": 16,
+                "three_of_a_kind@9": 17,
+                "three_of_a_kind@T": 18,
+                "three_of_a_kind@J": 19,
+                "three_of_a_kind@Q": 20,
+                "three_of_a_kind@K": 21,
+                "three_of_a_kind@A": 22,
+            },
+            "middle": {
+                "three_of_a_kind": 2,
+                "straight": 4,
+                "flush": 8,
+                "full_house": 12,
+                "four_of_a_kind": 20,
+                "straight_flush": 30,
+                "royal_flush": 50,
+            },
+            "back": {
+                "straight": 2,
+                "flush": 4,
+                "full_house": 6,
+                "four_of_a_kind": 10,
+                "straight_flush": 15,
+                "royal_flush": 25,
+            },
+        },
+    },
 }
 PRESET_SOURCES = {
     "pagat": "pagat.com, Chinese Poker",
@@ -121,6 +175,7 @@ PRESET_SOURCES = {
     "shisanshui-app": "mainland 十三水 apps",
     "capsa-susun": "Indonesian tables (low confidence)",
     "pusoy": "Philippine tables (low confidence)",
+    "ofc": "soramamepiyo/OpenFaceChinesePoker",
 }
 EMPTY_TABLE: dict[str, dict[str, int]] = {"front": {}, "middle": {}, "back": {}}
 PAGAT_TABLE = {
@@ -167,6 +222,7 @@ def test_preset_names_in_rules_order() -> None:
         "shisanshui-app",
         "capsa-susun",
         "pusoy",
+        "ofc",
     )
     assert set(Rules.presets()) == set(PRESET_KNOBS)
 
@@ -227,7 +283,7 @@ def test_name_is_not_part_of_equality() -> None:
     assert Rules.preset("pusoy") == Rules.preset("pagat")
     assert Rules.preset("pusoy").name == "pusoy"
     assert Rules.preset("pagat-bonus") != Rules.preset("pagat")
-    assert len({Rules.preset(name) for name in Rules.presets()}) == 7  # pagat and pusoy coincide
+    assert len({Rules.preset(name) for name in Rules.presets()}) == len(Rules.presets()) - 1  # pagat = pusoy
 
 
 def test_unknown_preset() -> None:
@@ -524,8 +580,12 @@ BAD_VALUES = [
     ("wheel", 1),
     ("suit_tiebreak", "on"),
     ("suit_tiebreak", True),
-    ("suit_order", "sdhc"),
+    ("suit_order", "sdh"),
     ("suit_order", "SHDC"),
+    ("suit_order", "shhc"),
+    ("suit_tiebreak", "by_rank"),
+    ("fantasyland", "on"),
+    ("fantasyland", True),
     ("middle_vs_back", "lenient"),
     ("overall_unit", -1),
     ("overall_unit", True),
@@ -615,6 +675,10 @@ def test_enum_error_lists_allowed_values(knob: str) -> None:
     message = str(info.value)
     assert f"'{knob}'" in message
     assert "'bogus'" in message
+    if knob == "suit_order":
+        # 24 values: the error describes them instead of listing them.
+        assert "any order of the four suit letters s, h, d, c" in message
+        return
     for allowed in CHOICES[knob]:
         assert repr(allowed) in message
 
@@ -622,8 +686,8 @@ def test_enum_error_lists_allowed_values(knob: str) -> None:
 def test_enum_choices_are_those_of_rules_md() -> None:
     assert dict(CHOICES) == {
         "wheel": ("low", "second"),
-        "suit_tiebreak": ("off", "highest_card"),
-        "suit_order": ("shdc", "shcd"),
+        "suit_tiebreak": ("off", "highest_card", "by_card"),
+        "suit_order": tuple("".join(order) for order in itertools.permutations("shdc")),
         "middle_vs_back": ("non_strict", "strict"),
         "overall_basis": ("two_rows", "total"),
         "royalty_mode": ("replace", "add"),
@@ -635,6 +699,7 @@ def test_enum_choices_are_those_of_rules_md() -> None:
         "natural_vs_natural": ("by_kind", "by_units", "net", "push"),
         "natural_units_mode": ("table", "as_home_run"),
         "foul_vs_foul": ("push", "as_laid"),
+        "fantasyland": ("off", "standard", "progressive"),
     }
 
 

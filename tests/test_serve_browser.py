@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chinese_poker.presets import PRESET_NAMES
 from conftest import LiveServer
 
 TIMEOUT = 60.0  # seconds for any one wait on the browser
@@ -177,7 +178,7 @@ def test_the_page_deals_settles_and_shows_the_apis_net_units(live_server: LiveSe
     try:
         browser.open(live_server.url + "/")
         browser.wait_for("document.body && document.body.dataset.ready === 'true'")
-        assert browser.evaluate("document.querySelectorAll('#rules option').length") == 8
+        assert browser.evaluate("document.querySelectorAll('#rules option').length") == len(PRESET_NAMES)
         browser.evaluate(
             "document.getElementById('rules').value = 'pagat-bonus';"
             "document.getElementById('players').value = '4';"

@@ -17,8 +17,7 @@ namespace {
 
 // The enum-like knobs whose core form is a flag: member 0 is the knob's default, member 1 sets the flag.
 // Member names are the knobs' values, exactly as chinese_poker.knobs.CHOICES lists them.
-enum class SuitTiebreak : int { off = 0, highest_card = 1 };
-enum class SuitOrder : int { shdc = 0, shcd = 1 };
+enum class SuitTiebreak : int { off = 0, highest_card = 1, by_card = 2 };
 enum class MiddleVsBack : int { non_strict = 0, strict = 1 };
 enum class OverallBasis : int { two_rows = 0, total = 1 };
 enum class RoyaltyMode : int { replace = 0, add = 1 };
@@ -29,14 +28,15 @@ enum class FoulPolicy : int { lose_all_rows = 0, as_scooped = 1, as_laid = 2 };
 enum class NaturalUnitsMode : int { table = 0, as_home_run = 1 };
 enum class FoulVsFoul : int { push = 0, as_laid = 1 };
 
-// Royalty table keys: the row's category, and royal_flush in its own slot.
+// Royalty table keys: the row's category, and royal_flush and wheel_straight_flush in their own slots.
 enum class RoyaltyCategory : int {
   high_card, one_pair, two_pair, three_of_a_kind, straight, flush, full_house, four_of_a_kind,
-  straight_flush, royal_flush,
+  straight_flush, royal_flush, wheel_straight_flush,
 };
 constexpr const char* kCategoryNames[kRoyaltySlots] = {
     "high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-    "four_of_a_kind", "straight_flush", "royal_flush"};
+    "four_of_a_kind", "straight_flush", "royal_flush", "wheel_straight_flush"};
+constexpr char kRankLetters[] = "23456789TJQKA";
 constexpr const char* kRowNames[3] = {"front", "middle", "back"};
 
 // The knobs in the order of chinese_poker.rules.KNOBS; a test checks both sides list the same.
@@ -52,7 +52,9 @@ constexpr const char* kKnobNames[] = {
     // --- settlement group (issue #10) ---
     "row_base", "ace_units", "pair_cap", "home_run_cap", "home_run_bonus", "home_run_counts_naturals",
     "natural_vs_natural", "natural_settles_table", "natural_units_mode", "false_declaration_units", "horse_card",
-    "horse_multiplier", "foul_vs_foul"};
+    "horse_multiplier", "foul_vs_foul",
+    // ofc group
+    "fantasyland"};
 
 [[noreturn]] void bad_knob(const char* knob, const std::string& problem) {
   throw py::value_error(std::string("RulesSpec.") + knob + ": " + problem);
@@ -98,7 +100,9 @@ py::list royalty_entries(const RulesSpec& s) {
   py::list out;
   for (std::size_t row = 0; row < 3; ++row) {
     for (std::size_t slot = 0; slot < kRoyaltySlots; ++slot) {
-      const bool listed = slot == kRoyalFlushSlot ? s.royal_listed[row] : s.royalty[row][slot] != 0;
+      const bool listed = slot == kRoyalFlushSlot          ? s.royal_listed[row]
+                          : slot == kWheelStraightFlushSlot ? s.wheel_sf_listed[row]
+                                                            : s.royalty[row][slot] != 0;
       if (listed) out.append(py::make_tuple(row, static_cast<RoyaltyCategory>(slot), s.royalty[row][slot]));
     }
   }
@@ -108,6 +112,7 @@ py::list royalty_entries(const RulesSpec& s) {
 void set_royalties(RulesSpec& s, const py::iterable& entries) {
   decltype(RulesSpec::royalty) table{};
   std::array<bool, 3> royal{};
+  std::array<bool, 3> wheel{};
   bool seen[3][kRoyaltySlots] = {};
   for (const py::handle item : entries) {
     const auto entry = py::cast<py::tuple>(item);
@@ -123,9 +128,75 @@ void set_royalties(RulesSpec& s, const py::iterable& entries) {
     seen[row][slot] = true;
     table[static_cast<std::size_t>(row)][static_cast<std::size_t>(slot)] = units;
     if (slot == kRoyalFlushSlot) royal[static_cast<std::size_t>(row)] = true;
+    if (slot == kWheelStraightFlushSlot) wheel[static_cast<std::size_t>(row)] = true;
   }
   s.royalty = table;
   s.royal_listed = royal;
+  s.wheel_sf_listed = wheel;
+}
+
+// [ofc group] Rank-keyed royalties "category@R" as (row, RoyaltyCategory, rank value 2..14, units).
+py::list rank_royalty_entries(const RulesSpec& s) {
+  py::list out;
+  for (std::size_t row = 0; row < 3; ++row) {
+    for (std::size_t cat = 0; cat < static_cast<std::size_t>(kRoyaltyCategories); ++cat) {
+      for (std::size_t k = 0; k < static_cast<std::size_t>(kRoyaltyRanks); ++k) {
+        if (((s.royalty_at_listed[row][cat] >> k) & 1u) == 0) continue;
+        out.append(py::make_tuple(row, static_cast<RoyaltyCategory>(cat), k + 2, int{s.royalty_at[row][cat][k]}));
+      }
+    }
+  }
+  return out;
+}
+
+void set_rank_royalties(RulesSpec& s, const py::iterable& entries) {
+  decltype(RulesSpec::royalty_at_listed) listed{};
+  decltype(RulesSpec::royalty_at) units{};
+  for (const py::handle item : entries) {
+    const auto entry = py::cast<py::tuple>(item);
+    if (entry.size() != 4) bad_knob("rank_royalties", "each entry is (row, RoyaltyCategory, rank 2..14, units)");
+    const auto row = checked_int("rank_royalties", entry[0], 0, 2);
+    const int cat = static_cast<int>(py::cast<RoyaltyCategory>(entry[1]));
+    const auto rank = checked_int("rank_royalties", entry[2], 2, 14);
+    const auto value = checked_int("rank_royalties", entry[3], 0, kMaxUnits);
+    const std::string key = std::string(kCategoryNames[cat]) + "@" + kRankLetters[rank - 2];
+    const std::string where = key + " in the " + kRowNames[row];
+    if (cat >= kRoyaltyCategories || ((royalty_ranks_allowed(static_cast<int>(row), cat) >> (rank - 2)) & 1u) == 0) {
+      bad_knob("rank_royalties", where + " cannot occur");
+    }
+    auto& bits = listed[static_cast<std::size_t>(row)][static_cast<std::size_t>(cat)];
+    if (((bits >> (rank - 2)) & 1u) != 0) bad_knob("rank_royalties", where + " is listed twice");
+    bits = static_cast<std::uint16_t>(bits | 1u << (rank - 2));
+    units[static_cast<std::size_t>(row)][static_cast<std::size_t>(cat)][static_cast<std::size_t>(rank - 2)] =
+        static_cast<std::int16_t>(value);
+  }
+  s.royalty_at_listed = listed;
+  s.royalty_at = units;
+}
+
+// [ofc group] suit_order as its text, highest suit first: any order of the letters s, h, d, c.
+constexpr char kSuitLetters[] = "cdhs";  // by suit code
+
+std::string suit_order_text(const RulesSpec& s) {
+  std::string out(4, '?');
+  for (std::size_t suit = 0; suit < 4; ++suit) out[3 - s.suit_value[suit]] = kSuitLetters[suit];
+  return out;
+}
+
+void set_suit_order(RulesSpec& s, const py::object& value) {
+  if (!py::isinstance<py::str>(value)) bad_knob("suit_order", "must be a str");
+  const auto text = py::cast<std::string>(value);
+  std::array<std::uint8_t, 4> rank{};
+  unsigned seen = 0;
+  for (std::size_t k = 0; k < text.size() && text.size() == 4; ++k) {
+    const char* at = std::char_traits<char>::find(kSuitLetters, 4, text[k]);
+    if (at == nullptr) break;
+    const auto suit = static_cast<std::size_t>(at - kSuitLetters);
+    seen |= 1u << suit;
+    rank[suit] = static_cast<std::uint8_t>(3 - k);  // the first letter is the highest suit
+  }
+  if (text.size() != 4 || seen != 0xFu) bad_knob("suit_order", "must be an order of the four letters s, h, d, c");
+  s.suit_value = rank;
 }
 
 py::list natural_entries(const RulesSpec& s) {
@@ -175,10 +246,7 @@ void register_rules(py::module_& m) {
   py::native_enum<SuitTiebreak>(m, "SuitTiebreak", "enum.Enum", "The suit_tiebreak knob.")
       .value("off", SuitTiebreak::off)
       .value("highest_card", SuitTiebreak::highest_card)
-      .finalize();
-  py::native_enum<SuitOrder>(m, "SuitOrder", "enum.Enum", "The suit_order knob (suits high to low).")
-      .value("shdc", SuitOrder::shdc)
-      .value("shcd", SuitOrder::shcd)
+      .value("by_card", SuitTiebreak::by_card)
       .finalize();
   py::native_enum<MiddleVsBack>(m, "MiddleVsBack", "enum.Enum", "The middle_vs_back knob.")
       .value("non_strict", MiddleVsBack::non_strict)
@@ -225,6 +293,11 @@ void register_rules(py::module_& m) {
       .value("push", FoulVsFoul::push)
       .value("as_laid", FoulVsFoul::as_laid)
       .finalize();
+  py::native_enum<Fantasyland>(m, "Fantasyland", "enum.Enum", "The fantasyland knob.")
+      .value("off", Fantasyland::kOff)
+      .value("standard", Fantasyland::kStandard)
+      .value("progressive", Fantasyland::kProgressive)
+      .finalize();
   {
     py::native_enum<RoyaltyCategory> e(m, "RoyaltyCategory", "enum.Enum",
                                        "A royalty table key: a row category, or royal_flush.");
@@ -247,15 +320,17 @@ void register_rules(py::module_& m) {
   for (std::size_t k = 0; k < std::size(kKnobNames); ++k) knobs[k] = py::str(kKnobNames[k]);
   cls.attr("KNOBS") = knobs;
   cls.def_property("wheel", [](const RulesSpec& s) { return s.wheel; }, [](RulesSpec& s, Wheel w) { s.wheel = w; });
-  flag_knob<SuitTiebreak>(cls, "suit_tiebreak", &RulesSpec::suit_tiebreak);
   cls.def_property(
-      "suit_order",
-      [](const RulesSpec& s) { return s.suit_value[0] == 1 ? SuitOrder::shcd : SuitOrder::shdc; },
-      [](RulesSpec& s, SuitOrder order) {
-        // Rank of each suit (c, d, h, s) in the order, higher wins: shdc = {0,1,2,3}, shcd = {1,0,2,3}.
-        s.suit_value = order == SuitOrder::shcd ? std::array<std::uint8_t, 4>{1, 0, 2, 3}
-                                                : std::array<std::uint8_t, 4>{0, 1, 2, 3};
+      "suit_tiebreak",
+      [](const RulesSpec& s) {
+        return s.suit_by_card ? SuitTiebreak::by_card : (s.suit_tiebreak ? SuitTiebreak::highest_card : SuitTiebreak::off);
+      },
+      [](RulesSpec& s, SuitTiebreak value) {
+        s.suit_tiebreak = value != SuitTiebreak::off;
+        s.suit_by_card = value == SuitTiebreak::by_card;
       });
+  cls.def_property("suit_order", &suit_order_text, &set_suit_order,
+                   "The suits from highest to lowest: any order of the letters s, h, d, c (str).");
   flag_knob<MiddleVsBack>(cls, "middle_vs_back", &RulesSpec::strict_middle);
   int_knob(cls, "overall_unit", &RulesSpec::overall_unit, 0, kMaxUnits);
   flag_knob<OverallBasis>(cls, "overall_basis", &RulesSpec::overall_by_total);
@@ -329,6 +404,13 @@ void register_rules(py::module_& m) {
       "The horse card's code 0..51, or None.");
   int_knob(cls, "horse_multiplier", &RulesSpec::horse_multiplier, 1, kMaxUnits);
   flag_knob<FoulVsFoul>(cls, "foul_vs_foul", &RulesSpec::foul_vs_foul_as_laid);
+  // ---- ofc group ----
+  cls.def_property("rank_royalties", &rank_royalty_entries, &set_rank_royalties,
+                   "The rank-keyed royalties category@R as (row index 0..2, RoyaltyCategory, rank value 2..14,\n"
+                   "units) entries (part of the royalties knob).");
+  cls.def_property(
+      "fantasyland", [](const RulesSpec& s) { return s.fantasyland; },
+      [](RulesSpec& s, Fantasyland value) { s.fantasyland = value; });
 }
 
 }  // namespace chinese_poker::bindings

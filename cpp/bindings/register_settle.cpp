@@ -75,6 +75,12 @@ py::tuple triple(const T (&v)[3]) {
     case SettleStatus::kOverflow:
       raise_input_error("overflow", round + "the units of " + who + " do not fit in 64 bits", where);
     case SettleStatus::kBadPlayerCount:
+      if (players > kMaxFantasylandPlayers && players <= kMaxPlayers) {
+        raise_input_error("player_count",
+                          "with fantasyland on a round has 2 or 3 players (a fantasyland hand of 14 to 17 cards "
+                          "and three 13-card boards do not fit in one deck), got " + std::to_string(players),
+                          where);
+      }
       raise_input_error("player_count", "a round has 2 to 4 players", where);
     // --- settlement group (issue #10) ---
     case SettleStatus::kBadBanker:
@@ -88,6 +94,9 @@ py::tuple triple(const T (&v)[3]) {
       if (bets != nullptr) text += " = " + std::to_string(bets[error.player]);
       raise_input_error("bad_bet", text + " (" + who + ") is not in 1.." + std::to_string(kMaxBet), where);
     }
+    case SettleStatus::kFantasylandOff:
+      raise_input_error("fantasyland_off",
+                        round + who + " played in fantasyland but these rules have fantasyland = \"off\"", where);
     case SettleStatus::kOk:
       break;
   }
@@ -129,7 +138,10 @@ void register_settle(py::module_& m) {
       // --- settlement group (issue #10) ---
       .def_property_readonly("false_declaration", [](const BoundFacts& b) { return b.facts.false_declaration; })
       .def_property_readonly("aces", [](const BoundFacts& b) { return b.facts.aces; })
-      .def_property_readonly("horse", [](const BoundFacts& b) { return b.facts.horse; });
+      .def_property_readonly("horse", [](const BoundFacts& b) { return b.facts.horse; })
+      // ofc group
+      .def_property_readonly("fantasyland_cards", [](const BoundFacts& b) { return b.facts.fantasyland_cards; },
+                             "Cards dealt next hand in fantasyland; 0 when the player does not qualify.");
 
   py::class_<PairResult>(m, "PairResult", "One pair (i, j), i < j, every amount from i's view (read-only).")
       .def_readonly("i", &PairResult::i)
@@ -244,7 +256,8 @@ void register_settle(py::module_& m) {
   m.def(
       "settle_round",
       [](const py::bytes& cards, const py::sequence& declared, const py::sequence& surrendered, const py::object& stakes,
-         const RulesSpec& rules, const py::object& banker, const py::object& bets) {
+         const RulesSpec& rules, const py::object& banker, const py::object& bets,
+         const py::object& fantasyland) {
         check_rules(rules);
         const std::string_view codes = cards;
         const int players = static_cast<int>(codes.size() / 13);
@@ -253,6 +266,10 @@ void register_settle(py::module_& m) {
         }
         const std::vector<bool> declared_flags = flags(declared, "declared", players);
         const std::vector<bool> surrender_flags = flags(surrendered, "surrendered", players);
+        // ofc group: whether each player played this hand in fantasyland (None: nobody did).
+        const std::vector<bool> fantasyland_flags =
+            fantasyland.is_none() ? std::vector<bool>(static_cast<std::size_t>(players), false)
+                                  : flags(py::reinterpret_borrow<py::sequence>(fantasyland), "fantasyland", players);
         std::array<std::int64_t, kMaxPlayers * kMaxPlayers> stake_values{};
         const std::int64_t* stake_ptr = nullptr;
         if (!stakes.is_none()) {
@@ -273,6 +290,7 @@ void register_settle(py::module_& m) {
           inputs[p].cards = reinterpret_cast<const std::uint8_t*>(codes.data()) + 13 * p;
           inputs[p].declared = declared_flags[static_cast<std::size_t>(p)];
           inputs[p].surrendered = surrender_flags[static_cast<std::size_t>(p)];
+          inputs[p].fantasyland = fantasyland_flags[static_cast<std::size_t>(p)];
         }
         // Banker rounds (settlement group, issue #10): the core checks the seat and the bets' range.
         RoundOptions options;
@@ -313,10 +331,11 @@ void register_settle(py::module_& m) {
         return out;
       },
       py::arg("cards"), py::arg("declared"), py::arg("surrendered"), py::arg("stakes"), py::arg("rules"),
-      py::arg("banker") = py::none(), py::arg("bets") = py::none(),
+      py::arg("banker") = py::none(), py::arg("bets") = py::none(), py::arg("fantasyland") = py::none(),
       "Settles one round. cards: bytes of P x 13 codes (front 3, middle 5, back 5; a declared player's 13 in\n"
       "any order); declared, surrendered: one bool per player; stakes: None or a (P, P) int64 array;\n"
-      "banker: None or the banker's seat; bets: None or one int per player (banker rounds).");
+      "banker: None or the banker's seat; bets: None or one int per player (banker rounds);\n"
+      "fantasyland: None or one bool per player (played this hand in fantasyland).");
 
   m.def(
       "settle_batch",

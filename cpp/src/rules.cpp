@@ -38,6 +38,11 @@ const char* validate_rules(const RulesSpec& rules) noexcept {
     // A royal flush amount is only read when listed: one given unlisted means the spec was built wrongly.
     if (!rules.royal_listed[row] && rules.royalty[row][kRoyalFlushSlot] != 0) return "royal_listed";
   }
+  // [ofc group] The wheel straight flush slot works as the royal flush's.
+  if (rules.wheel_sf_listed[0]) return "wheel_sf_listed";
+  for (std::size_t row = 1; row < 3; ++row) {
+    if (!rules.wheel_sf_listed[row] && rules.royalty[row][kWheelStraightFlushSlot] != 0) return "wheel_sf_listed";
+  }
   if (rules.num_naturals < 0 || rules.num_naturals > kNumNaturalKinds) return "num_naturals";
   unsigned kinds = 0;
   for (std::size_t k = 0; k < static_cast<std::size_t>(rules.num_naturals); ++k) {
@@ -68,6 +73,25 @@ const char* validate_rules(const RulesSpec& rules) noexcept {
   if (!in_range(rules.false_declaration_units, 0, kMaxUnits)) return "false_declaration_units";
   if (rules.horse_card < -1 || rules.horse_card >= kDeckSize) return "horse_card";
   if (!in_range(rules.horse_multiplier, 1, kMaxUnits)) return "horse_multiplier";
+  // ---- ofc group ----
+  if (rules.suit_by_card && !rules.suit_tiebreak) return "suit_by_card";
+  for (std::size_t row = 0; row < 3; ++row) {
+    for (std::size_t cat = 0; cat < static_cast<std::size_t>(kRoyaltyCategories); ++cat) {
+      const unsigned listed = rules.royalty_at_listed[row][cat];
+      if ((listed & ~unsigned{royalty_ranks_allowed(static_cast<int>(row), static_cast<int>(cat))}) != 0) {
+        return "royalty_at";
+      }
+      for (std::size_t k = 0; k < static_cast<std::size_t>(kRoyaltyRanks); ++k) {
+        const std::int64_t units = rules.royalty_at[row][cat][k];
+        // An unlisted entry is never read: a non-zero one means the spec was built wrongly.
+        if (!in_range(units, 0, kMaxUnits) || (((listed >> k) & 1u) == 0 && units != 0)) return "royalty_at";
+      }
+    }
+  }
+  if (rules.fantasyland != Fantasyland::kOff && rules.fantasyland != Fantasyland::kStandard &&
+      rules.fantasyland != Fantasyland::kProgressive) {
+    return "fantasyland";
+  }
   return nullptr;
 }
 

@@ -24,20 +24,22 @@ Strength row_strength(const detail::Tables& t, const std::uint8_t* cards, int ro
                        : detail::eval5_with(t, cards + kRowStart[row], static_cast<unsigned>(wheel));
 }
 
-// Sort key of a card for the suit tie-break: group size, then rank (the ace low in a wheel), then suit.
+// Sort key of a card for the suit tie-break (RULES.md 12). "highest_card": group size, then rank (the ace
+// low in a wheel), then suit. "by_card": rank (the ace always high), then suit.
 int suit_sort_key(const std::uint8_t* row, int n, int k, bool wheel, const RulesSpec& rules) noexcept {
   const int rank = card_rank(row[k]);
+  const int suit = rules.suit_value[static_cast<std::size_t>(card_suit(row[k]))];
+  if (rules.suit_by_card) return rank * 4 + suit;
   int group = 0;
   for (int m = 0; m < n; ++m) group += card_rank(row[m]) == rank;
   const int ordered_rank = wheel && rank == 12 ? -1 : rank;
-  return (group * 16 + ordered_rank + 1) * 4 + rules.suit_value[static_cast<std::size_t>(card_suit(row[k]))];
+  return (group * 16 + ordered_rank + 1) * 4 + suit;
 }
 
 // Compares two rows of equal strength by suits (RULES.md 2.4): +1 when a wins.
 int suit_tiebreak(const std::uint8_t* a, const std::uint8_t* b, int n, Strength s, const RulesSpec& rules) noexcept {
   const int cat = category_of(s);
-  const bool wheel = (cat == kStraight || cat == kStraightFlush) &&
-                     (vector_value(s, 0) == 5 || (vector_value(s, 0) == 14 && vector_value(s, 1) == 5));
+  const bool wheel = (cat == kStraight || cat == kStraightFlush) && deciding_rank(s) == 5;
   int ka[5], kb[5];
   for (int k = 0; k < n; ++k) {
     ka[k] = suit_sort_key(a, n, k, wheel, rules);
@@ -245,6 +247,22 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
   return !math.overflow();
 }
 
+// [ofc group] Cards dealt next hand to a player with a legal board of strengths `s` (RULES.md 4.2).
+int fantasyland_cards(const RulesSpec& rules, const Strength* s, bool in_fantasyland) noexcept {
+  const int front = category_of(s[kFront]);
+  if (in_fantasyland) {
+    // The stay rule: trips in front, a full house or better in the middle, or quads or better in the back.
+    const bool stays = front == kThreeOfAKind || category_of(s[kMiddle]) >= kFullHouse ||
+                       category_of(s[kBack]) >= kFourOfAKind;
+    return stays ? 14 : 0;
+  }
+  const bool progressive = rules.fantasyland == Fantasyland::kProgressive;
+  if (front == kThreeOfAKind) return progressive ? 17 : 14;
+  const int pair = vector_value(s[kFront], 0);  // queens 12, kings 13, aces 14
+  if (front != kOnePair || pair < 12) return 0;
+  return progressive ? 14 + (pair - 12) : 14;
+}
+
 // Foul, natural, strengths and royalties of a player whose 13 cards are valid.
 SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept {
   assert(!check_cards(in.cards, 13, 0));
@@ -256,6 +274,7 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
     error.status = SettleStatus::kSurrenderOff;
     return error;
   }
+
   f.has_setting = !in.declared;
   if (in.declared || rules.natural_auto) {
     f.natural = rules.num_naturals > 0 ? detail::detect_natural_valid(in.cards, rules) : -1;
@@ -286,8 +305,34 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
                              (rules.strict_middle && middle == back ? unsigned{kFoulMiddleEqualsBack} : 0u);
     f.foul_reasons = static_cast<std::uint8_t>(reasons);
     f.foul = reasons != 0;
+
   }
   return SettleError{};
+}
+
+// [ofc group] Fills fantasyland_cards of every legal, not surrendered player with a setting. A pass of its
+// own after the facts, so that rules without fantasyland (every batch of them) skip it with one test.
+void add_fantasyland(const PlayerInput* players, int num_players, const RulesSpec& rules, PlayerFacts* facts) noexcept {
+  for (int p = 0; p < num_players; ++p) {
+    PlayerFacts& f = facts[p];
+    if (f.has_setting && !f.foul && !players[p].surrendered) {
+      f.fantasyland_cards = fantasyland_cards(rules, f.strength, players[p].fantasyland);
+    }
+  }
+}
+
+// kFantasylandOff at the first player who played in fantasyland while the rules' fantasyland is off.
+SettleError check_fantasyland_flags(const PlayerInput* players, int num_players, const RulesSpec& rules) noexcept {
+  SettleError error;
+  if (rules.fantasyland != Fantasyland::kOff) return error;
+  for (int p = 0; p < num_players; ++p) {
+    if (players[p].fantasyland) {
+      error.status = SettleStatus::kFantasylandOff;
+      error.player = p;
+      return error;
+    }
+  }
+  return error;
 }
 
 // Whether pair `pr` is a shot (a scoop) for player `p`'s home run; with home_run_counts_naturals a
@@ -316,6 +361,7 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
     table_has_natural = table_has_natural || r.facts[p].natural >= 0;
     table_has_false_declaration = table_has_false_declaration || r.facts[p].false_declaration;
   }
+  if (rules.fantasyland != Fantasyland::kOff) add_fantasyland(players, num_players, rules, r.facts);
   SettleError overflow;
   overflow.status = SettleStatus::kOverflow;
   int k = 0;
@@ -435,6 +481,11 @@ SettleError check_stakes(const std::int64_t* stakes, int n) noexcept {
   return SettleError{};
 }
 
+// [ofc group] The most players a round may have under `rules`.
+int max_players(const RulesSpec& rules) noexcept {
+  return rules.fantasyland == Fantasyland::kOff ? kMaxPlayers : kMaxFantasylandPlayers;
+}
+
 SettleError bad_cards(const CardIssue& issue, int player) noexcept {
   SettleError error;
   error.status = SettleStatus::kBadCards;
@@ -454,7 +505,14 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
   if (issue) return bad_cards(issue, index);
   PlayerInput local = in;
   local.cards = cards;
-  return facts_of_valid(local, index, rules, out);
+  SettleError error = check_fantasyland_flags(&local, 1, rules);
+  if (error) {
+    error.player = index;
+    return error;
+  }
+  error = facts_of_valid(local, index, rules, out);
+  if (!error && rules.fantasyland != Fantasyland::kOff) add_fantasyland(&local, 1, rules, out);
+  return error;
 }
 
 SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
@@ -468,7 +526,7 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
                          const RoundOptions& options, RoundResult* out) noexcept {
   assert(validate_rules(rules) == nullptr);
   const std::int64_t* stakes = options.stakes;
-  if (num_players < kMinPlayers || num_players > kMaxPlayers) {
+  if (num_players < kMinPlayers || num_players > max_players(rules)) {
     SettleError error;
     error.status = SettleStatus::kBadPlayerCount;
     return error;
@@ -484,6 +542,8 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
   }
   const CardIssue issue = check_round(table, num_players, -1);
   if (issue) return bad_cards(issue, issue.position / 13);
+  // Batches carry no fantasyland flags, so only a single round checks them.
+  if (const SettleError error = check_fantasyland_flags(local, num_players, rules)) return error;
   std::int64_t stake_copy[kMaxPlayers * kMaxPlayers];
   if (stakes != nullptr) {
     std::memcpy(stake_copy, stakes, sizeof(std::int64_t) * static_cast<std::size_t>(num_players * num_players));
@@ -522,7 +582,7 @@ CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t r
 SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
                          std::int64_t* net_out) noexcept {
   assert(validate_rules(rules) == nullptr);
-  if (num_players < kMinPlayers || num_players > kMaxPlayers) {
+  if (num_players < kMinPlayers || num_players > max_players(rules)) {
     SettleError error;
     error.status = SettleStatus::kBadPlayerCount;
     return error;

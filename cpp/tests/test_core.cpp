@@ -1384,6 +1384,161 @@ static void test_settlement_knobs() {
   }
 }
 
+// ----- ofc group: suit tie-break by card, rank-keyed royalties, open-face ------------------------------
+
+static RulesSpec ofc_rules() {
+  RulesSpec r;
+  r.scoop_bonus = 3;
+  r.royalty_add = true;
+  r.royalty_always = true;
+  r.foul_as_scooped = true;
+  r.fantasyland = Fantasyland::kStandard;
+  for (int rank = 6; rank <= 14; ++rank) {  // front pairs: sixes 1 .. aces 9
+    r.royalty_at_listed[kFront][kOnePair] = static_cast<std::uint16_t>(r.royalty_at_listed[kFront][kOnePair] | 1u << (rank - 2));
+    r.royalty_at[kFront][kOnePair][static_cast<std::size_t>(rank - 2)] = static_cast<std::int16_t>(rank - 5);
+  }
+  for (int rank = 2; rank <= 14; ++rank) {  // front trips: deuces 10 .. aces 22
+    r.royalty_at_listed[kFront][kThreeOfAKind] =
+        static_cast<std::uint16_t>(r.royalty_at_listed[kFront][kThreeOfAKind] | 1u << (rank - 2));
+    r.royalty_at[kFront][kThreeOfAKind][static_cast<std::size_t>(rank - 2)] = static_cast<std::int16_t>(rank + 8);
+  }
+  const std::int64_t middle[] = {0, 0, 0, 2, 4, 8, 12, 20, 30};
+  const std::int64_t back[] = {0, 0, 0, 0, 2, 4, 6, 10, 15};
+  for (std::size_t c = 0; c < 9; ++c) {
+    r.royalty[kMiddle][c] = middle[c];
+    r.royalty[kBack][c] = back[c];
+  }
+  r.royalty[kMiddle][kRoyalFlushSlot] = 50;
+  r.royalty[kBack][kRoyalFlushSlot] = 25;
+  r.royal_listed[kMiddle] = r.royal_listed[kBack] = true;
+  return r;
+}
+
+static void test_ofc_group() {
+  // The ranks a key may name are exactly the deciding ranks of the row's hand classes (the straight
+  // flush's 5 and A aside: wheel_straight_flush and royal_flush key those).
+  for (const Wheel wheel : {Wheel::Low, Wheel::Second}) {
+    for (const int row : {kFront, kBack}) {
+      std::uint16_t seen[kRoyaltyCategories] = {};
+      for (const Strength s : row_classes(row, wheel)) {
+        const int cat = category_of(s), rank = deciding_rank(s);
+        if (cat == kStraightFlush && (rank == 5 || rank == 14)) continue;
+        seen[cat] = static_cast<std::uint16_t>(seen[cat] | 1u << (rank - 2));
+      }
+      for (int cat = 0; cat < kRoyaltyCategories; ++cat) CHECK(seen[cat] == royalty_ranks_allowed(row, cat));
+    }
+  }
+  CHECK(deciding_rank(make_strength(kStraight, 14, 5, 4, 3, 2)) == 5);
+  CHECK(deciding_rank(make_strength(kStraight, 5, 4, 3, 2, 1)) == 5);
+  CHECK(deciding_rank(make_strength(kTwoPair, 14, 5, 4)) == 14);
+  CHECK(deciding_rank(make_strength(kFullHouse, 3, 14)) == 3);
+
+  // A rank key overrides its category, even at 0; other ranks keep the category's entry.
+  RulesSpec r;
+  r.royalty[kFront][kOnePair] = 2;
+  r.royalty_at_listed[kFront][kOnePair] = 1u << (14 - 2) | 1u << 0;
+  r.royalty_at[kFront][kOnePair][12] = 5;
+  CHECK(validate_rules(r) == nullptr);
+  CHECK(royalty_of(r, kFront, eval({"As", "Ah", "2c"})) == 5);
+  CHECK(royalty_of(r, kFront, eval({"Ks", "Kh", "2c"})) == 2);
+  CHECK(royalty_of(r, kFront, eval({"2s", "2h", "Kc"})) == 0);
+  CHECK(royalty_of(r, kMiddle, eval({"As", "Ah", "2c", "3d", "4h"})) == 0);
+  // The wheel straight flush has its own slot, under either wheel; the royal flush keeps its own.
+  r.royalty[kBack][kStraightFlush] = 10;
+  r.royalty[kBack][kWheelStraightFlushSlot] = 4;
+  r.wheel_sf_listed[kBack] = true;
+  r.royalty_at_listed[kBack][kStraight] = 1u << (5 - 2);
+  r.royalty_at[kBack][kStraight][3] = 3;
+  CHECK(validate_rules(r) == nullptr);
+  for (const Wheel wheel : {Wheel::Low, Wheel::Second}) {
+    CHECK(royalty_of(r, kBack, eval({"Ah", "2h", "3h", "4h", "5h"}, wheel)) == 4);
+    CHECK(royalty_of(r, kBack, eval({"As", "2h", "3h", "4h", "5h"}, wheel)) == 3);
+    CHECK(royalty_of(r, kBack, eval({"6h", "2h", "3h", "4h", "5h"}, wheel)) == 10);
+    CHECK(royalty_of(r, kBack, eval({"Ah", "Kh", "Qh", "Jh", "Th"}, wheel)) == 10);
+  }
+  // Strengths of no real hand read no entry (UBSan and ASan watch the shift and the index).
+  CHECK(royalty_of(r, kBack, make_strength(kStraight, 15, 0)) == 0);
+  CHECK(royalty_of(r, kBack, make_strength(kStraight, 1, 0)) == 0);
+
+  auto bad = [](void (*edit)(RulesSpec&)) {
+    RulesSpec spec = ofc_rules();
+    edit(spec);
+    const char* field = validate_rules(spec);
+    return std::string(field == nullptr ? "(valid)" : field);
+  };
+  CHECK(bad([](RulesSpec&) {}) == "(valid)");
+  CHECK(bad([](RulesSpec& x) { x.royalty_at_listed[kFront][kFourOfAKind] = 1u << 12; }) == "royalty_at");
+  CHECK(bad([](RulesSpec& x) { x.royalty_at_listed[kBack][kStraight] = 1u << 0; }) == "royalty_at");  // straight@2
+  CHECK(bad([](RulesSpec& x) { x.royalty_at_listed[kBack][kStraightFlush] = 1u << 12; }) == "royalty_at");
+  CHECK(bad([](RulesSpec& x) { x.royalty_at_listed[kBack][kOnePair] = 1u << 13; }) == "royalty_at");
+  CHECK(bad([](RulesSpec& x) { x.royalty_at[kBack][kOnePair][3] = 1; }) == "royalty_at");  // unlisted
+  CHECK(bad([](RulesSpec& x) { x.royalty_at[kFront][kOnePair][4] = 1001; }) == "royalty_at");
+  CHECK(bad([](RulesSpec& x) { x.royalty_at[kFront][kOnePair][4] = -1; }) == "royalty_at");
+  CHECK(bad([](RulesSpec& x) { x.wheel_sf_listed[kFront] = true; }) == "wheel_sf_listed");
+  CHECK(bad([](RulesSpec& x) { x.royalty[kBack][kWheelStraightFlushSlot] = 3; }) == "wheel_sf_listed");
+  CHECK(bad([](RulesSpec& x) { x.suit_by_card = true; }) == "suit_by_card");
+  CHECK(bad([](RulesSpec& x) { x.fantasyland = static_cast<Fantasyland>(3); }) == "fantasyland");
+
+  // RULES.md 2.4: equal middles (fives with A-9-3); by_card compares the aces first, highest_card the fives.
+  const std::vector<const char*> by_card = {"Kc 8h 2h / Ad 5s 5c 9d 3c / Jc Jd Js 4c 4d",
+                                            "Qc 8c 2s / As 5h 5d 9c 3d / Qd Qh Qs 6c 6d"};
+  RulesSpec suits;
+  suits.suit_tiebreak = true;
+  CHECK(settle_texts(by_card, suits).pairs[0].rows[1] == 1);
+  suits.suit_by_card = true;
+  CHECK(settle_texts(by_card, suits).pairs[0].rows[1] == -1);
+  CHECK(settle_texts(by_card, suits).net[0] == -1);
+  // The wheel's ace first by card: A's As beats B's Ac, whereas by the highest card B's 5s beats A's 5c.
+  const std::vector<const char*> wheels = {"Kc Qd 7h / 2c 2d 9s 9h Jc / As 2h 3c 4d 5c",
+                                           "Kd Qh 7c / 3s 3d Ts Th Jd / Ac 2s 3h 4h 5s"};
+  CHECK(settle_texts(wheels, suits).pairs[0].rows[2] == 1);
+  suits.suit_by_card = false;
+  CHECK(settle_texts(wheels, suits).pairs[0].rows[2] == -1);
+
+  // The ofc preset: P0 scoops with royalties 7, 8, 6 against 1, 4, 4: 3 + 3 + 12 = 18.
+  const RulesSpec ofc = ofc_rules();
+  CHECK(validate_rules(ofc) == nullptr);
+  const RoundResult two = settle_texts({"Qs Qh 2c / 3d 4d 5d 6d 8d / 9c 9h 9s Kc Kd",
+                                        "6s 6h Ac / Tc Jh Qd Ks Ad / 2s 3s 4s 5s 7s"}, ofc);
+  CHECK(two.net[0] == 18 && two.facts[0].royalty[0] == 7 && two.facts[1].royalty[0] == 1);
+  CHECK(two.facts[0].fantasyland_cards == 14 && two.facts[1].fantasyland_cards == 0);
+  const RoundResult fouled = settle_texts({"Qs Qh 2c / 3d 4d 5d 6d 8d / 9c 9h 9s Kc Kd",
+                                           "Ks Kh Ac / 6s 6h Tc Qd Ad / 2s 3s 4s 5s 7s"}, ofc);
+  CHECK(fouled.net[0] == 27 && fouled.facts[1].fantasyland_cards == 0);
+
+  // RULES.md 4.2: P1 enters; P2 played in fantasyland and stays (trips); P3 played there and leaves.
+  const auto p1 = hand_of("Qs Qh 2c / 3d 4d 5d 6d 8d / 9c 9h 9s Kc Kd");
+  const auto p2 = hand_of("7c 7d 7h / Tc Jc Qc Ks Ad / 2s 3s 4s 5s 8s");
+  const auto p3 = hand_of("Jh Jd 3c / 4c 4h 6c 6h 8c / Ac Ah As Td Th");
+  PlayerInput in[3];
+  in[0].cards = p1.data();
+  in[1].cards = p2.data();
+  in[2].cards = p3.data();
+  in[1].fantasyland = in[2].fantasyland = true;
+  RoundResult result;
+  CHECK(!settle_round(in, 3, ofc, nullptr, &result));
+  CHECK(result.net[0] == 9 && result.net[1] == 13 && result.net[2] == -22);
+  CHECK(result.facts[0].fantasyland_cards == 14 && result.facts[1].fantasyland_cards == 14 &&
+        result.facts[2].fantasyland_cards == 0);
+  RulesSpec progressive = ofc;
+  progressive.fantasyland = Fantasyland::kProgressive;
+  in[1].fantasyland = false;
+  CHECK(!settle_round(in, 3, progressive, nullptr, &result));
+  CHECK(result.facts[1].fantasyland_cards == 17 && result.facts[0].fantasyland_cards == 14);
+  // A fantasyland flag needs fantasyland rules; fantasyland rules take 3 players at most.
+  const SettleError off = settle_round(in, 3, RulesSpec{}, nullptr, &result);
+  CHECK(off.status == SettleStatus::kFantasylandOff && off.player == 2);
+  std::uint8_t deck[52];
+  for (int k = 0; k < 52; ++k) deck[k] = static_cast<std::uint8_t>(k);
+  PlayerInput four[4];
+  for (int p = 0; p < 4; ++p) four[p].cards = deck + 13 * p;
+  CHECK(settle_round(four, 4, ofc, nullptr, &result).status == SettleStatus::kBadPlayerCount);
+  CHECK(!settle_round(four, 4, RulesSpec{}, nullptr, &result));
+  std::int64_t nets[4];
+  CHECK(settle_batch(deck, 1, 4, ofc, nets).status == SettleStatus::kBadPlayerCount);
+  CHECK(!settle_batch(deck, 1, 3, ofc, nets));
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -1412,6 +1567,7 @@ int main() {
   test_validate_model();
   test_arrange_hand();
   test_bad_codes_everywhere();
+  test_ofc_group();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -27,10 +27,7 @@ class Wheel(enum.Enum):
 class SuitTiebreak(enum.Enum):
     off = 0
     highest_card = 1
-
-class SuitOrder(enum.Enum):
-    shdc = 0
-    shcd = 1
+    by_card = 2
 
 class MiddleVsBack(enum.Enum):
     non_strict = 0
@@ -88,6 +85,12 @@ class RoyaltyCategory(enum.Enum):
     four_of_a_kind = 7
     straight_flush = 8
     royal_flush = 9
+    wheel_straight_flush = 10
+
+class Fantasyland(enum.Enum):
+    off = 0
+    standard = 1
+    progressive = 2
 
 class NaturalKind(enum.Enum):
     six_pairs = 0
@@ -121,7 +124,7 @@ class RulesSpec:
     KNOBS: tuple[str, ...]
     wheel: Wheel
     suit_tiebreak: SuitTiebreak
-    suit_order: SuitOrder
+    suit_order: str
     middle_vs_back: MiddleVsBack
     overall_unit: int
     overall_basis: OverallBasis
@@ -165,6 +168,9 @@ class RulesSpec:
     horse_card: int | None
     horse_multiplier: int
     foul_vs_foul: FoulVsFoul
+    # ofc group
+    rank_royalties: list[tuple[int, RoyaltyCategory, int, int]]
+    fantasyland: Fantasyland
     def __init__(self) -> None: ...
 
 class PlayerFacts:
@@ -186,6 +192,8 @@ class PlayerFacts:
     def aces(self) -> int: ...
     @property
     def horse(self) -> bool: ...
+    @property
+    def fantasyland_cards(self) -> int: ...
 
 class PairResult:
     @property
@@ -260,6 +268,7 @@ def settle_round(
     rules: RulesSpec,
     banker: int | None = None,
     bets: Sequence[int] | None = None,
+    fantasyland: Sequence[bool] | None = None,
 ) -> RoundResult: ...
 def settle_batch(rounds: npt.NDArray[np.uint8], rules: RulesSpec) -> npt.NDArray[np.int64]: ...
 

@@ -10,10 +10,13 @@ Stored forms (all immutable, so a ``Rules`` is hashable):
 - enum-like knobs are strings, checked against the values RULES.md allows (``CHOICES``);
 - counts and multipliers are ``int`` (``bool`` is not accepted as an int), flags are ``bool``;
 - ``royalties`` is either the name of a built-in table (``"pagat"``, ``"eastern"``; see
-  ``ROYALTY_TABLES``) or a tuple of ``(row, category, units)`` triples, rows front → middle → back and
-  categories weakest first, zero entries dropped. A table equal to a built-in one is stored as its name,
-  and an empty table as ``()``, so equal tables compare equal whatever form they were given in. Input may
-  also be a mapping ``{row: {category: units}}`` or any sequence of such triples.
+  ``ROYALTY_TABLES``) or a tuple of ``(row, key, units)`` triples, rows front → middle → back and keys
+  weakest category first (a category's rank keys ``"category@R"`` right after it, lowest rank first),
+  entries that change nothing dropped (a 0 entry, unless it overrides a non-zero one: a rank key its
+  category, ``royal_flush`` and ``wheel_straight_flush`` the straight flush). A table equal to a
+  built-in one is stored as its name, and an empty table as ``()``, so equal tables compare equal
+  whatever form they were given in. Input may also be a mapping ``{row: {key: units}}`` or any
+  sequence of such triples.
 - ``naturals`` is a tuple of ``(name, units)`` pairs, lowest kind first. Input may also be a list of
   ``[name, units]`` pairs, a list of one-entry mappings ``{name: units}``, or one ordered mapping.
 """
@@ -30,15 +33,18 @@ from chinese_poker.cards import format_card, parse_card
 __all__ = [
     "BOOL_KNOBS",
     "CHOICES",
+    "CHOICE_TEXT",
     "FRONT_CATEGORIES",
     "INT_RANGES",
     "KNOB_GUIDE",
     "MAX_UNITS",
     "NATURAL_NAMES",
     "REMOVED_KNOBS",
+    "RANK_LETTERS",
     "ROWS",
     "ROYALTY_CATEGORIES",
     "ROYALTY_TABLES",
+    "Fantasyland",
     "FoulPolicy",
     "FoulVsFoul",
     "MiddleVsBack",
@@ -63,14 +69,19 @@ __all__ = [
     "normalize_row_base",
     "normalize_royalties",
     "quoted",
+    "rank_key_span",
     "read_only_table",
     "removed_knob_error",
 ]
 
 #: The allowed values of each enum-like knob, as types (the first one is the default).
 Wheel = Literal["low", "second"]
-SuitTiebreak = Literal["off", "highest_card"]
-SuitOrder = Literal["shdc", "shcd"]
+SuitTiebreak = Literal["off", "highest_card", "by_card"]
+#: Any order of the four suit letters, highest first (itertools.permutations order of "shdc").
+SuitOrder = Literal[
+    "shdc", "shcd", "sdhc", "sdch", "schd", "scdh", "hsdc", "hscd", "hdsc", "hdcs", "hcsd", "hcds",
+    "dshc", "dsch", "dhsc", "dhcs", "dcsh", "dchs", "cshd", "csdh", "chsd", "chds", "cdsh", "cdhs",
+]  # fmt: skip
 MiddleVsBack = Literal["non_strict", "strict"]
 OverallBasis = Literal["two_rows", "total"]
 RoyaltyMode = Literal["replace", "add"]
@@ -84,6 +95,8 @@ NaturalUnitsMode = Literal["table", "as_home_run"]
 FoulVsFoul = Literal["push", "as_laid"]
 #: The ``row_base`` knob as stored: units of a won front, middle and back.
 RowBase = tuple[int, int, int]
+# ofc group
+Fantasyland = Literal["off", "standard", "progressive"]
 
 #: A custom royalty table as stored: ``(row, category, units)`` triples in canonical order.
 RoyaltyTable = tuple[tuple[str, str, int], ...]
@@ -95,11 +108,31 @@ Naturals = tuple[tuple[str, int], ...]
 #: The three rows of a setting, in the order they are listed everywhere.
 ROWS: tuple[str, ...] = ("front", "middle", "back")
 
-#: Royalty table keys: the lower-case ``HandCategory`` names, weakest first, plus ``royal_flush``.
+#: Royalty table keys without a rank: the lower-case ``HandCategory`` names, weakest first, then
+#: ``royal_flush`` and ``wheel_straight_flush``. A category may also be keyed at a rank, ``"one_pair@6"``.
 ROYALTY_CATEGORIES: tuple[str, ...] = (
     "high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-    "four_of_a_kind", "straight_flush", "royal_flush",
+    "four_of_a_kind", "straight_flush", "royal_flush", "wheel_straight_flush",
 )  # fmt: skip
+
+#: The ranks a ``"category@R"`` key may name, lowest first.
+RANK_LETTERS = "23456789TJQKA"
+
+# The deciding ranks (RULES.md 4.1) each category's rows can have: (lowest, highest) rank letters.
+_FIVE_CARD_SPANS: Mapping[str, tuple[str, str]] = MappingProxyType({
+    "high_card": ("7", "A"), "one_pair": ("2", "A"), "two_pair": ("3", "A"),
+    "three_of_a_kind": ("2", "A"), "straight": ("5", "A"), "flush": ("7", "A"), "full_house": ("2", "A"),
+    "four_of_a_kind": ("2", "A"), "straight_flush": ("6", "K"),
+})  # fmt: skip
+_FRONT_SPANS: Mapping[str, tuple[str, str]] = MappingProxyType({
+    "high_card": ("4", "A"), "one_pair": ("2", "A"), "three_of_a_kind": ("2", "A"),
+})  # fmt: skip
+
+
+def rank_key_span(row: str, category: str) -> tuple[str, str] | None:
+    """The lowest and highest rank ``R`` of a ``"category@R"`` key in ``row``; None when none can occur."""
+    return (_FRONT_SPANS if row == "front" else _FIVE_CARD_SPANS).get(category)
+
 
 #: The categories a three-card front can hold (RULES.md 2.3: no three-card straights or flushes).
 FRONT_CATEGORIES: tuple[str, ...] = ("high_card", "one_pair", "three_of_a_kind")
@@ -152,6 +185,13 @@ CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "natural_vs_natural": get_args(NaturalVsNatural),
     "natural_units_mode": get_args(NaturalUnitsMode),
     "foul_vs_foul": get_args(FoulVsFoul),
+    # ofc group
+    "fantasyland": get_args(Fantasyland),
+})  # fmt: skip
+
+#: How an error names the allowed values of a knob whose list is long (else they are listed).
+CHOICE_TEXT: Mapping[str, str] = MappingProxyType({
+    "suit_order": "any order of the four suit letters s, h, d, c, highest first, such as 'shdc' or 'scdh'",
 })  # fmt: skip
 
 #: The allowed range of every integer knob (low, high).
@@ -228,26 +268,70 @@ def check_units(knob: str, what: str, value: object, low: int, high: int = MAX_U
     return value  # type: ignore[return-value]
 
 
-_TABLE_FORM = "'pagat', 'eastern', or a table {front|middle|back: {category: units}}"
+_TABLE_FORM = "'pagat', 'eastern', or a table {front|middle|back: {key: units}}"
 
 
-def _royalty_entry(row: object, category: object, units: object) -> tuple[str, str, int]:
+def _rank_key_problem(row: str, key: str, category: str, rank: str) -> ValueError | None:
+    """The error for rank key ``key`` (``category@rank``) in ``row``, or None when it can occur there."""
+    if category not in ROYALTY_CATEGORIES[:9]:
+        categories = quoted(list(ROYALTY_CATEGORIES[:9]))
+        return knob_error(
+            "royalties", f"unknown category {category!r} in key {key!r} in row {row!r}", categories
+        )
+    if rank not in RANK_LETTERS:
+        return knob_error(
+            "royalties", f"unknown rank {rank!r} in key {key!r} in row {row!r}", "ranks 2-9 T J Q K A"
+        )
+    span = rank_key_span(row, category)
+    if span is None:
+        keys = ", ".join(f"{c}@{low}..{c}@{high}" for c, (low, high) in _FRONT_SPANS.items())
+        return knob_error("royalties", f"a front (3 cards) cannot hold {key!r}", f"front rank keys {keys}")
+    low, high = span
+    if RANK_LETTERS.index(low) <= RANK_LETTERS.index(rank) <= RANK_LETTERS.index(high):
+        return None
+    allowed = f"{category}@{low} to {category}@{high} in the {row}"
+    if category == "straight_flush" and rank in "5A":
+        allowed += f"; the {'wheel' if rank == '5' else 'ace-high'} straight flush is keyed "
+        allowed += "'wheel_straight_flush'" if rank == "5" else "'royal_flush'"
+    return knob_error("royalties", f"{key!r} cannot occur in the {row}", allowed)
+
+
+def _royalty_entry(row: object, key: object, units: object) -> tuple[str, str, int]:
     if row not in ROWS:
         raise knob_error("royalties", f"unknown row {row!r}", f"rows {quoted(ROWS)}")
-    if category not in ROYALTY_CATEGORIES:
+    if isinstance(key, str) and "@" in key:
+        category, _, rank = key.partition("@")
+        problem = _rank_key_problem(row, key, category, rank)
+        if problem is not None:
+            raise problem
+    elif key not in ROYALTY_CATEGORIES:
         raise knob_error(
             "royalties",
-            f"unknown category {category!r} in row {row!r}",
-            f"categories {quoted(ROYALTY_CATEGORIES)}",
+            f"unknown category {key!r} in row {row!r}",
+            f"categories {quoted(ROYALTY_CATEGORIES)}, or a category at a rank such as 'one_pair@6'",
         )
-    if row == "front" and category not in FRONT_CATEGORIES:
+    elif row == "front" and key not in FRONT_CATEGORIES:
         raise knob_error(
             "royalties",
-            f"a front (3 cards) cannot hold {category!r}",
+            f"a front (3 cards) cannot hold {key!r}",
             f"front categories {quoted(FRONT_CATEGORIES)}",
         )
-    units = check_units("royalties", f"units of {row} {category}", units, 0)
-    return row, category, units
+    units = check_units("royalties", f"units of {row} {key}", units, 0)
+    return row, key, units
+
+
+def _key_order(key: str) -> tuple[int, int]:
+    category, _, rank = key.partition("@")
+    return _CATEGORY_ORDER[category], RANK_LETTERS.index(rank) + 1 if rank else 0
+
+
+def _fallback(key: str, units: Mapping[str, int]) -> int:
+    """What a row would be worth if entry ``key`` were not listed (RULES.md 4.1)."""
+    if "@" in key:
+        return units.get(key.partition("@")[0], 0)
+    if key in ("royal_flush", "wheel_straight_flush"):
+        return units.get("straight_flush", 0)
+    return 0
 
 
 def normalize_royalties(value: object) -> Royalties:
@@ -277,12 +361,15 @@ def normalize_royalties(value: object) -> Royalties:
     seen: set[tuple[str, str]] = set()
     for row, category, _ in entries:
         if (row, category) in seen:
-            raise knob_error("royalties", f"{row} {category} is listed twice", "each row and category once")
+            raise knob_error("royalties", f"{row} {category} is listed twice", "each row and key once")
         seen.add((row, category))
+    by_row: dict[str, dict[str, int]] = {}
+    for row, key, units in entries:
+        by_row.setdefault(row, {})[key] = units
     table = tuple(
         sorted(
-            (entry for entry in entries if entry[2] != 0),
-            key=lambda entry: (_ROW_ORDER[entry[0]], _CATEGORY_ORDER[entry[1]]),
+            (entry for entry in entries if entry[2] != 0 or _fallback(entry[1], by_row[entry[0]]) != 0),
+            key=lambda entry: (_ROW_ORDER[entry[0]], *_key_order(entry[1])),
         )
     )
     for name in ROYALTY_TABLES:
@@ -375,9 +462,10 @@ Ranking:
 
 - ``wheel``: where A-2-3-4-5 ranks among straights; "low" (lowest) | "second" (below A-high only);
   ("low"); RULES.md 2.2.
-- ``suit_tiebreak``: whether suits break a tie between rows of equal rank; "off" | "highest_card";
-  ("off"); RULES.md 2.4.
-- ``suit_order``: the suit ranking that tie-break uses, highest first; "shdc" | "shcd"; ("shdc"); 2.4.
+- ``suit_tiebreak``: whether suits break a tie between rows of equal rank; "off" | "highest_card"
+  (the most important group's cards first) | "by_card" (the highest card first); ("off"); RULES.md 2.4.
+- ``suit_order``: the suit ranking that tie-break uses, highest first; any order of the letters s, h,
+  d, c, e.g. "shdc" | "shcd" | "scdh"; ("shdc"); 2.4.
 - ``middle_vs_back``: whether a middle equal to the back is legal; "non_strict" (legal) | "strict"
   (a foul); ("non_strict"); RULES.md 2.5.
 
@@ -404,7 +492,8 @@ Settlement of a pair (RULES.md 3, the step given):
 Royalties (RULES.md 4):
 
 - ``royalties``: the bonus units of special rows; "pagat" | "eastern" (built-in tables) or a table
-  ``{row: {category: units}}`` (see the module docstring); (empty: none).
+  ``{row: {key: units}}``, a key a category, "royal_flush", "wheel_straight_flush" or a category at a
+  rank, "one_pair@6" (see the module docstring); (empty: none).
 - ``royalty_mode``: a won royalty row pays the table value "replace" (instead of 1) | "add" (on top);
   ("replace").
 - ``royalty_condition``: who collects a royalty; "win_row" (the row's winner) | "always" (every
@@ -453,6 +542,11 @@ How a pair is settled, the real-table knobs (RULES.md 3 and 11):
 - ``horse_multiplier``: what the horse card multiplies its holder's pairs by; int 1..1000; (2); 11.9.
 - ``foul_vs_foul``: two fouled hands "push" (pay nothing) | "as_laid" (compare rows as laid);
   ("push"); 11.3.
+
+Open-face (RULES.md 4.2):
+
+- ``fantasyland``: who is dealt a fantasyland hand next; "off" | "standard" (queens or better in
+  front: 14 cards) | "progressive" (QQ 14, KK 15, AA 16, trips 17); ("off"). Needs 2 or 3 players.
 """
 
 

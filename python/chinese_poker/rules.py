@@ -30,12 +30,15 @@ from chinese_poker._toml import toml_key, toml_value
 from chinese_poker.cards import parse_card
 from chinese_poker.knobs import (  # settlement group (issue #10)
     BOOL_KNOBS,
+    CHOICE_TEXT,
     CHOICES,
     INT_RANGES,
     KNOB_GUIDE,
     REMOVED_KNOBS,
+    RANK_LETTERS,
     ROWS,
     ROYALTY_TABLES,
+    Fantasyland,
     FoulPolicy,
     FoulVsFoul,
     MiddleVsBack,
@@ -133,6 +136,8 @@ class Rules:
     horse_card: str | None = None
     horse_multiplier: int = 2
     foul_vs_foul: FoulVsFoul = "push"
+    # ofc group
+    fantasyland: Fantasyland = "off"
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -140,7 +145,7 @@ class Rules:
         for knob, allowed in CHOICES.items():
             value = getattr(self, knob)
             if not isinstance(value, str) or value not in allowed:
-                raise knob_error(knob, f"got {value!r}", quoted(allowed))
+                raise knob_error(knob, f"got {value!r}", CHOICE_TEXT.get(knob) or quoted(allowed))
         for knob, (low, high) in INT_RANGES.items():
             check_units(knob, "the value", getattr(self, knob), low, high)
         for knob in BOOL_KNOBS:
@@ -422,15 +427,31 @@ def core_spec(rules: Rules) -> _core.RulesSpec:
     for knob in KNOBS:
         value = getattr(rules, knob)
         if knob == "royalties":
+            table = rules.royalty_table
             spec.royalties = [
-                (row_index, _core.RoyaltyCategory[category], units)
+                (row_index, _core.RoyaltyCategory[key], units)
                 for row_index, row in enumerate(ROWS)
-                for category, units in rules.royalty_table[row].items()
+                for key, units in table[row].items()
+                if "@" not in key
+            ]
+            # ofc group: the rank keys "category@R" travel as (row, category, rank value 2..14, units).
+            spec.rank_royalties = [
+                (
+                    row_index,
+                    _core.RoyaltyCategory[key.partition("@")[0]],
+                    RANK_LETTERS.index(key[-1]) + 2,
+                    units,
+                )
+                for row_index, row in enumerate(ROWS)
+                for key, units in table[row].items()
+                if "@" in key
             ]
         elif knob == "naturals":
             spec.naturals = [(_core.NaturalKind[name], units) for name, units in value]
         elif knob in CHOICES:
-            setattr(spec, knob, type(getattr(spec, knob))[value])
+            current = getattr(spec, knob)
+            # suit_order is a validated str in the core (24 values); the others are bound enums.
+            setattr(spec, knob, value if isinstance(current, str) else type(current)[value])
         elif knob == "horse_card":
             spec.horse_card = None if value is None else parse_card(value)
         else:

@@ -69,6 +69,7 @@ def settle(
     *,
     banker: int | None = None,
     bets: Sequence[int] | None = None,
+    fantasyland: Sequence[bool] | None = None,
 ) -> Settlement:
     """Settle one round between 2 to 4 players under ``rules`` (default: the ``pagat`` preset).
 
@@ -78,7 +79,9 @@ def settle(
     ``surrender``: optional bools per player (needs ``surrender_units > 0``). ``names``: optional player
     names for ``explain()``. ``banker``: optional seat of the banker (a banker round: only the pairs with
     the banker are settled); ``bets``: optional ints 1..1000 per player (banker rounds only), each pair
-    with the banker multiplied by the other player's bet.
+    with the banker multiplied by the other player's bet. ``fantasyland``: optional bools per player,
+    whether the player played this hand in fantasyland (needs ``fantasyland`` rules other than ``"off"``;
+    RULES.md 4.2); each player's ``fantasyland_cards`` says who is dealt a fantasyland hand next.
     """
     if isinstance(hands, (bytes, bytearray, Mapping)) or not isinstance(
         hands, (str, Hand, Sequence, np.ndarray)
@@ -94,6 +97,7 @@ def settle(
         raise ValueError(f"a round has 2 to 4 players, got {count}")
     players = tuple(_as_hand(h, k) for k, h in enumerate(hands))
     flags = tuple(_surrender_flags(surrender, len(players)))
+    in_fantasyland = None if fantasyland is None else _flags(fantasyland, len(players), "fantasyland")
     if names is not None:
         if isinstance(names, (str, bytes, Mapping)) or not isinstance(names, Iterable):
             raise TypeError(f"settle: names must be a sequence of strings, got {type(names).__name__}")
@@ -114,6 +118,7 @@ def settle(
         core_spec(rules),
         banker=_banker_seat(banker, len(players)),
         bets=bet_values,
+        fantasyland=in_fantasyland,
     )
     return Settlement(rules, players, result, surrendered=flags, names=names, bets=bet_values)
 
@@ -149,14 +154,19 @@ def _bets(bets: object, banker: object, players: int) -> tuple[int, ...] | None:
 def _surrender_flags(surrender: Sequence[bool] | None, players: int) -> list[bool]:
     if surrender is None:
         return [False] * players
-    if isinstance(surrender, (str, bytes, Mapping)) or not isinstance(surrender, (Sequence, np.ndarray)):
-        raise TypeError(f"settle: surrender must be a sequence of bools, got {type(surrender).__name__}")
-    flags = list(surrender)
+    return _flags(surrender, players, "surrender")
+
+
+def _flags(values: Sequence[bool], players: int, what: str) -> list[bool]:
+    """One bool per player, checked (``what`` names the argument in errors)."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise TypeError(f"settle: {what} must be a sequence of bools, got {type(values).__name__}")
+    flags = list(values)
     if len(flags) != players:
-        raise ValueError(f"surrender needs one flag per player ({players}), got {len(flags)}")
+        raise ValueError(f"{what} needs one flag per player ({players}), got {len(flags)}")
     for index, flag in enumerate(flags):
         if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"settle: surrender[{index}] must be a bool, got {type(flag).__name__}")
+            raise TypeError(f"settle: {what}[{index}] must be a bool, got {type(flag).__name__}")
     return [bool(flag) for flag in flags]
 
 

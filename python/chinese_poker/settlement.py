@@ -93,7 +93,11 @@ def uses_settlement_knobs(rules: Rules) -> bool:
 
 @dataclass(frozen=True)
 class PlayerResult:
-    """What is known of one player: its hand, foul, natural, row strengths and royalties, and net units."""
+    """What is known of one player: its hand, foul, natural, row strengths and royalties, and net units.
+
+    ``fantasyland_cards``: the cards the player is dealt next hand in fantasyland (RULES.md 4.2); 0 when
+    it does not qualify or the rules' ``fantasyland`` is ``"off"``.
+    """
 
     hand: Hand
     foul: bool
@@ -103,6 +107,8 @@ class PlayerResult:
     surrendered: bool
     home_run: bool
     net: int
+    # ofc group
+    fantasyland_cards: int = 0
 
 
 _LEGEND = (
@@ -200,6 +206,7 @@ class Settlement:
                     surrendered=surrendered,
                     home_run=home_run,
                     net=net,
+                    fantasyland_cards=facts.fantasyland_cards,
                 )
                 for hand, facts, surrendered, home_run, net in zip(
                     self.hands, result.facts, self._surrendered, result.home_run, result.net
@@ -279,6 +286,9 @@ class Settlement:
                 "surrendered": p.surrendered,
                 "home_run": p.home_run,
             }
+            if self.rules.fantasyland != "off":
+                # Only under fantasyland rules, so the output of every other rule set stays as it was.
+                entry["fantasyland_cards"] = p.fantasyland_cards
             if p.hand.is_declared:
                 entry["declared"] = " ".join(format_card(c) for c in p.hand.cards)
                 entry["rows"] = None
@@ -333,6 +343,8 @@ class Settlement:
             ]
             if p.natural:
                 tags.append(f"natural: {p.natural}")
+            if p.fantasyland_cards:
+                tags.append(f"fantasyland next hand: {p.fantasyland_cards} cards")
             lines.append(f"{self.names[index]}: {p.hand}" + (f"  [{', '.join(tags)}]" if tags else ""))
             if p.strengths is not None:
                 for name, strength, royalty in zip(ROW_NAMES, p.strengths, p.royalties):

@@ -36,9 +36,18 @@ constexpr int kNumNaturalKinds = 18;
 // The natural_tiebreak knob: how two naturals of one kind compare (RULES.md section 5).
 enum class NaturalTiebreak : std::uint8_t { kFull, kTopPairOnly, kNone };
 
-// Index 9 of a royalty row is the royal flush, looked up before the straight flush when listed.
+// Index 9 of a royalty row is the royal flush, looked up before the straight flush when listed; index 10
+// the wheel straight flush (A-2-3-4-5 of one suit), likewise.
 constexpr int kRoyalFlushSlot = 9;
-constexpr int kRoyaltySlots = 10;
+constexpr int kWheelStraightFlushSlot = 10;
+constexpr int kRoyaltySlots = 11;
+
+// Rank-keyed royalties ("category@R"): one entry per category and rank value 2..14.
+constexpr int kRoyaltyCategories = 9;
+constexpr int kRoyaltyRanks = 13;
+
+// fantasyland knob (RULES.md 4.2).
+enum class Fantasyland : std::uint8_t { kOff = 0, kStandard = 1, kProgressive = 2 };
 
 enum Row : int { kFront = 0, kMiddle = 1, kBack = 2 };
 
@@ -94,6 +103,15 @@ struct RulesSpec {
   std::int8_t horse_card = -1;               // card code 0..51, or -1 = none
   std::int64_t horse_multiplier = 2;
   bool foul_vs_foul_as_laid = false;         // foul_vs_foul == "as_laid": two fouled hands compare rows as laid
+
+  // ---- ofc group: row comparison, rank-keyed royalties, open-face (fantasyland) ----
+  bool suit_by_card = false;                 // suit_tiebreak == "by_card" (suit_tiebreak is then true too)
+  std::array<bool, 3> wheel_sf_listed{};     // whether wheel_straight_flush is listed for the row
+  // "category@R": bit R-2 of royalty_at_listed[row][category] says that royalty_at[row][category][R-2] is
+  // listed; a listed entry overrides the category's own entry for rows whose deciding rank is R, even at 0.
+  std::array<std::array<std::uint16_t, kRoyaltyCategories>, 3> royalty_at_listed{};
+  std::array<std::array<std::array<std::int16_t, kRoyaltyRanks>, kRoyaltyCategories>, 3> royalty_at{};
+  Fantasyland fantasyland = Fantasyland::kOff;
 };
 
 // Upper bound of every unit count and multiplier a RulesSpec may hold. With it (and kMaxStake) no
@@ -105,10 +123,12 @@ constexpr std::int64_t kMaxUnits = 1000;
 // "home_run_multiplier", "home_run_min_opponents", "royalty" (an entry outside 0..kMaxUnits, or a front
 // royalty at a category three cards cannot make), "royal_listed" (listed for the front, or a royal
 // flush amount given without being listed), "num_naturals", "natural_kind" (unknown or repeated),
-// "natural_units", "surrender_units", "natural_tiebreak", or of the settlement group: "row_base" (each
+// "natural_units", "surrender_units", "natural_tiebreak", of the settlement group: "row_base" (each
 // 1..kMaxUnits), "ace_units", "foul_as_laid" (set together with foul_as_scooped), "pair_cap", "home_run_cap",
-// "home_run_bonus", "natural_vs_natural", "false_declaration_units", "horse_card" (-1..51) or
-// "horse_multiplier". Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
+// "home_run_bonus", "natural_vs_natural", "false_declaration_units", "horse_card" (-1..51),
+// "horse_multiplier", or of the ofc group: "suit_by_card" (set without suit_tiebreak), "wheel_sf_listed" (as
+// royal_listed), "royalty_at" (an entry outside 0..kMaxUnits, unlisted but not 0, or listed at a rank
+// royalty_ranks_allowed excludes) or "fantasyland". Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
 // listed naturals pay 1..kMaxUnits. Every core entry point taking a RulesSpec requires it to be valid.
 [[nodiscard]] const char* validate_rules(const RulesSpec& rules) noexcept;
 
@@ -122,18 +142,63 @@ constexpr Strength encode_wheel(Strength low_encoded, Wheel wheel) noexcept {
   return (low_encoded & ~kVectorMask) | kSecondWheel;
 }
 
-// Royalty units of a row of strength `s` in row `row` (0..2) under the rules' table; the royal flush
-// (ace-high straight flush) is looked up before the straight flush when listed for the row. A strength
-// of no known category, or a row outside 0..2, earns nothing.
+// The deciding rank of a row (RULES.md 4.1), the rank a "category@R" key names: the first value of the
+// tie-break vector (the pair's, the trips', the quads', the full house's trips, the higher pair, the top
+// card of a straight, flush or high card), except that the wheel's top card is the 5 under either wheel.
+constexpr int deciding_rank(Strength s) noexcept {
+  constexpr Strength kVectorMask = (Strength{1} << kCategoryShift) - 1;
+  // Under wheel "second" the wheel's vector is 14,5,4,3,2, which no other hand has.
+  if ((s & kVectorMask) == make_strength(0, 14, 5, 4, 3, 2)) return 5;
+  return vector_value(s, 0);
+}
+
+// The ranks R (bit R-2) at which "category@R" can occur in a row (0 front, else five cards): the
+// deciding ranks that hands of the category can have. A straight flush's 5 and A are keyed by
+// wheel_straight_flush and royal_flush instead, so straight_flush@5 and @A are not allowed.
+constexpr std::uint16_t royalty_ranks_allowed(int row, int category) noexcept {
+  auto from = [](int low, int high) {
+    return static_cast<std::uint16_t>(((1u << (high - 1)) - 1u) & ~((1u << (low - 2)) - 1u));
+  };
+  if (row == kFront) {
+    if (category == kHighCard) return from(4, 14);
+    if (category == kOnePair || category == kThreeOfAKind) return from(2, 14);
+    return 0;
+  }
+  switch (category) {
+    case kHighCard: return from(7, 14);
+    case kTwoPair: return from(3, 14);
+    case kStraight: return from(5, 14);
+    case kFlush: return from(7, 14);
+    case kStraightFlush: return from(6, 13);
+    case kOnePair: case kThreeOfAKind: case kFullHouse: case kFourOfAKind: return from(2, 14);
+    default: return 0;
+  }
+}
+
+// Royalty units of a row of strength `s` in row `row` (0..2) under the rules' table (RULES.md 9): a
+// straight flush looks up royal_flush (ace-high) or wheel_straight_flush first when listed for the row,
+// then any row looks up "category@R" at its deciding rank R, then the category. A strength of no known
+// category, or a row outside 0..2, earns nothing. Allocation-free; a few loads and no loop.
 inline std::int64_t royalty_of(const RulesSpec& rules, int row, Strength s) noexcept {
   const int cat = category_of(s);
   if (row < 0 || row > 2 || cat > kStraightFlush) return 0;
-  const auto& table = rules.royalty[static_cast<std::size_t>(row)];
-  if (cat == kStraightFlush && vector_value(s, 0) == 14 && vector_value(s, 1) == 13 &&
-      rules.royal_listed[static_cast<std::size_t>(row)]) {
-    return table[kRoyalFlushSlot];
+  const auto r = static_cast<std::size_t>(row);
+  const auto c = static_cast<std::size_t>(cat);
+  const auto& table = rules.royalty[r];
+  if (cat == kStraightFlush) {
+    if (vector_value(s, 0) == 14 && vector_value(s, 1) == 13 && rules.royal_listed[r]) return table[kRoyalFlushSlot];
+    if (rules.wheel_sf_listed[r] && deciding_rank(s) == 5) return table[kWheelStraightFlushSlot];
   }
-  return table[static_cast<std::size_t>(cat)];
+  // Tables without rank keys (the common case) pay for one load and test here, nothing more.
+  const unsigned listed = rules.royalty_at_listed[r][c];
+  if (listed != 0) {
+    // A valid spec lists bits 0..12 only, so a rank outside 2..14 (no real hand) never reads an entry.
+    const int rank = deciding_rank(s);
+    if (rank >= 2 && ((listed >> (rank - 2)) & 1u) != 0) {
+      return rules.royalty_at[r][c][static_cast<std::size_t>(rank - 2)];
+    }
+  }
+  return table[c];
 }
 
 }  // namespace chinese_poker

@@ -12,6 +12,8 @@ namespace chinese_poker {
 constexpr int kMinPlayers = 2;
 constexpr int kMaxPlayers = 4;
 constexpr int kMaxPairs = 6;
+// With fantasyland on a player may be dealt 14 to 17 cards, so at most three players fit in one deck.
+constexpr int kMaxFantasylandPlayers = 3;
 
 // Greatest stake of one pair. With it and the rules' caps (kMaxUnits) every total stays far inside int64.
 constexpr std::int64_t kMaxStake = 1'000'000;
@@ -25,6 +27,8 @@ struct PlayerInput {
   const std::uint8_t* cards = nullptr;  // 13 codes: front 3, middle 5, back 5 (declared: any order)
   bool declared = false;                // declared a natural: no setting, not foul-checked
   bool surrendered = false;
+  // ---- ofc group ----
+  bool fantasyland = false;             // played this hand in fantasyland (needs rules.fantasyland on)
 };
 
 // What is known of one player before any pair is settled.
@@ -39,6 +43,8 @@ struct PlayerFacts {
   bool false_declaration = false;       // declared without a listed natural, under false_declaration_units > 0
   int aces = 0;                         // aces among the 13 cards (counted when ace_units > 0)
   bool horse = false;                   // holds the rules' horse_card (when there is one)
+  // ---- ofc group ----
+  int fantasyland_cards = 0;            // cards dealt next hand in fantasyland (RULES.md 4.2), 0 if none
 };
 
 enum class DecidedBy : std::uint8_t {
@@ -95,10 +101,13 @@ enum class SettleStatus : int {
   kOverflow = 3,                // an amount left int64: in pair (`player`, `other`), or in `player`'s net
   kBadStake = 4,                // stakes[player][other] is outside 0..kMaxStake or differs from [other][player]
   kBadCards = 5,                // `cards` names the first bad card (a code >= 52, or a card twice at the table)
-  kBadPlayerCount = 6,          // fewer than kMinPlayers or more than kMaxPlayers players
+  kBadPlayerCount = 6,          // fewer than kMinPlayers or more than kMaxPlayers players (more than
+                                // kMaxFantasylandPlayers with rules.fantasyland on)
   // --- settlement group (issue #10) ---
   kBadBanker = 7,               // the banker seat is not one of the players
   kBadBet = 8,                  // bets[player] is outside 1..kMaxBet (or bets given without a banker)
+  // ---- ofc group ----
+  kFantasylandOff = 9,          // `player` played in fantasyland while rules.fantasyland is off
 };
 
 // Greatest bet of one player in a banker round.

@@ -15,8 +15,8 @@ __all__ = ["KNOB_PHRASES", "add_parser", "run"]
 #: One phrase per knob for ``rules --help`` (the full story: ``help(chinese_poker.Rules)``, docs/RULES.md).
 KNOB_PHRASES: dict[str, str] = {
     "wheel": "where A-2-3-4-5 ranks among straights: low or second (2.2)",
-    "suit_tiebreak": "whether suits break ties between equal rows (2.4)",
-    "suit_order": "the suit ranking of that tie-break (2.4)",
+    "suit_tiebreak": "whether suits break ties between equal rows, and how (2.4)",
+    "suit_order": "the suit ranking of that tie-break: any order of s, h, d, c (2.4)",
     "middle_vs_back": "whether a middle equal to the back is a foul (2.5)",
     "overall_unit": "extra units for winning the pair overall (3, step 5)",
     "overall_basis": "who wins overall: two rows or the total (3, step 5)",
@@ -57,6 +57,8 @@ KNOB_PHRASES: dict[str, str] = {
     "horse_card": "the horse card: its holder's pairs are multiplied (11.9)",
     "horse_multiplier": "what the horse card multiplies by (11.9)",
     "foul_vs_foul": "two fouled hands pay nothing, or compare rows as laid (11.3)",
+    # ofc group
+    "fantasyland": "who is dealt a fantasyland hand next: off, standard or progressive (4.2)",
 }
 
 

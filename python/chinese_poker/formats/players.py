@@ -18,12 +18,17 @@ __all__ = [
     "cards_value",
     "parse_player",
     "parse_stakes",
+    "player_fantasyland",
     "type_name",
     "unknown_key",
 ]
 
 #: Keys a player object may hold.
-PLAYER_KEYS: tuple[str, ...] = ("name", "front", "middle", "back", "cards", "declare_natural", "surrender")
+PLAYER_KEYS: tuple[str, ...] = (
+    "name", "front", "middle", "back", "cards", "declare_natural", "surrender",
+    # ofc group
+    "fantasyland",
+)  # fmt: skip
 
 
 def type_name(value: object) -> str:
@@ -69,7 +74,7 @@ def parse_player(data: object) -> tuple[str | None, Hand, bool]:
     name = data.get("name")
     if name is not None and (not isinstance(name, str) or not name.strip()):
         raise ValueError(f"name must be a non-empty string, got {json.dumps(name)}")
-    for flag in ("declare_natural", "surrender"):
+    for flag in ("declare_natural", "surrender", "fantasyland"):
         if flag in data and not isinstance(data[flag], bool):
             raise ValueError(f"{flag} must be true or false, got {json.dumps(data[flag])}")
     declare = bool(data.get("declare_natural", False))
@@ -93,6 +98,11 @@ def parse_player(data: object) -> tuple[str | None, Hand, bool]:
     except (ValueError, TypeError) as error:
         raise ValueError(f"cards: {error}") from None
     return name, hand, surrender
+
+
+def player_fantasyland(data: Mapping[str, Any]) -> bool:
+    """Whether a player object (already checked by ``parse_player``) played this hand in fantasyland."""
+    return bool(data.get("fantasyland", False))
 
 
 def parse_stakes(value: object, players: int) -> tuple[tuple[int, ...], ...]:

@@ -29,7 +29,13 @@ from typing import Any, Union
 from chinese_poker import __version__
 from chinese_poker._core import InputError
 from chinese_poker.cards import format_card
-from chinese_poker.formats.players import parse_player, parse_stakes, type_name, unknown_key
+from chinese_poker.formats.players import (
+    parse_player,
+    parse_stakes,
+    player_fantasyland,
+    type_name,
+    unknown_key,
+)
 from chinese_poker.formats.records import RawRound
 from chinese_poker.hand import ROW_NAMES, Hand
 from chinese_poker.rules import Rules
@@ -97,6 +103,8 @@ class Round:
     #: A banker round (settlement group, issue #10): the banker's seat and the players' bets.
     banker: int | None = None
     bets: tuple[int, ...] | None = None
+    # ofc group: whether each player played this hand in fantasyland (None: nobody did)
+    fantasyland: tuple[bool, ...] | None = None
 
 
 def default_names(count: int) -> tuple[str, ...]:
@@ -176,6 +184,7 @@ def parse_round(
     names: list[str] = []
     hands: list[Hand] = []
     flags: list[bool] = []
+    in_fantasyland: list[bool] = []
     for index, player in enumerate(players):
         label = f"player {index + 1} ({_DEFAULT_NAMES[index]})"
         if isinstance(player, Mapping) and isinstance(player.get("name"), str) and player["name"].strip():
@@ -187,6 +196,7 @@ def parse_round(
         names.append(name if name is not None else _DEFAULT_NAMES[index])
         hands.append(hand)
         flags.append(surrender)
+        in_fantasyland.append(player_fantasyland(player))
     seen_names: dict[str, int] = {}
     for index, name in enumerate(names):
         if name in seen_names:
@@ -209,6 +219,7 @@ def parse_round(
         rules=round_rules,
         banker=banker,
         bets=bets,
+        fantasyland=tuple(in_fantasyland) if any(in_fantasyland) else None,
     )
 
 
@@ -255,7 +266,7 @@ def settle_round(rnd: Round, where: str = "") -> Settlement:
     try:
         return settle(
             list(rnd.hands), rnd.rules, stakes=rnd.stakes, surrender=rnd.surrender, names=rnd.names,
-            banker=rnd.banker, bets=rnd.bets,
+            banker=rnd.banker, bets=rnd.bets, fantasyland=rnd.fantasyland,
         )  # fmt: skip
     except InputError as error:
         raise _named_error(error, rnd, where) from None
@@ -297,6 +308,10 @@ def _named_error(error: InputError, rnd: Round, where: str) -> RoundError:
         return RoundError(
             f"{names[player]} surrenders, but the rules have surrender_units = 0 (surrender off)", where
         )
+    if error.kind == "fantasyland_off" and player is not None:
+        return RoundError(
+            f'{names[player]} played in fantasyland, but the rules have fantasyland = "off"', where
+        )
     return RoundError(str(error), where)
 
 
@@ -336,6 +351,8 @@ def round_input(rnd: Round) -> dict[str, Any]:
                 entry[row] = " ".join(format_card(c) for c in codes or ())
         if rnd.surrender is not None and rnd.surrender[index]:
             entry["surrender"] = True
+        if rnd.fantasyland is not None and rnd.fantasyland[index]:
+            entry["fantasyland"] = True
         players.append(entry)
     data: dict[str, Any] = {"id": rnd.id, "rules": rules_reference(rnd.rules), "players": players}
     if rnd.stakes is not None:

@@ -33,6 +33,9 @@ E4_RULES = Rules().replace(
 
 Setting = tuple[str, str, str]
 
+# The most players a round may have under fantasyland rules (RULES.md 4.2).
+_FANTASYLAND_PLAYERS = 3
+
 _E1: list[tuple[str, Setting]] = [
     ("A", ("6s 6h 6d", "4s 4h 4d 9s 9h", "Ks Kh Kd 8s 8h")),
     ("B", ("Qs Qh 7s", "Js Jh Jd 2s 2h", "Ac 5s 5h 5d 5c")),
@@ -96,6 +99,13 @@ _NATURALS: list[tuple[str, str]] = [
     ("P3", "2h 3s 4h 5s 6h 7s 8h 9h Ts Jh Qs Kh Ah"),
     ("P4", "2s 3h 4s 5h 6s 7h 8s Th Js Qh Ks Ac Ad"),
 ]
+# [ofc group] Fantasyland: P1 enters with queens in front; P2 played in fantasyland and stays with trips in
+# front; P3 played in fantasyland and leaves (jacks in front, a full house in the back: no stay).
+_FANTASYLAND: list[tuple[str, Setting]] = [
+    ("P1", ("Qs Qh 2c", "3d 4d 5d 6d 8d", "9c 9h 9s Kc Kd")),
+    ("P2", ("7c 7d 7h", "Tc Jc Qc Ks Ad", "2s 3s 4s 5s 8s")),
+    ("P3", ("Jh Jd 3c", "4c 4h 6c 6h 8c", "Ac Ah As Td Th")),
+]
 # Two dragons (they tie) and six pairs that are also all small.
 _DRAGONS: list[tuple[str, str]] = [
     ("A", "2c 3d 4c 5d 6c 7d 8c 9d Tc Jd Qc Kd Ac"),
@@ -129,9 +139,19 @@ def edge_cases(rules: Rules) -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = []
 
     def add(rid: str, tags: list[str], players: list[dict[str, Any]], note: str, **extra: Any) -> None:
+        case_rules = extra.pop("rules", ref)
+        if case_rules is ref and rules.fantasyland != "off" and len(players) > _FANTASYLAND_PLAYERS:
+            # Fantasyland rules take 2 or 3 players (RULES.md 4.2): the case keeps its first three.
+            players = players[:_FANTASYLAND_PLAYERS]
+            tags = [tag for tag in tags if tag != "four-players"]
+            note += " (its first three players: fantasyland rules take 3 at most)"
+            if "stakes" in extra:
+                extra["stakes"] = [
+                    row[:_FANTASYLAND_PLAYERS] for row in extra["stakes"][:_FANTASYLAND_PLAYERS]
+                ]
         case: dict[str, Any] = {
             "id": rid,
-            "rules": extra.pop("rules", ref),
+            "rules": case_rules,
             "tags": tags,
             "note": note,
             "players": players,
@@ -230,6 +250,16 @@ def edge_cases(rules: Rules) -> list[dict[str, Any]]:
         players[1]["surrender"] = True
         players[3]["surrender"] = True
         add("surrender", ["surrender"], players, "East and West surrender")
+    if rules.fantasyland != "off":
+        players = _setting_players(_FANTASYLAND)
+        players[1]["fantasyland"] = True
+        players[2]["fantasyland"] = True
+        add(
+            "fantasyland",
+            ["fantasyland"],
+            players,
+            "P1 enters fantasyland (queens in front); P2 stays (trips in front); P3 leaves",
+        )
     return cases
 
 
@@ -237,7 +267,7 @@ def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
     """A random round (input object): 2 to 4 players dealt from a shuffled deck, each laying the strongest
     setting (most often), a random legal setting, or the cards as dealt (usually a foul); a natural is
     declared when held and the rules need a declaration; now and then a stakes matrix."""
-    players = rng.choice((2, 3, 3, 4, 4, 4))
+    players = rng.choice((2, 3, 3) if rules.fantasyland != "off" else (2, 3, 3, 4, 4, 4))
     entries = []
     tags = {"random"}
     for index, cards in enumerate(deal_hands(rng, players)):

@@ -28,6 +28,8 @@ __all__ = ["DEFAULT_PRESET", "PRESET_NAMES", "check_preset_name", "preset_docume
 PRESET_NAMES: tuple[str, ...] = (
     "pagat", "pagat-bonus", "wikipedia-2-4", "wikipedia-1-6", "shisanzhang-hk", "shisanshui-app",
     "capsa-susun", "pusoy",
+    # ofc group
+    "ofc",
 )  # fmt: skip
 
 #: The preset ``Rules()`` equals.

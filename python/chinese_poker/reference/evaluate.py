@@ -34,6 +34,7 @@ __all__ = [
     "THREE_OF_A_KIND",
     "TWO_PAIR",
     "WHEELS",
+    "card_by_card_sequence",
     "card_codes",
     "category_name",
     "category_of",
@@ -119,6 +120,8 @@ DEFAULT_RULES: dict[str, Any] = {
     "horse_card": None,
     "horse_multiplier": 2,
     "foul_vs_foul": "push",
+    # ofc group
+    "fantasyland": "off",
 }
 
 SUIT_LETTERS = "cdhs"
@@ -294,6 +297,14 @@ def suit_sequence(cards: Sequence[int], wheel: str, suit_order: str) -> list[int
     return [_suit_strength(suit_of(card), suit_order) for card in ordered]
 
 
+def card_by_card_sequence(cards: Sequence[int], suit_order: str) -> list[int]:
+    """Suit strengths of a row's cards for ``suit_tiebreak="by_card"`` (RULES.md 12): the cards from the
+    highest rank down (an ace is the highest card, in a wheel too), cards of one rank by suit, highest first.
+    """
+    ordered = sorted(cards, key=lambda card: (rank_value(card), _suit_strength(suit_of(card), suit_order)))
+    return [_suit_strength(suit_of(card), suit_order) for card in reversed(ordered)]
+
+
 def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
@@ -302,7 +313,8 @@ def compare_rows(a: CardsInput, b: CardsInput, rules: Mapping[str, Any] | None =
     """Compare two rows of the same length: +1 if ``a`` wins, -1 if ``b`` wins, 0 for a tie.
 
     Rows are compared by strength under ``rules["wheel"]``. When the strengths are equal and
-    ``rules["suit_tiebreak"] == "highest_card"``, the suits decide (RULES.md None12, ``rules["suit_order"]``).
+    ``rules["suit_tiebreak"]`` is ``"highest_card"`` or ``"by_card"``, the suits decide (RULES.md None12,
+    ``rules["suit_order"]``).
 
     Raises:
         ValueError: on bad cards or rows of different lengths.
@@ -318,11 +330,15 @@ def compare_rows(a: CardsInput, b: CardsInput, rules: Mapping[str, Any] | None =
     tiebreak = knob(rules, "suit_tiebreak")
     if tiebreak == "off":
         return 0
-    if tiebreak != "highest_card":
-        raise ValueError(f"suit_tiebreak must be 'off' or 'highest_card', got {tiebreak!r}")
     suit_order = knob(rules, "suit_order")
-    seq_a = suit_sequence(row_a, wheel, suit_order)
-    seq_b = suit_sequence(row_b, wheel, suit_order)
+    if tiebreak == "highest_card":
+        seq_a = suit_sequence(row_a, wheel, suit_order)
+        seq_b = suit_sequence(row_b, wheel, suit_order)
+    elif tiebreak == "by_card":
+        seq_a = card_by_card_sequence(row_a, suit_order)
+        seq_b = card_by_card_sequence(row_b, suit_order)
+    else:
+        raise ValueError(f"suit_tiebreak must be 'off', 'highest_card' or 'by_card', got {tiebreak!r}")
     for suit_a, suit_b in zip(seq_a, seq_b):
         if suit_a != suit_b:
             return _sign(suit_a - suit_b)

@@ -27,6 +27,7 @@ __all__ = [
     "PRESETS",
     "ROWS",
     "ROYALTY_TABLES",
+    "fantasyland_cards",
     "is_foul",
     "resolve_rules",
     "royalties",
@@ -85,12 +86,44 @@ PRESETS: dict[str, dict[str, Any]] = {
         "naturals": _PAGAT_NATURALS,
     },
     "pusoy": {},
+    # ofc group
+    "ofc": {
+        "scoop_bonus": 3,
+        "royalty_mode": "add",
+        "royalty_condition": "always",
+        "foul_policy": "as_scooped",
+        "foul_pays_royalties": True,
+        "fantasyland": "standard",
+        "royalties": {
+            # A pair of sixes pays 1, each rank up 1 more (aces 9); trips of deuces 10 (aces 22).
+            "front": {
+                **{f"one_pair@{rank}": units for units, rank in enumerate("6789TJQKA", start=1)},
+                **{f"three_of_a_kind@{rank}": units for units, rank in enumerate("23456789TJQKA", start=10)},
+            },
+            "middle": {
+                "three_of_a_kind": 2,
+                "straight": 4,
+                "flush": 8,
+                "full_house": 12,
+                "four_of_a_kind": 20,
+                "straight_flush": 30,
+                "royal_flush": 50,
+            },
+            "back": {
+                "straight": 2,
+                "flush": 4,
+                "full_house": 6,
+                "four_of_a_kind": 10,
+                "straight_flush": 15,
+                "royal_flush": 25,
+            },
+        },
+    },
 }
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "wheel": ("low", "second"),
-    "suit_tiebreak": ("off", "highest_card"),
-    "suit_order": ("shdc", "shcd"),
+    "suit_tiebreak": ("off", "highest_card", "by_card"),
     "middle_vs_back": ("non_strict", "strict"),
     "overall_basis": ("two_rows", "total"),
     "royalty_mode": ("replace", "add"),
@@ -102,6 +135,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "natural_vs_natural": ("by_kind", "by_units", "net", "push"),
     "natural_units_mode": ("table", "as_home_run"),
     "foul_vs_foul": ("push", "as_laid"),
+    "fantasyland": ("off", "standard", "progressive"),
 }
 _BOOLS = (
     "royalties_in_multiplier",
@@ -203,6 +237,10 @@ def resolve_rules(preset_or_dict: str | Mapping[str, Any] = "pagat", **overrides
     for name, choices in _CHOICES.items():
         if rules[name] not in choices:
             raise ValueError(f"{name} must be one of {choices}, got {rules[name]!r}")
+    if sorted(str(rules["suit_order"])) != sorted("cdhs") or len(rules["suit_order"]) != 4:
+        raise ValueError(
+            f"suit_order must be an order of the letters s, h, d, c, got {rules['suit_order']!r}"
+        )
     for name in _BOOLS:
         if not isinstance(rules[name], bool):
             raise ValueError(f"{name} must be true or false, got {rules[name]!r}")
@@ -240,13 +278,32 @@ def is_foul(front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapp
     return m == b and knob(rules, "middle_vs_back") == "strict"
 
 
-def _royalty_of_row(row: str, strength: int, table: Mapping[str, Mapping[str, int]]) -> int:
+_RANKS = "23456789TJQKA"
+
+
+def _deciding_rank(cards: Sequence[int], strength: int) -> int:
+    """The rank a "category@R" key names (RULES.md 4.1): the straight's top card (the 5 in a wheel, under
+    either wheel knob), else the first value of the tie-break vector."""
+    if category_name(strength) in ("straight", "straight_flush"):
+        ranks = {card // 4 + 2 for card in cards}
+        return 5 if ranks == {14, 2, 3, 4, 5} else max(ranks)
+    return tiebreak_vector(strength)[0]
+
+
+def _royalty_of_row(
+    row: str, cards: Sequence[int], strength: int, table: Mapping[str, Mapping[str, int]]
+) -> int:
     entries = table.get(row, {})
     name = category_name(strength)
+    rank = _deciding_rank(cards, strength)
     if name == "straight_flush":
-        top, second = tiebreak_vector(strength)[:2]
-        if top == 14 and second == 13 and "royal_flush" in entries:
+        if rank == 14 and "royal_flush" in entries:
             return int(entries["royal_flush"])
+        if rank == 5 and "wheel_straight_flush" in entries:
+            return int(entries["wheel_straight_flush"])
+    keyed = f"{name}@{_RANKS[rank - 2]}"
+    if keyed in entries:
+        return int(entries[keyed])
     return int(entries.get(name, 0))
 
 
@@ -255,17 +312,51 @@ def royalties(
 ) -> tuple[int, int, int]:
     """The royalty table values (front, middle, back) of a setting's three rows (RULES.md None9).
 
-    Each row looks up ``rules["royalties"][row][category name]`` (0 when not listed); an A-high straight
-    flush (never the wheel) looks up ``royal_flush`` first and falls back to ``straight_flush``. The value
-    is reported whether or not the setting is foul.
+    Each row looks up ``rules["royalties"][row]``: a straight flush first ``royal_flush`` (A-high) or
+    ``wheel_straight_flush`` (A-2-3-4-5) when listed, then every row its category at its deciding rank
+    (``"one_pair@6"``), then its category name; 0 when none is listed. The value is reported whether or
+    not the setting is foul.
     """
     wheel = knob(rules, "wheel")
     table = knob(rules, "royalties")
     if isinstance(table, str):
         table = _royalty_table(table)
     rows = (card_codes(front, counts=(3,)), card_codes(middle, counts=(5,)), card_codes(back, counts=(5,)))
-    values = [_royalty_of_row(name, evaluate(cards, wheel), table) for name, cards in zip(ROWS, rows)]
+    values = [_royalty_of_row(name, cards, evaluate(cards, wheel), table) for name, cards in zip(ROWS, rows)]
     return values[0], values[1], values[2]
+
+
+def fantasyland_cards(
+    front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapping[str, Any], in_fantasyland: bool
+) -> int:
+    """Cards dealt next hand in fantasyland to a player with this legal setting (RULES.md 4.2), 0 if none.
+
+    A player who played this hand in fantasyland stays with 14 cards when it has trips in front, a full
+    house or better in the middle, or four of a kind or better in the back. Any other player enters with
+    a pair of queens or better in front: 14 cards under ``"standard"``; under ``"progressive"`` queens 14,
+    kings 15, aces 16 and trips 17.
+    """
+    mode = knob(rules, "fantasyland")
+    if mode == "off":
+        return 0
+    wheel = knob(rules, "wheel")
+    f = evaluate(card_codes(front, counts=(3,)), wheel)
+    m = evaluate(card_codes(middle, counts=(5,)), wheel)
+    b = evaluate(card_codes(back, counts=(5,)), wheel)
+    top = category_name(f)
+    if in_fantasyland:
+        stays = (
+            top == "three_of_a_kind"
+            or category_name(m) in ("full_house", "four_of_a_kind", "straight_flush")
+            or category_name(b) in ("four_of_a_kind", "straight_flush")
+        )
+        return 14 if stays else 0
+    if top == "three_of_a_kind":
+        return 17 if mode == "progressive" else 14
+    pair = tiebreak_vector(f)[0]
+    if top != "one_pair" or pair < 12:
+        return 0
+    return {12: 14, 13: 15, 14: 16}[pair] if mode == "progressive" else 14
 
 
 class _Player:
@@ -630,6 +721,7 @@ def settle(
     *,
     banker: int | None = None,
     bets: Sequence[int] | None = None,
+    fantasyland: Sequence[bool] | None = None,
 ) -> dict[str, Any]:
     """Settle one round (RULES.md section 11): every pair of players, then the home run.
 
@@ -643,10 +735,13 @@ def settle(
         banker: optional seat of the banker: then only the pairs with the banker are settled.
         bets: optional list of P ints 1..1000 (banker rounds only): each pair with the banker is
             multiplied by the other player's bet.
+        fantasyland: optional list of P flags, whether each player played this hand in fantasyland; a
+            flag needs ``fantasyland`` other than ``"off"``, and then a table has at most 3 players.
 
     Returns:
         ``{"net": [units per player], "pairs": [breakdown per pair (0,1), (0,2), ..., (P-2,P-1)],
-        "home_run": [bool per player]}``. Each pair's ``units`` are from player i's view; ``net`` sums to 0.
+        "home_run": [bool per player], "fantasyland_cards": [int per player]}``. Each pair's ``units`` are
+        from player i's view; ``net`` sums to 0.
 
     Raises:
         ValueError: on a bad player count, bad or repeated cards (naming the player), a declared player
@@ -657,6 +752,8 @@ def settle(
     count = len(players)
     if not 2 <= count <= 4:
         raise ValueError(f"a table has 2 to 4 players, got {count}")
+    if knob(rules, "fantasyland") != "off" and count > 3:
+        raise ValueError(f"with fantasyland on a table has 2 or 3 players, got {count}")
     seats = [_Player(index, spec, rules) for index, spec in enumerate(players)]
     owner: dict[int, int] = {}
     for seat in seats:
@@ -672,6 +769,17 @@ def settle(
         "natural": any(seat.natural is not None for seat in seats),
         "false_declaration": any(seat.false_declaration for seat in seats),
     }
+    in_fantasyland = [False] * count if fantasyland is None else [bool(flag) for flag in fantasyland]
+    if len(in_fantasyland) != count:
+        raise ValueError(f"fantasyland must give one flag per player ({count}), got {len(in_fantasyland)}")
+    if any(in_fantasyland) and knob(rules, "fantasyland") == "off":
+        raise ValueError(f"player {in_fantasyland.index(True)} played in fantasyland but fantasyland is off")
+    cards_next = [
+        0
+        if seat.rows is None or seat.foul or flags[seat.index]
+        else fantasyland_cards(seat.rows[0], seat.rows[1], seat.rows[2], rules, in_fantasyland[seat.index])
+        for seat in seats
+    ]
 
     pairs = []
     for i in range(count):
@@ -724,7 +832,7 @@ def settle(
         pair["units"] = (value + pair["ace_units"]) * pair["horse"] * pair["bet"] * pair["stake"]
         net[pair["i"]] += pair["units"]
         net[pair["j"]] -= pair["units"]
-    return {"net": net, "pairs": pairs, "home_run": home_run}
+    return {"net": net, "pairs": pairs, "home_run": home_run, "fantasyland_cards": cards_next}
 
 
 def __dir__() -> list[str]:
