@@ -485,7 +485,9 @@ def _full_pairs(result) -> list[dict]:
 def _assert_agrees(
     hands: list[Hand], rules: Rules, stakes=None, surrender=None, *, banker=None, bets=None, fantasyland=None
 ) -> None:
-    ours = settle(hands, rules, stakes=stakes, surrender=surrender, banker=banker, bets=bets, fantasyland=fantasyland)
+    ours = settle(
+        hands, rules, stakes=stakes, surrender=surrender, banker=banker, bets=bets, fantasyland=fantasyland
+    )
     theirs = ref.settle(
         _reference_players(hands),
         rules.resolved(),
@@ -527,7 +529,9 @@ def test_agrees_with_reference_under_random_rules(data: st.DataObject) -> None:
     fantasyland = None
     if rules.fantasyland != "off" and data.draw(st.booleans()):
         fantasyland = data.draw(st.lists(st.booleans(), min_size=len(hands), max_size=len(hands)))
-    _assert_agrees(hands, rules, stakes=stakes, surrender=surrender, banker=banker, bets=bets, fantasyland=fantasyland)
+    _assert_agrees(
+        hands, rules, stakes=stakes, surrender=surrender, banker=banker, bets=bets, fantasyland=fantasyland
+    )
 
 
 @pytest.mark.slow
