@@ -13,12 +13,18 @@ from typing import Any
 
 from chinese_poker import _core
 from chinese_poker._render import text_table
-from chinese_poker.cards import format_card
-from chinese_poker.evaluation import category, describe
+from chinese_poker.cards import RANKS, SUITS
+from chinese_poker.evaluation import CATEGORY_SHIFT, HandCategory, describe
 from chinese_poker.hand import ROW_NAMES, Hand
 from chinese_poker.rules import Rules
 
 __all__ = ["EXTENDED_PAIR_FIELDS", "PairResult", "PlayerResult", "Settlement", "uses_settlement_knobs"]
+
+
+# The text of every card code and the output name of every category, made once: a Hand's cards and the
+# core's strengths are valid by construction, so to_dict needs no per-card check.
+_CARD_TEXT: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
+_CATEGORY_NAMES: tuple[str, ...] = tuple(member.name.lower() for member in HandCategory)
 
 
 @dataclass(frozen=True)
@@ -290,16 +296,16 @@ class Settlement:
                 # Only under fantasyland rules, so the output of every other rule set stays as it was.
                 entry["fantasyland_cards"] = p.fantasyland_cards
             if p.hand.is_declared:
-                entry["declared"] = " ".join(format_card(c) for c in p.hand.cards)
+                entry["declared"] = " ".join(_CARD_TEXT[c] for c in p.hand.cards)
                 entry["rows"] = None
             else:
                 cards = p.hand.cards
                 rows = (cards[:3], cards[3:8], cards[8:])
                 entry["rows"] = {
                     name: {
-                        "cards": " ".join(format_card(c) for c in codes),
+                        "cards": " ".join(_CARD_TEXT[c] for c in codes),
                         "strength": strength,
-                        "category": category(strength).name.lower(),
+                        "category": _CATEGORY_NAMES[strength >> CATEGORY_SHIFT],
                         "text": describe(strength),
                         "royalty": royalty,
                     }

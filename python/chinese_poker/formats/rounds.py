@@ -22,6 +22,7 @@ import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any, Union
@@ -139,6 +140,13 @@ def rules_reference(rules: Rules) -> str | dict[str, Any]:
 def rules_digest(rules: Rules) -> str:
     """The SHA-256 (hex) of the canonical rules: ``rules.to_dict()`` without ``"preset"``, as compact JSON
     with sorted keys; equal rules give the same digest whatever they were named or spelled as."""
+    return _digest_of(rules)
+
+
+# Every output round carries the digest of its rules, and a file's rounds mostly share one Rules: each
+# distinct Rules (immutable and hashable) is hashed once.
+@lru_cache(maxsize=256)
+def _digest_of(rules: Rules) -> str:
     data = rules.to_dict()
     data.pop("preset", None)
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
