@@ -158,10 +158,12 @@ def test_dtypes_and_shapes_name_the_argument() -> None:
         ({"declared": np.zeros((3, 3), bool)}, ValueError,
          r"declared must have shape \(R, P\) = \(3, 4\), got \(3, 3\)"),
         ({"declared": [False] * 4}, TypeError, "declared must be a numpy array of dtype bool"),
-        ({"surrender": np.zeros(12, bool)}, ValueError, r"surrender must have shape \(R, P\) = \(3, 4\), got \(12,\)"),
+        ({"surrender": np.zeros(12, bool)}, ValueError,
+         r"surrender must have shape \(R, P\) = \(3, 4\), got \(12,\)"),
         ({"surrender": np.zeros((3, 4), np.uint8)}, TypeError, "surrender must have dtype bool, got uint8"),
         ({"detail": 1}, TypeError, "detail must be a bool, got int"),
-        ({"threads": -1}, ValueError, r"threads must be 0 \(every available core\) or a count 1..256, got -1"),
+        ({"threads": -1}, ValueError,
+         r"threads must be 0 \(every available core\) or a count 1..256, got -1"),
         ({"threads": 257}, ValueError, "got 257"),
         ({"threads": 1.0}, TypeError, "settle_batch: threads must be an int, got float"),
         ({"threads": True}, TypeError, "threads must be an int, got bool"),
@@ -171,7 +173,8 @@ def test_dtypes_and_shapes_name_the_argument() -> None:
             settle_batch(rounds, RULES, **kwargs)
     with pytest.raises(ValueError, match=r"stakes: 18446744073709551615 is not in 0..1000000"):
         settle_batch(rounds, RULES, stakes=np.full((4, 4), 2**64 - 1, dtype=np.uint64))
-    for function, argument in ((evaluate_batch, deals(2, 1, 0)[:, 0, :5].copy()), (arrange_batch, deals(2, 1, 0)[:, 0])):
+    rows, hands = deals(2, 1, 0)[:, 0, :5].copy(), deals(2, 1, 0)[:, 0]
+    for function, argument in ((evaluate_batch, rows), (arrange_batch, hands)):
         with pytest.raises(ValueError, match="threads must be 0"):
             function(argument, threads=-2)  # type: ignore[operator]
         with pytest.raises(TypeError, match="threads must be an int, got str"):
@@ -183,13 +186,14 @@ def test_bad_rows_are_named_like_settle_names_them() -> None:
     kwargs = {k: inputs[k] for k in ("stakes", "declared", "surrender")}
     rules = RULES
     # A stake out of range, then an asymmetric one, in round 12.
-    for value, text in ((-1, r"stakes\[1\]\[2\] = -1 is not in 0..1000000"),
-                        (7, r"stakes\[1\]\[2\] = 7 but stakes\[2\]\[1\] = \d: stakes must be symmetric")):  # fmt: skip
+    symmetric = r"stakes\[1\]\[2\] = 7 but stakes\[2\]\[1\] = \d: stakes must be symmetric"
+    for value, text in ((-1, r"stakes\[1\]\[2\] = -1 is not in 0..1000000"), (7, symmetric)):
         stakes = inputs["stakes"].copy()
         stakes[12, 1, 2] = value
         with pytest.raises(cp.InputError, match=f"round 12, {text}") as caught:
             settle_batch(inputs["rounds"], rules, **{**kwargs, "stakes": stakes})
-        assert (caught.value.kind, caught.value.item, caught.value.player, caught.value.other) == ("bad_stake", 12, 1, 2)
+        where = (caught.value.kind, caught.value.item, caught.value.player, caught.value.other)
+        assert where == ("bad_stake", 12, 1, 2)
         with pytest.raises(cp.InputError, match=text):
             settle_round({**inputs, "stakes": stakes}, 12, rules)
     # Declared without a natural: round 13 is a random deal (checked to hold none).
@@ -204,7 +208,8 @@ def test_bad_rows_are_named_like_settle_names_them() -> None:
     # Surrender while it is off: the lowest round with a surrender flag is named.
     first = int(np.argwhere(inputs["surrender"].any(axis=1))[0, 0])
     player = int(np.argmax(inputs["surrender"][first]))
-    with pytest.raises(cp.InputError, match=f"round {first}, player {player} surrendered but these rules have"):
+    message = f"round {first}, player {player} surrendered but these rules have"
+    with pytest.raises(cp.InputError, match=message):
         settle_batch(inputs["rounds"], rules.replace(surrender_units=0), **kwargs)
     # A bad shared matrix names no round.
     one = np.ones((4, 4), dtype=np.int64)
@@ -278,7 +283,7 @@ def test_the_lowest_bad_row_is_reported_on_any_thread_count() -> None:
     hands[90, 0] = 52
     hands[41, 5] = hands[41, 6]
     for threads in THREADS * 3:
-        with pytest.raises(cp.InputError, match="row 20000, index 4: card .* appears twice"):
+        with pytest.raises(cp.InputError, match=r"row 20000, index 4: card .* appears twice"):
             evaluate_batch(rows, threads=threads)
         with pytest.raises(cp.InputError, match="hand 41, index 6"):
             arrange_batch(hands, RULES, "strongest", threads=threads)
