@@ -5,7 +5,8 @@ threads=1 and threads=N (default 2), and the ratio.
 
 Random deals (52 shuffled cards, 13 per player, front 3, middle 5, back 5). Each timing is the best of K
 calls; the one-thread and N-thread calls alternate, so that load from other processes affects both alike.
-The load average before and after is printed: on a busy machine the ratio says little.
+The load average before and after, and the cores the N-thread calls actually had (process CPU time over
+wall time), are printed: on a busy machine the ratio says little.
 """
 
 from __future__ import annotations
@@ -21,18 +22,23 @@ from chinese_poker import Rules, arrange_batch, evaluate_batch, settle_batch
 from common import random_deals
 
 
-def best_pair(run: Callable[[int], object], threads: int, repeat: int) -> tuple[float, float]:
-    """Best wall time of `run(1)` and of `run(threads)` over `repeat` alternating calls."""
+def best_pair(run: Callable[[int], object], threads: int, repeat: int) -> tuple[float, float, float]:
+    """Best wall time of `run(1)` and of `run(threads)` over `repeat` alternating calls, and the cores the
+    fastest `run(threads)` had: its process CPU time over its wall time (near `threads` on an idle
+    machine, less when other processes take the cores)."""
     one = many = float("inf")
+    cores = 0.0
     run(threads)  # warm up: tables, the expected model, thread start-up paths
     for _ in range(repeat):
         start = time.perf_counter()
         run(1)
         one = min(one, time.perf_counter() - start)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         run(threads)
-        many = min(many, time.perf_counter() - start)
-    return one, many
+        wall = time.perf_counter() - start
+        if wall < many:
+            many, cores = wall, (time.process_time() - cpu) / wall
+    return one, many, cores
 
 
 def load() -> str:
@@ -78,11 +84,13 @@ def main() -> None:
         f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores; best of "
         f"{args.repeat}; load average (1/5/15 min) before: {before}"
     )
-    print(f"{'call':<56}{'rows':>11}{'rows/s, 1 thread':>19}{f'rows/s, {n} threads':>20}{'ratio':>8}")
-    print("-" * 114)
+    header = f"{'call':<56}{'rows':>11}{'rows/s, 1 thread':>19}{f'rows/s, {n} threads':>20}{'ratio':>8}"
+    print(f"{header}{'cores had':>11}")
+    print("-" * 125)
     for label, count, run in cases:
-        one, many = best_pair(run, n, args.repeat)
-        print(f"{label:<56}{count:>11,}{count / one:>19,.0f}{count / many:>20,.0f}{one / many:>7.2f}x")
+        one, many, cores = best_pair(run, n, args.repeat)
+        rates = f"{count / one:>19,.0f}{count / many:>20,.0f}{one / many:>7.2f}x"
+        print(f"{label:<56}{count:>11,}{rates}{cores:>11.2f}")
     print(f"load average after: {load()}")
 
 
