@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "chinese_poker/cards.hpp"
+#include "chinese_poker/parallel.hpp"
 #include "chinese_poker/rules.hpp"
 
 namespace chinese_poker::bindings {
@@ -30,6 +31,19 @@ std::vector<std::uint8_t> parse_cards_object(pybind11::handle cards);
 // dimensions whose last dimension is one of `last_dims`; TypeError or ValueError naming `name` otherwise.
 pybind11::array_t<std::uint8_t> require_card_array(const pybind11::object& obj, const char* name, int ndim,
                                                    std::initializer_list<pybind11::ssize_t> last_dims);
+
+// A batch argument other than cards: a C-contiguous numpy array of dtype `dtype` and exactly `shape`;
+// TypeError (not an array, another dtype) or ValueError (another shape, not contiguous) naming `name`,
+// what it must be and what it is. `shape_text` spells the expected shape, e.g. "(R, P) = (10, 4)".
+void require_array(const pybind11::object& obj, const char* name, const pybind11::dtype& dtype,
+                   const std::vector<pybind11::ssize_t>& shape, const std::string& shape_text);
+
+// The shape of `arr` as Python prints it: "(3, 4)", "(5,)".
+std::string shape_of(const pybind11::array& arr);
+
+// The `threads` argument of a batch call: an int from 0 (every available core) to kMaxThreads; TypeError or
+// ValueError naming `threads` otherwise.
+Parallel parallel_from(const pybind11::object& threads);
 
 // ValueError if the core's own check rejects `rules` (every RulesSpec setter already checks its value).
 void check_rules(const RulesSpec& rules);

@@ -125,9 +125,10 @@ void register_arrange(py::module_& m) {
 
   m.def(
       "arrange_batch",
-      [](const py::object& cards, const RulesSpec& rules, const ExpectedModel* model) {
+      [](const py::object& cards, const RulesSpec& rules, const ExpectedModel* model, const py::object& threads) {
         check_rules(rules);
         auto arr = require_card_array(cards, "hands", 2, {13});
+        const Parallel parallel = parallel_from(threads);
         if (model != nullptr) check_model(*model, rules);
         const auto count = static_cast<std::size_t>(arr.shape(0));
         py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(count), py::ssize_t{13}});
@@ -138,14 +139,15 @@ void register_arrange(py::module_& m) {
         CardIssue issue;
         {
           py::gil_scoped_release release;
-          issue = arrange_batch(in, count, rules, model, dst, ev_dst);
+          issue = arrange_batch(in, count, rules, model, dst, ev_dst, parallel);
         }
         if (issue) raise_card_issue(issue, "hand", false);
         return py::make_tuple(out, ev);
       },
-      py::arg("hands"), py::arg("rules"), py::arg("model").none(true),
+      py::arg("hands"), py::arg("rules"), py::arg("model").none(true), py::arg("threads") = 1,
       "Arranges N hands ((N, 13) uint8) by the expected model, or by strength when model is None; returns\n"
-      "((N, 13) uint8 settings, (N,) float64 expected units per opponent). Releases the GIL.");
+      "((N, 13) uint8 settings, (N,) float64 expected units per opponent). Releases the GIL; the hands are\n"
+      "spread over `threads` threads (0: every core), an error names the lowest bad hand.");
 }
 
 }  // namespace chinese_poker::bindings

@@ -173,12 +173,56 @@ py::array_t<std::uint8_t> require_card_array(const py::object& obj, const char* 
   return py::reinterpret_borrow<py::array_t<std::uint8_t>>(arr);
 }
 
+std::string shape_of(const py::array& arr) {
+  std::string text = "(";
+  for (py::ssize_t d = 0; d < arr.ndim(); ++d) text += (d > 0 ? ", " : "") + std::to_string(arr.shape(d));
+  return text + (arr.ndim() == 1 ? ",)" : ")");
+}
+
+void require_array(const py::object& obj, const char* name, const py::dtype& dtype,
+                   const std::vector<py::ssize_t>& shape, const std::string& shape_text) {
+  if (!py::isinstance<py::array>(obj)) {
+    throw py::type_error(std::string(name) + " must be a numpy array of dtype " + std::string(py::str(dtype)) +
+                         " and shape " + shape_text + ", got " +
+                         std::string(py::str(py::type::handle_of(obj).attr("__name__"))));
+  }
+  const auto arr = py::reinterpret_borrow<py::array>(obj);
+  if (!arr.dtype().is(dtype)) {
+    throw py::type_error(std::string(name) + " must have dtype " + std::string(py::str(dtype)) + ", got " +
+                         std::string(py::str(arr.dtype())));
+  }
+  bool same = arr.ndim() == static_cast<py::ssize_t>(shape.size());
+  for (std::size_t d = 0; same && d < shape.size(); ++d) same = arr.shape(static_cast<py::ssize_t>(d)) == shape[d];
+  if (!same) throw py::value_error(std::string(name) + " must have shape " + shape_text + ", got " + shape_of(arr));
+  if (!(arr.flags() & py::array::c_style)) {
+    throw py::value_error(std::string(name) + " must be C-contiguous; pass numpy.ascontiguousarray(...) to copy it");
+  }
+}
+
+Parallel parallel_from(const py::object& threads) {
+  if (PyBool_Check(threads.ptr()) || !PyIndex_Check(threads.ptr())) {
+    throw py::type_error("threads must be an int, got " +
+                         std::string(py::str(py::type::handle_of(threads).attr("__name__"))));
+  }
+  const py::int_ value = py::reinterpret_steal<py::int_>(PyNumber_Index(threads.ptr()));
+  if (!value) throw py::error_already_set();
+  int overflow = 0;
+  const long long n = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow != 0 || n < 0 || n > static_cast<long long>(kMaxThreads)) {
+    throw py::value_error("threads must be 0 (every available core) or a count 1.." + std::to_string(kMaxThreads) +
+                          ", got " + std::string(py::str(value)));
+  }
+  Parallel parallel;
+  parallel.threads = static_cast<unsigned>(n);
+  return parallel;
+}
+
 void register_evaluate(py::module_& m) {
   if (PyModule_AddFunctions(m.ptr(), g_methods) != 0) throw py::error_already_set();
 
   m.def(
       "evaluate_batch",
-      [](const py::object& cards, const py::object& wheel_obj) {
+      [](const py::object& cards, const py::object& wheel_obj, const py::object& threads) {
         Wheel wheel;
         if (!PyUnicode_Check(wheel_obj.ptr())) {
           throw py::type_error("wheel must be 'low' or 'second' (a str), got " +
@@ -186,6 +230,7 @@ void register_evaluate(py::module_& m) {
         }
         if (!wheel_from_object(wheel_obj.ptr(), &wheel)) throw py::error_already_set();
         auto arr = require_card_array(cards, "cards", 2, {3, 5});
+        const Parallel parallel = parallel_from(threads);
         const auto rows = static_cast<std::size_t>(arr.shape(0));
         const int width = static_cast<int>(arr.shape(1));
         py::array_t<std::int32_t> out(static_cast<py::ssize_t>(rows));
@@ -194,14 +239,15 @@ void register_evaluate(py::module_& m) {
         CardIssue issue;
         {
           py::gil_scoped_release release;
-          issue = evaluate_batch(in, rows, width, wheel, dst);
+          issue = evaluate_batch(in, rows, width, wheel, dst, parallel);
         }
         if (issue) raise_card_issue(issue, "row", false);
         return out;
       },
-      py::arg("cards"), py::arg("wheel") = "low",
+      py::arg("cards"), py::arg("wheel") = "low", py::arg("threads") = 1,
       "Strengths of N rows: cards is a C-contiguous uint8 array of shape (N, 5) or (N, 3); returns an int32\n"
-      "array of shape (N,). Every row is validated (codes < 52, no card twice); the GIL is released.");
+      "array of shape (N,). Every row is validated (codes < 52, no card twice); the GIL is released and the\n"
+      "rows are spread over `threads` threads (0: every core); an error names the lowest bad row.");
 }
 
 }  // namespace chinese_poker::bindings

@@ -116,6 +116,70 @@ std::vector<bool> flags(const py::sequence& values, const char* name, int player
   return out;
 }
 
+// The arguments of a batch settlement, checked up front (dtype, shape, contiguity, naming the argument),
+// then run on the core with the GIL released. The arrays stay referenced for as long as the call.
+struct BatchCall {
+  py::array_t<std::uint8_t> cards;
+  py::object stakes_array, declared_array, surrendered_array;
+  py::ssize_t count = 0;
+  int players = 0;
+  BatchInputs inputs;
+  Parallel parallel;
+
+  BatchCall(const py::object& rounds, const RulesSpec& rules, const py::object& stakes, const py::object& declared,
+            const py::object& surrendered, const py::object& threads) {
+    check_rules(rules);
+    cards = require_card_array(rounds, "rounds", 3, {13});
+    count = cards.shape(0);
+    players = static_cast<int>(cards.shape(1));
+    if (players < kMinPlayers || players > kMaxPlayers) {
+      throw py::value_error("rounds must have 2 to 4 players on axis 1, got " + std::to_string(players));
+    }
+    const py::ssize_t p = players;
+    const std::string r_text = std::to_string(count), p_text = std::to_string(players);
+    if (!stakes.is_none()) {
+      const std::string shapes = "(R, P, P) = (" + r_text + ", " + p_text + ", " + p_text + ") or (P, P) = (" +
+                                 p_text + ", " + p_text + ")";
+      const bool one = py::isinstance<py::array>(stakes) && py::reinterpret_borrow<py::array>(stakes).ndim() == 2;
+      if (one) {
+        require_array(stakes, "stakes", py::dtype::of<std::int64_t>(), {p, p}, shapes);
+      } else {
+        require_array(stakes, "stakes", py::dtype::of<std::int64_t>(), {count, p, p}, shapes);
+      }
+      stakes_array = stakes;
+      inputs.stakes = static_cast<const std::int64_t*>(py::reinterpret_borrow<py::array>(stakes).data());
+      inputs.stakes_per_round = !one;
+    }
+    const std::string flags_shape = "(R, P) = (" + r_text + ", " + p_text + ")";
+    if (!declared.is_none()) {
+      require_array(declared, "declared", py::dtype::of<bool>(), {count, p}, flags_shape);
+      declared_array = declared;
+      // Read as bytes (nonzero: true): a bool array viewed from other bytes is still read without UB.
+      inputs.declared = static_cast<const std::uint8_t*>(py::reinterpret_borrow<py::array>(declared).data());
+    }
+    if (!surrendered.is_none()) {
+      require_array(surrendered, "surrender", py::dtype::of<bool>(), {count, p}, flags_shape);
+      surrendered_array = surrendered;
+      inputs.surrendered = static_cast<const std::uint8_t*>(py::reinterpret_borrow<py::array>(surrendered).data());
+    }
+    parallel = parallel_from(threads);
+  }
+
+  void run(const RulesSpec& rules, const BatchOutputs& outputs) const {
+    SettleError error;
+    {
+      py::gil_scoped_release release;
+      error = settle_batch(cards.data(), static_cast<std::size_t>(count), players, rules, inputs, outputs, parallel);
+    }
+    if (!error) return;
+    const std::int64_t* stakes = inputs.stakes;
+    if (stakes != nullptr && inputs.stakes_per_round && error.round >= 0) {
+      stakes += error.round * players * players;
+    }
+    raise_settle_error(error, stakes, players);
+  }
+};
+
 }  // namespace
 
 void register_settle(py::module_& m) {
@@ -339,28 +403,75 @@ void register_settle(py::module_& m) {
 
   m.def(
       "settle_batch",
-      [](const py::object& rounds, const RulesSpec& rules) {
-        check_rules(rules);
-        auto arr = require_card_array(rounds, "rounds", 3, {13});
-        const auto count = static_cast<std::size_t>(arr.shape(0));
-        const int players = static_cast<int>(arr.shape(1));
-        if (players < kMinPlayers || players > kMaxPlayers) {
-          throw py::value_error("rounds must have 2 to 4 players on axis 1, got " + std::to_string(players));
-        }
-        py::array_t<std::int64_t> out({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(players)});
-        const std::uint8_t* in = arr.data();
-        std::int64_t* dst = out.mutable_data();
-        SettleError error;
-        {
-          py::gil_scoped_release release;
-          error = settle_batch(in, count, players, rules, dst);
-        }
-        if (error) raise_settle_error(error, nullptr, players);
-        return out;
+      [](const py::object& rounds, const RulesSpec& rules, const py::object& stakes, const py::object& declared,
+         const py::object& surrendered, const py::object& threads) {
+        const BatchCall call(rounds, rules, stakes, declared, surrendered, threads);
+        py::array_t<std::int64_t> net({call.count, static_cast<py::ssize_t>(call.players)});
+        BatchOutputs outputs;
+        outputs.net = net.mutable_data();
+        call.run(rules, outputs);
+        return net;
       },
-      py::arg("rounds"), py::arg("rules"),
+      py::arg("rounds"), py::arg("rules"), py::arg("stakes") = py::none(), py::arg("declared") = py::none(),
+      py::arg("surrender") = py::none(), py::arg("threads") = 1,
       "Net units of R rounds: rounds is a C-contiguous uint8 array (R, P, 13), P in 2..4, each player's front 3,\n"
-      "middle 5 and back 5; returns (R, P) int64. Validates every round; releases the GIL.");
+      "middle 5 and back 5 (a declared player's 13 in any order); returns (R, P) int64. Optional, as settle_round\n"
+      "takes them per round: stakes int64 (R, P, P) or one (P, P) for every round; declared and surrender bool\n"
+      "(R, P). Validates every round; releases the GIL; the rounds are spread over `threads` threads (0: every\n"
+      "core) and an error names the lowest bad round.");
+
+  m.def(
+      "settle_batch_detail",
+      [](const py::object& rounds, const RulesSpec& rules, const py::object& stakes, const py::object& declared,
+         const py::object& surrendered, const py::object& threads) {
+        const BatchCall call(rounds, rules, stakes, declared, surrendered, threads);
+        const py::ssize_t r = call.count, q = call.players * (call.players - 1) / 2;
+        py::array_t<std::int64_t> net({r, static_cast<py::ssize_t>(call.players)});
+        py::array_t<std::int8_t> rows({r, q, py::ssize_t{3}});
+        py::array_t<bool> rows_known({r, q});
+        py::array_t<std::uint8_t> decided_by({r, q});
+        py::array_t<std::int8_t> scoop({r, q});
+        py::array_t<std::int64_t> subtotal({r, q}), stake({r, q}), home_run({r, q}), units({r, q});
+        py::array_t<bool> foul({r, q, py::ssize_t{2}});
+        py::array_t<std::int8_t> natural({r, q, py::ssize_t{2}});
+        py::array_t<std::int64_t> royalties({r, q, py::ssize_t{2}, py::ssize_t{3}});
+        BatchOutputs out;
+        out.net = net.mutable_data();
+        out.rows = rows.mutable_data();
+        // numpy bools are bytes 0 / 1: written through unsigned char, which may alias any object.
+        out.rows_known = reinterpret_cast<std::uint8_t*>(rows_known.mutable_data());
+        out.decided_by = decided_by.mutable_data();
+        out.scoop = scoop.mutable_data();
+        out.subtotal = subtotal.mutable_data();
+        out.stake = stake.mutable_data();
+        out.home_run = home_run.mutable_data();
+        out.units = units.mutable_data();
+        out.foul = reinterpret_cast<std::uint8_t*>(foul.mutable_data());
+        out.natural = natural.mutable_data();
+        out.royalties = royalties.mutable_data();
+        call.run(rules, out);
+        py::dict result;
+        result["net"] = net;
+        result["rows"] = rows;
+        result["rows_known"] = rows_known;
+        result["decided_by"] = decided_by;
+        result["scoop"] = scoop;
+        result["subtotal"] = subtotal;
+        result["stake"] = stake;
+        result["home_run"] = home_run;
+        result["units"] = units;
+        result["foul"] = foul;
+        result["natural"] = natural;
+        result["royalties"] = royalties;
+        return result;
+      },
+      py::arg("rounds"), py::arg("rules"), py::arg("stakes") = py::none(), py::arg("declared") = py::none(),
+      py::arg("surrender") = py::none(), py::arg("threads") = 1,
+      "settle_batch with every pair's columns: a dict of arrays, pairs numbered as in RoundResult.pairs\n"
+      "(Q = P (P - 1) / 2): net (R, P) int64; rows (R, Q, 3) int8 (0 where not known); rows_known (R, Q) bool;\n"
+      "decided_by (R, Q) uint8 (DecidedBy values); scoop (R, Q) int8; subtotal, stake, home_run, units\n"
+      "(R, Q) int64; foul (R, Q, 2) bool and natural (R, Q, 2) int8 (NaturalKind value or -1) of (i, j);\n"
+      "royalties (R, Q, 2, 3) int64 of (i, j) per row.");
 }
 
 }  // namespace chinese_poker::bindings

@@ -8,6 +8,7 @@
 #include "chinese_poker/cards.hpp"
 #include "bits.hpp"
 #include "evaluate_tables.hpp"
+#include "parallel.hpp"
 
 #ifdef CP_EVALUATE_SSE2
 #include <emmintrin.h>
@@ -408,20 +409,11 @@ CardIssue evaluate_block_checked(const Tables& t, unsigned wheel, const std::uin
   return CardIssue{};
 }
 
-}  // namespace
-
-Strength evaluate5(const std::uint8_t* cards, Wheel wheel) noexcept {
-  return eval5_with(tables(), cards, static_cast<unsigned>(wheel));
-}
-
-Strength evaluate3(const std::uint8_t* cards) noexcept { return eval3_with(tables(), cards); }
-
-CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
-                        std::int32_t* out) noexcept {
-  const Tables& t = tables();
-  const unsigned w = static_cast<unsigned>(wheel);
-  for (std::size_t begin = 0; begin < rows; begin += kBlockRows) {
-    const std::size_t end = std::min(rows, begin + kBlockRows);
+// Rows first..last-1, block by block: the first invalid row (`item`), or no issue.
+CardIssue evaluate_range(const Tables& t, unsigned w, const std::uint8_t* cards, std::size_t first, std::size_t last,
+                         int width, std::int32_t* out) noexcept {
+  for (std::size_t begin = first; begin < last; begin += kBlockRows) {
+    const std::size_t end = std::min(last, begin + kBlockRows);
 #ifdef CP_EVALUATE_SSE2
     const std::uint64_t bad = width == 5 ? detail::evaluate_rows5_sse2(t, w, cards, begin, end, out)
                                          : detail::evaluate_rows3(t, cards, begin, end, out);
@@ -435,6 +427,28 @@ CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width,
     }
   }
   return CardIssue{};
+}
+
+}  // namespace
+
+Strength evaluate5(const std::uint8_t* cards, Wheel wheel) noexcept {
+  return eval5_with(tables(), cards, static_cast<unsigned>(wheel));
+}
+
+Strength evaluate3(const std::uint8_t* cards) noexcept { return eval3_with(tables(), cards); }
+
+CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
+                         std::int32_t* out, const Parallel& parallel) noexcept {
+  const Tables& t = tables();
+  const unsigned w = static_cast<unsigned>(wheel);
+  const auto evaluate_rows = [&](std::size_t first, std::size_t last, std::size_t* bad) noexcept {
+    const CardIssue issue = evaluate_range(t, w, cards, first, last, width, out);
+    if (issue) *bad = static_cast<std::size_t>(issue.item);
+    return issue;
+  };
+  // Whole blocks, and a few hundred microseconds of work per chunk.
+  constexpr std::size_t kRowsPerChunk = 64 * kBlockRows;
+  return detail::for_each_chunk<CardIssue>(rows, parallel, kRowsPerChunk, evaluate_rows);
 }
 
 }  // namespace chinese_poker

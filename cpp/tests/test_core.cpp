@@ -1539,6 +1539,235 @@ static void test_ofc_group() {
   CHECK(!settle_batch(deck, 1, 3, ofc, nets));
 }
 
+// A deterministic shuffle for the batch tests (no dependence on the platform's random engines).
+static std::uint64_t next_random(std::uint64_t& state) {
+  state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return state >> 33;
+}
+
+static std::vector<std::uint8_t> random_rounds(std::size_t rounds, int players, std::uint64_t seed) {
+  std::vector<std::uint8_t> out;
+  std::uint64_t state = seed;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    std::uint8_t deck[52];
+    for (int k = 0; k < 52; ++k) deck[k] = static_cast<std::uint8_t>(k);
+    for (int k = 51; k > 0; --k) std::swap(deck[k], deck[next_random(state) % static_cast<std::uint64_t>(k + 1)]);
+    out.insert(out.end(), deck, deck + 13 * players);
+  }
+  return out;
+}
+
+static RulesSpec batch_rules() {
+  RulesSpec r;
+  r.scoop_multiplier = 2;
+  r.home_run_multiplier = 2;
+  r.home_run_min_opponents = 2;
+  r.surrender_units = 2;
+  r.num_naturals = 2;
+  r.natural_kind[0] = NaturalKind::kSixPairs;
+  r.natural_units[0] = 3;
+  r.natural_kind[1] = NaturalKind::kThreeFlushes;
+  r.natural_units[1] = 4;
+  r.royalty[kBack][kFourOfAKind] = 4;
+  return r;
+}
+
+// settle_batch with every input column equals settle_round round by round; the per-pair columns are the
+// round's pairs; and any thread count and chunk give the same outputs.
+static void test_settle_batch_inputs_and_threads() {
+  const int players = 4, pairs = 6;
+  const std::size_t rounds = 1500;
+  const RulesSpec rules = batch_rules();
+  std::vector<std::uint8_t> cards = random_rounds(rounds, players, 11);
+  std::vector<std::int64_t> stakes(rounds * players * players);
+  std::vector<std::uint8_t> surrendered(rounds * players), declared(rounds * players);
+  std::uint64_t state = 5;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    for (int i = 0; i < players; ++i) {
+      for (int j = i; j < players; ++j) {
+        const auto v = static_cast<std::int64_t>(next_random(state) % 4);
+        stakes[r * 16 + static_cast<std::size_t>(i * players + j)] = v;
+        stakes[r * 16 + static_cast<std::size_t>(j * players + i)] = v;
+      }
+      surrendered[r * players + static_cast<std::size_t>(i)] = next_random(state) % 9 == 0 ? 1 : 0;
+    }
+  }
+  // A declared six pairs: pairs of ranks 2..7 and a single ace in player 0's cards of round 3, the rest
+  // dealt from what remains; settle_batch must take it and so must settle_round.
+  {
+    std::vector<std::uint8_t> hand;
+    for (int rank = 0; rank < 6; ++rank) {
+      hand.push_back(static_cast<std::uint8_t>(make_card(rank, 0)));
+      hand.push_back(static_cast<std::uint8_t>(make_card(rank, 1)));
+    }
+    hand.push_back(static_cast<std::uint8_t>(make_card(12, 3)));
+    std::vector<std::uint8_t> rest;
+    for (int c = 0; c < 52; ++c) {
+      if (std::find(hand.begin(), hand.end(), c) == hand.end()) rest.push_back(static_cast<std::uint8_t>(c));
+    }
+    std::copy(hand.begin(), hand.end(), cards.begin() + 3 * 52);
+    std::copy(rest.begin(), rest.begin() + 39, cards.begin() + 3 * 52 + 13);
+    declared[3 * players] = 1;
+  }
+  std::vector<std::int64_t> net(rounds * players), units(rounds * pairs), home(rounds * pairs);
+  std::vector<std::int8_t> rows(rounds * pairs * 3), scoop(rounds * pairs), natural(rounds * pairs * 2);
+  std::vector<std::uint8_t> decided(rounds * pairs), foul(rounds * pairs * 2);
+  BatchInputs in;
+  in.stakes = stakes.data();
+  in.declared = declared.data();
+  in.surrendered = surrendered.data();
+  BatchOutputs out;
+  out.net = net.data();
+  out.units = units.data();
+  out.home_run = home.data();
+  out.rows = rows.data();
+  out.scoop = scoop.data();
+  out.natural = natural.data();
+  out.decided_by = decided.data();
+  out.foul = foul.data();
+  CHECK(!settle_batch(cards.data(), rounds, players, rules, in, out, Parallel{}));
+  int failures_before = g_failures;
+  int naturals_seen = 0, surrenders_seen = 0, home_runs_seen = 0;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    PlayerInput p[4];
+    for (int k = 0; k < players; ++k) {
+      p[k].cards = cards.data() + r * 52 + static_cast<std::size_t>(13 * k);
+      p[k].declared = declared[r * players + static_cast<std::size_t>(k)] != 0;
+      p[k].surrendered = surrendered[r * players + static_cast<std::size_t>(k)] != 0;
+    }
+    RoundResult expected;
+    CHECK(!settle_round(p, players, rules, stakes.data() + r * 16, &expected));
+    for (int k = 0; k < players; ++k) CHECK(net[r * players + static_cast<std::size_t>(k)] == expected.net[k]);
+    for (int q = 0; q < pairs; ++q) {
+      const PairResult& pr = expected.pairs[q];
+      const std::size_t at = r * pairs + static_cast<std::size_t>(q);
+      CHECK(units[at] == pr.units && home[at] == pr.home_run && scoop[at] == pr.scoop);
+      CHECK(decided[at] == static_cast<std::uint8_t>(pr.decided_by));
+      for (int row = 0; row < 3; ++row) CHECK(rows[at * 3 + static_cast<std::size_t>(row)] == (pr.rows_known ? pr.rows[row] : 0));
+      CHECK(foul[at * 2] == (expected.facts[pr.i].foul ? 1 : 0) && foul[at * 2 + 1] == (expected.facts[pr.j].foul ? 1 : 0));
+      const int ni = expected.facts[pr.i].natural;
+      CHECK(natural[at * 2] == (ni < 0 ? -1 : static_cast<int>(rules.natural_kind[static_cast<std::size_t>(ni)])));
+      naturals_seen += pr.decided_by == DecidedBy::kNatural;
+      surrenders_seen += pr.decided_by == DecidedBy::kSurrender;
+      home_runs_seen += pr.home_run != 1;
+    }
+  }
+  CHECK(g_failures == failures_before);
+  CHECK(natural[3 * pairs * 2] == static_cast<int>(NaturalKind::kSixPairs));  // the declared hand, pair (0, 1)
+  CHECK(naturals_seen >= 3 && surrenders_seen > 100 && home_runs_seen > 0);
+
+  // Threads and chunks: the same bytes out.
+  for (const unsigned threads : {2u, 3u, 0u, 7u}) {
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}}) {
+      std::vector<std::int64_t> net2(net.size(), -7), units2(units.size(), -7);
+      BatchOutputs out2;
+      out2.net = net2.data();
+      out2.units = units2.data();
+      CHECK(!settle_batch(cards.data(), rounds, players, rules, in, out2, Parallel{threads, chunk}));
+      CHECK(net2 == net && units2 == units);
+    }
+  }
+  // One matrix for every round: the same as that matrix repeated.
+  {
+    std::vector<std::int64_t> one(stakes.begin() + 16, stakes.begin() + 32), repeated(stakes.size());
+    for (std::size_t r = 0; r < rounds; ++r) std::copy(one.begin(), one.end(), repeated.begin() + static_cast<std::ptrdiff_t>(r * 16));
+    std::vector<std::int64_t> a(net.size()), b(net.size());
+    BatchInputs shared = in, per_round = in;
+    shared.stakes = one.data();
+    shared.stakes_per_round = false;
+    per_round.stakes = repeated.data();
+    BatchOutputs oa, ob;
+    oa.net = a.data();
+    ob.net = b.data();
+    CHECK(!settle_batch(cards.data(), rounds, players, rules, shared, oa, Parallel{2, 0}));
+    CHECK(!settle_batch(cards.data(), rounds, players, rules, per_round, ob, Parallel{}));
+    CHECK(a == b);
+    one[1] = -1;  // stakes[0][1]: refused once, naming no round
+    const SettleError e = settle_batch(cards.data(), rounds, players, rules, shared, oa, Parallel{2, 0});
+    CHECK(e.status == SettleStatus::kBadStake && e.round == -1 && e.player == 0 && e.other == 1);
+  }
+  // The lowest failing round is reported whatever the threads and chunks: bad rows at 1400 (a repeated
+  // card), 900 (a stake), 610 (declared without a natural) and 600 (surrender while it is off, with its
+  // own rules), then with row 0 bad too.
+  std::vector<std::uint8_t> bad_cards = cards;
+  bad_cards[1400 * 52 + 20] = bad_cards[1400 * 52 + 40];
+  std::vector<std::int64_t> bad_stakes = stakes;
+  bad_stakes[900 * 16 + 1] = kMaxStake + 1;
+  std::vector<std::uint8_t> bad_declared = declared;
+  // Round 610's player 2 declares; it is a random deal, so check it holds no natural first.
+  PlayerInput probe;
+  probe.cards = cards.data() + 610 * 52 + 26;
+  probe.declared = true;
+  PlayerFacts facts;
+  CHECK(player_facts(probe, 2, rules, &facts).status == SettleStatus::kDeclaredWithoutNatural);
+  bad_declared[610 * 4 + 2] = 1;
+  BatchInputs bad = in;
+  bad.stakes = bad_stakes.data();
+  bad.declared = bad_declared.data();
+  for (const unsigned threads : {1u, 2u, 3u, 0u}) {
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{13}, std::size_t{600}}) {
+      const Parallel par{threads, chunk};
+      SettleError e = settle_batch(bad_cards.data(), rounds, players, rules, bad, out, par);
+      CHECK(e.status == SettleStatus::kDeclaredWithoutNatural && e.round == 610 && e.player == 2);
+      std::vector<std::uint8_t> with_first = bad_cards;
+      with_first[5] = 52;
+      e = settle_batch(with_first.data(), rounds, players, rules, bad, out, par);
+      CHECK(e.status == SettleStatus::kBadCards && e.round == 0 && e.cards.item == 0 && e.cards.card == 52);
+      BatchInputs no_declared = bad;
+      no_declared.declared = nullptr;
+      e = settle_batch(bad_cards.data(), rounds, players, rules, no_declared, out, par);
+      CHECK(e.status == SettleStatus::kBadStake && e.round == 900 && e.player == 0 && e.other == 1);
+      BatchInputs cards_only;
+      e = settle_batch(bad_cards.data(), rounds, players, rules, cards_only, out, par);
+      CHECK(e.status == SettleStatus::kBadCards && e.round == 1400);
+      RulesSpec off = rules;
+      off.surrender_units = 0;
+      std::vector<std::uint8_t> one_surrender(rounds * players, 0);
+      one_surrender[600 * 4 + 3] = 1;
+      BatchInputs surrender_off = bad;
+      surrender_off.surrendered = one_surrender.data();
+      e = settle_batch(bad_cards.data(), rounds, players, off, surrender_off, out, par);
+      CHECK(e.status == SettleStatus::kSurrenderOff && e.round == 600 && e.player == 3);
+    }
+  }
+  // No rounds at all, on any thread count.
+  CHECK(!settle_batch(cards.data(), 0, players, rules, in, out, Parallel{3, 0}));
+}
+
+static void test_evaluate_and_arrange_threads() {
+  const std::vector<std::uint8_t> deals = random_rounds(4000, 4, 3);  // 16000 hands
+  // Ten five-card rows from each deal's first 50 cards: 40000 rows of distinct cards.
+  std::vector<std::uint8_t> five;
+  for (std::size_t r = 0; r < 4000; ++r) five.insert(five.end(), deals.begin() + static_cast<std::ptrdiff_t>(r * 52), deals.begin() + static_cast<std::ptrdiff_t>(r * 52 + 50));
+  const std::size_t rows5 = five.size() / 5;
+  std::vector<std::int32_t> one(rows5), many(rows5);
+  CHECK(!evaluate_batch(five.data(), rows5, 5, Wheel::Low, one.data()));
+  for (const unsigned threads : {2u, 3u, 0u}) {
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{300}}) {
+      std::fill(many.begin(), many.end(), -1);
+      CHECK(!evaluate_batch(five.data(), rows5, 5, Wheel::Low, many.data(), Parallel{threads, chunk}));
+      CHECK(many == one);
+      std::vector<std::uint8_t> bad = five;
+      bad[5 * 30000 + 2] = bad[5 * 30000 + 4];
+      bad[5 * 20000 + 1] = 99;
+      bad[5 * 20001 + 1] = 99;
+      const CardIssue issue = evaluate_batch(bad.data(), rows5, 5, Wheel::Low, many.data(), Parallel{threads, chunk});
+      CHECK(issue.kind == CardIssueKind::kOutOfRange && issue.item == 20000);
+    }
+  }
+  const RulesSpec rules = batch_rules();
+  const std::size_t hands = 600;
+  std::vector<std::uint8_t> a(hands * 13), b(hands * 13);
+  CHECK(!arrange_batch(deals.data(), hands, rules, nullptr, a.data(), nullptr));
+  for (const unsigned threads : {2u, 3u}) {
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{50}}) {
+      std::fill(b.begin(), b.end(), 0);
+      CHECK(!arrange_batch(deals.data(), hands, rules, nullptr, b.data(), nullptr, Parallel{threads, chunk}));
+      CHECK(a == b);
+    }
+  }
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -1568,6 +1797,8 @@ int main() {
   test_arrange_hand();
   test_bad_codes_everywhere();
   test_ofc_group();
+  test_settle_batch_inputs_and_threads();
+  test_evaluate_and_arrange_threads();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

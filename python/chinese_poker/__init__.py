@@ -27,7 +27,7 @@ from chinese_poker.evaluation import (
 )
 from chinese_poker.hand import Hand, HandFacts, detect_natural, held_naturals
 from chinese_poker.rules import Rules
-from chinese_poker.settle import settle, settle_batch
+from chinese_poker.settle import SettleDetail, settle, settle_batch
 from chinese_poker.settlement import PairResult, PlayerResult, Settlement
 from chinese_poker.simulate import Simulation, Strategy, simulate
 
@@ -45,6 +45,7 @@ __all__ = [
     "PairResult",
     "PlayerResult",
     "Rules",
+    "SettleDetail",
     "Settlement",
     "Simulation",
     "Strategy",

@@ -2,6 +2,7 @@
 
 import enum
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -18,7 +19,9 @@ def parse_card(card: object) -> int: ...
 def parse_cards(cards: object) -> tuple[int, ...]: ...
 def format_card(card: int) -> str: ...
 def evaluate(cards: str | Iterable[str | int], wheel: str = "low") -> int: ...
-def evaluate_batch(cards: npt.NDArray[np.uint8], wheel: str = "low") -> npt.NDArray[np.int32]: ...
+def evaluate_batch(
+    cards: npt.NDArray[np.uint8], wheel: str = "low", threads: int = 1
+) -> npt.NDArray[np.int32]: ...
 
 class Wheel(enum.Enum):
     low = 0
@@ -270,7 +273,22 @@ def settle_round(
     bets: Sequence[int] | None = None,
     fantasyland: Sequence[bool] | None = None,
 ) -> RoundResult: ...
-def settle_batch(rounds: npt.NDArray[np.uint8], rules: RulesSpec) -> npt.NDArray[np.int64]: ...
+def settle_batch(
+    rounds: npt.NDArray[np.uint8],
+    rules: RulesSpec,
+    stakes: npt.NDArray[np.int64] | None = None,
+    declared: npt.NDArray[np.bool_] | None = None,
+    surrender: npt.NDArray[np.bool_] | None = None,
+    threads: int = 1,
+) -> npt.NDArray[np.int64]: ...
+def settle_batch_detail(
+    rounds: npt.NDArray[np.uint8],
+    rules: RulesSpec,
+    stakes: npt.NDArray[np.int64] | None = None,
+    declared: npt.NDArray[np.bool_] | None = None,
+    surrender: npt.NDArray[np.bool_] | None = None,
+    threads: int = 1,
+) -> dict[str, npt.NDArray[Any]]: ...
 
 class ExpectedModel:
     def __init__(
@@ -300,5 +318,5 @@ def legal_arrangements(
     cards: bytes, rules: RulesSpec, distinct_strengths: bool, drop_dominated: bool
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]: ...
 def arrange_batch(
-    hands: npt.NDArray[np.uint8], rules: RulesSpec, model: ExpectedModel | None
+    hands: npt.NDArray[np.uint8], rules: RulesSpec, model: ExpectedModel | None, threads: int = 1
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]: ...

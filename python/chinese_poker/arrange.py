@@ -23,6 +23,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from chinese_poker import _core
+from chinese_poker._threads import thread_count
 from chinese_poker.cards import CardsLike
 from chinese_poker.hand import Hand, RulesLike, rules_or_default
 from chinese_poker.knobs import ROWS
@@ -196,14 +197,18 @@ def arrange_batch(
     strategy: str = DEFAULT_STRATEGY,
     *,
     model: _core.ExpectedModel | None = None,
+    threads: int = 1,
 ) -> np.ndarray:
     """Arrange N hands at once in C++ with the GIL released.
 
     ``hands``: a C-contiguous uint8 array of shape (N, 13). Returns (N, 13) uint8 settings (front 3, middle
-    5, back 5), each a legal setting of its hand's cards. A bad card raises ValueError naming the hand.
-    ``model`` replaces the shipped expected-units model (``build_expected_model``; used to make the tables).
+    5, back 5), each a legal setting of its hand's cards. A bad card raises ValueError naming the hand (the
+    lowest bad one). ``model`` replaces the shipped expected-units model (``build_expected_model``; used to
+    make the tables). ``threads``: how many threads share the hands (1, the default: the calling thread
+    only; 0: every core this process may use); the settings are the same for any count.
     """
     _check_strategy(strategy)
+    count = thread_count(threads, "arrange_batch")
     rules = rules_or_default(rules)
     if strategy == "expected" and model is None:
         model = _expected_model(rules)
@@ -213,7 +218,7 @@ def arrange_batch(
         raise TypeError(
             f"arrange_batch: hands must be a numpy array of uint8 card codes, got {type(hands).__name__}"
         )
-    settings, _ = _core.arrange_batch(hands, core_spec(rules), model)
+    settings, _ = _core.arrange_batch(hands, core_spec(rules), model, count)
     return settings
 
 

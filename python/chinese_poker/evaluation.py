@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from chinese_poker import _core
+from chinese_poker._threads import thread_count
 
 __all__ = [
     "HandCategory",
@@ -67,11 +68,18 @@ def _named(function: str, error: TypeError) -> TypeError:
 evaluate = _core.evaluate
 
 
-def evaluate_batch(cards: npt.NDArray[np.uint8], wheel: str = "low") -> npt.NDArray[np.int32]:
+def evaluate_batch(
+    cards: npt.NDArray[np.uint8], wheel: str = "low", *, threads: int = 1
+) -> npt.NDArray[np.int32]:
     """Strengths of many rows at once, in C++ with the GIL released: ``cards`` is a C-contiguous uint8 array
-    (N, 5) or (N, 3) of card codes, ``wheel`` as for ``evaluate``; returns an int32 array (N,)."""
+    (N, 5) or (N, 3) of card codes, ``wheel`` as for ``evaluate``; returns an int32 array (N,).
+
+    ``threads``: how many threads share the rows (1, the default: the calling thread only; 0: every core
+    this process may use). The strengths are the same for any count, and a bad row raises the error of the
+    lowest bad row."""
+    count = thread_count(threads, "evaluate_batch")
     try:
-        return _core.evaluate_batch(cards, wheel)
+        return _core.evaluate_batch(cards, wheel, count)
     except TypeError as error:
         raise _named("evaluate_batch", error) from None
 

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Union
+from dataclasses import dataclass
+from typing import Any, Literal, Union, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from chinese_poker import _core
+from chinese_poker._threads import thread_count
 from chinese_poker.hand import Hand, RulesLike, rules_or_default
 from chinese_poker.rules import core_spec
 from chinese_poker.settlement import Settlement
 
-__all__ = ["MAX_STAKE", "HandLike", "settle", "settle_batch"]
+__all__ = ["DECIDED_BY", "MAX_STAKE", "HandLike", "SettleDetail", "settle", "settle_batch"]
 
 #: The greatest stake of one pair (the core's cap): with it and the rules' caps no total overflows.
 MAX_STAKE = 1_000_000
@@ -170,22 +173,128 @@ def _flags(values: Sequence[bool], players: int, what: str) -> list[bool]:
     return [bool(flag) for flag in flags]
 
 
-def settle_batch(rounds: np.ndarray, rules: RulesLike | None = None) -> np.ndarray:
-    """Net units of many rounds at once, in C++ with the GIL released.
+#: What ``SettleDetail.decided_by`` codes mean: ``DECIDED_BY[code]`` is the name ``settle`` reports.
+DECIDED_BY: tuple[str, ...] = tuple(m.name for m in sorted(_core.DecidedBy, key=lambda m: m.value))
 
-    ``rounds``: a C-contiguous uint8 array of shape (R, P, 13), P in 2..4, each player's front 3, middle 5 and
-    back 5 card codes. Returns an int64 array (R, P). Under ``natural_declaration="auto"`` naturals are
-    detected; nobody declares. A card twice in a round raises ValueError naming the round.
+
+@dataclass(frozen=True)
+class SettleDetail:
+    """Every pair of every round of a ``settle_batch(..., detail=True)`` call, as columns (read-only numpy
+    arrays): what a server stores to audit or replay a batch. R rounds of P players; the Q = P (P - 1) / 2
+    pairs of a round are ``pairs`` ((0, 1), (0, 2), ... as in ``Settlement.pairs``), every amount from the
+    pair's i's view, each value the one ``settle`` gives for that round and pair.
+
+    - ``net`` (R, P) int64: each player's net units (what ``settle_batch`` returns without detail).
+    - ``rows`` (R, Q, 3) int8: the rows as laid, +1 i wins, -1 j wins, 0 tie; 0 where ``rows_known`` is
+      false (a side declared a natural: ``PairResult.rows`` is ``None`` there).
+    - ``rows_known`` (R, Q) bool.
+    - ``decided_by`` (R, Q) uint8: ``DECIDED_BY[code]`` is ``PairResult.decided_by``.
+    - ``scoop`` (R, Q) int8: +1 i scooped j, -1 j scooped i, 0 neither.
+    - ``subtotal``, ``stake``, ``home_run``, ``units`` (R, Q) int64: as in ``PairResult``; ``home_run`` is
+      the home-run multiplier applied to the pair (1 when none), ``units = subtotal * stake * home_run``.
+    - ``foul`` (R, Q, 2) bool: whether i, j fouled.
+    - ``natural`` (R, Q, 2) int8: the natural i, j hold as an index into ``NATURAL_NAMES``, -1 for none.
+    - ``royalties`` (R, Q, 2, 3) int64: the row royalties (front, middle, back) of i, j.
+    """
+
+    pairs: tuple[tuple[int, int], ...]
+    net: npt.NDArray[np.int64]
+    rows: npt.NDArray[np.int8]
+    rows_known: npt.NDArray[np.bool_]
+    decided_by: npt.NDArray[np.uint8]
+    scoop: npt.NDArray[np.int8]
+    subtotal: npt.NDArray[np.int64]
+    stake: npt.NDArray[np.int64]
+    home_run: npt.NDArray[np.int64]
+    units: npt.NDArray[np.int64]
+    foul: npt.NDArray[np.bool_]
+    natural: npt.NDArray[np.int8]
+    royalties: npt.NDArray[np.int64]
+
+
+def _batch_stakes(stakes: Any) -> Any:
+    """Integer stakes of another dtype as int64 (a value that does not fit is refused here; the core checks
+    the range); everything else goes to the core as given, which checks dtype and shape."""
+    if isinstance(stakes, np.ndarray) and stakes.dtype.kind in "iu" and stakes.dtype != np.int64:
+        if stakes.size and stakes.dtype.kind == "u" and int(stakes.max()) > np.iinfo(np.int64).max:
+            raise ValueError(f"stakes: {int(stakes.max())} is not in 0..{MAX_STAKE}")
+        return stakes.astype(np.int64)
+    return stakes
+
+
+@overload
+def settle_batch(
+    rounds: np.ndarray,
+    rules: RulesLike | None = None,
+    *,
+    stakes: np.ndarray | None = None,
+    declared: np.ndarray | None = None,
+    surrender: np.ndarray | None = None,
+    detail: Literal[False] = False,
+    threads: int = 1,
+) -> npt.NDArray[np.int64]: ...
+@overload
+def settle_batch(
+    rounds: np.ndarray,
+    rules: RulesLike | None = None,
+    *,
+    stakes: np.ndarray | None = None,
+    declared: np.ndarray | None = None,
+    surrender: np.ndarray | None = None,
+    detail: Literal[True],
+    threads: int = 1,
+) -> SettleDetail: ...
+def settle_batch(
+    rounds: np.ndarray,
+    rules: RulesLike | None = None,
+    *,
+    stakes: np.ndarray | None = None,
+    declared: np.ndarray | None = None,
+    surrender: np.ndarray | None = None,
+    detail: bool = False,
+    threads: int = 1,
+) -> npt.NDArray[np.int64] | SettleDetail:
+    """Net units of many rounds at once, in C++ with the GIL released; each round settled as ``settle``
+    settles it.
+
+    ``rounds``: a C-contiguous uint8 array of shape (R, P, 13), P in 2..4, each player's front 3, middle 5
+    and back 5 card codes (a declared player's 13 in any order). Returns an int64 array (R, P).
+
+    The per-round inputs of ``settle``, each optional, as C-contiguous numpy arrays:
+    ``stakes`` integers (R, P, P), or one (P, P) matrix for every round (symmetric, 0..``MAX_STAKE``;
+    another integer dtype is converted to int64); ``declared`` bool (R, P): the player declares a natural
+    (``Hand.declared``); ``surrender`` bool (R, P) (needs ``surrender_units > 0``). Without ``declared``
+    nobody declares; under ``natural_declaration="auto"`` naturals are detected.
+
+    ``detail=True`` returns a ``SettleDetail`` instead: every pair's rows, units, scoop, fouls, naturals,
+    royalties, home run and what decided it, as columns. ``threads``: how many threads share the rounds (1,
+    the default: the calling thread only; 0: every core this process may use); the results are the same
+    for any count.
+
+    Every round is validated as ``settle`` validates it: a bad card, stake, declaration or surrender raises
+    ``InputError`` (a ValueError) naming the round and player, that of the lowest bad round whatever
+    ``threads``. A wrong dtype (TypeError) or shape (ValueError) names the argument, what it must be and
+    what it is.
     """
     if not isinstance(rounds, np.ndarray):
         raise TypeError(
             f"settle_batch: rounds must be a numpy array of uint8 card codes, got {type(rounds).__name__}"
         )
+    if not isinstance(detail, (bool, np.bool_)):
+        raise TypeError(f"settle_batch: detail must be a bool, got {type(detail).__name__}")
+    count = thread_count(threads, "settle_batch")
     try:
         spec = core_spec(rules_or_default(rules))
-        return _core.settle_batch(rounds, spec)
+        if not detail:
+            return _core.settle_batch(rounds, spec, _batch_stakes(stakes), declared, surrender, count)
+        columns = _core.settle_batch_detail(rounds, spec, _batch_stakes(stakes), declared, surrender, count)
     except TypeError as error:
         raise TypeError(f"settle_batch: {error}") from None
+    for array in columns.values():
+        array.setflags(write=False)
+    players = rounds.shape[1]
+    pairs = tuple((i, j) for i in range(players) for j in range(i + 1, players))
+    return SettleDetail(pairs=pairs, **columns)
 
 
 def __dir__() -> list[str]:

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "chinese_poker/parallel.hpp"
 #include "chinese_poker/rules.hpp"
 
 namespace chinese_poker {
@@ -118,8 +119,11 @@ struct ArrangeResult {
 // Arranges `count` hands of 13 cards (contiguous) into `out` (count x 13), by the expected model when
 // `model` is not null, else by strength; `ev_out` (may be null) receives the expectations (0 without a
 // model). Each hand is copied, checked and arranged from the copy. Returns the first hand with a card
-// >= 52 or repeated (`item` = the hand), or no issue; `out` is then unspecified.
+// >= 52 or repeated (`item` = the hand), or no issue; `out` is then unspecified. The hands are spread
+// over `parallel.threads` threads; settings, expectations and the hand an error names are the same for
+// any thread count.
 [[nodiscard]] CardIssue arrange_batch(const std::uint8_t* cards, std::size_t count, const RulesSpec& rules,
-                                      const ExpectedModel* model, std::uint8_t* out, double* ev_out) noexcept;
+                                      const ExpectedModel* model, std::uint8_t* out, double* ev_out,
+                                      const Parallel& parallel = Parallel{}) noexcept;
 
 }  // namespace chinese_poker

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "chinese_poker/cards.hpp"
+#include "chinese_poker/parallel.hpp"
 
 namespace chinese_poker {
 
@@ -51,8 +52,9 @@ Strength evaluate3(const std::uint8_t* cards) noexcept;
 // Returns the first invalid row (`item` = its index; out is then unspecified), or no issue.
 // Validation runs in the same pass, each card read once: whatever the bytes (even ones another thread
 // changes meanwhile), no table is read out of range. Safe to call from many threads at once: it reads only
-// immutable tables and keeps no scratch.
+// immutable tables and keeps no scratch. The rows are spread over `parallel.threads` threads: the
+// strengths, and the row an error names (the lowest invalid one), are the same for any thread count.
 [[nodiscard]] CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
-                        std::int32_t* out) noexcept;
+                                       std::int32_t* out, const Parallel& parallel = Parallel{}) noexcept;
 
 }  // namespace chinese_poker

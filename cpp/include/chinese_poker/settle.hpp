@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "chinese_poker/cards.hpp"
+#include "chinese_poker/parallel.hpp"
 #include "chinese_poker/rules.hpp"
 
 namespace chinese_poker {
@@ -154,11 +155,49 @@ struct SettleError {
 // `item` of the result is `round`; `position` is player * 13 + index.
 [[nodiscard]] CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept;
 
-// Settles `rounds` rounds of `num_players` settings each (rounds x players x 13 codes, contiguous) and
-// writes rounds x players net units. Each round is copied before it is read, so the caller's buffer may
-// change meanwhile (another thread) without any code >= 52 reaching a table; the copy is validated and
-// settled. Returns the first error, with `round` set (out is then unspecified): kBadCards (`cards.item`
-// is the round too), kOverflow, or kBadPlayerCount (round -1). No player is declared; under
+// Optional per-round columns of a batch; a null pointer gives every round the default (settle_round's).
+// Each round's entries are copied before they are checked or used, like its cards. Columns still to come
+// (banker rounds: banker (R,) and bets (R, P); fantasyland (R, P)) are added here as further
+// null-by-default members, so settle_batch keeps its signature when they come.
+struct BatchInputs {
+  // rounds x players x players, row-major per round (as settle_round's `stakes`); or, with
+  // stakes_per_round false, one players x players matrix for every round (checked once, round -1).
+  const std::int64_t* stakes = nullptr;
+  bool stakes_per_round = true;
+  const std::uint8_t* declared = nullptr;     // rounds x players, nonzero: the player declared a natural
+  const std::uint8_t* surrendered = nullptr;  // rounds x players, nonzero: the player surrendered
+};
+
+// Where a batch writes; every member but `net` may be null (not written). Pairs are numbered as in
+// RoundResult::pairs, num_pairs = P (P - 1) / 2 per round, every amount from the pair's i's view.
+struct BatchOutputs {
+  std::int64_t* net = nullptr;          // rounds x players
+  std::int8_t* rows = nullptr;          // rounds x pairs x 3: +1 i wins the row, -1 j wins, 0 tie or unknown
+  std::uint8_t* rows_known = nullptr;   // rounds x pairs: both players have a setting (PairResult::rows_known)
+  std::uint8_t* decided_by = nullptr;   // rounds x pairs: DecidedBy
+  std::int8_t* scoop = nullptr;         // rounds x pairs: +1, -1 or 0
+  std::int64_t* subtotal = nullptr;     // rounds x pairs: before stake and home run
+  std::int64_t* stake = nullptr;        // rounds x pairs
+  std::int64_t* home_run = nullptr;     // rounds x pairs: the home-run multiplier applied (1: none)
+  std::int64_t* units = nullptr;        // rounds x pairs
+  std::uint8_t* foul = nullptr;         // rounds x pairs x 2 (i, j)
+  std::int8_t* natural = nullptr;       // rounds x pairs x 2: the NaturalKind held (as a number), or -1
+  std::int64_t* royalties = nullptr;    // rounds x pairs x 2 x 3: each side's row royalties (PlayerFacts)
+};
+
+// Settles `rounds` rounds of `num_players` settings each (rounds x players x 13 codes, contiguous) with
+// the optional per-round `inputs`, and writes `outputs`. Each round (cards and inputs) is copied before it
+// is read, so the caller's buffers may change meanwhile (another thread) without any code >= 52 reaching
+// a table; the copy is validated and settled exactly as settle_round does. The rounds are spread over
+// `parallel.threads` threads; every output is the same whatever the thread count or chunk. Returns the
+// error of the lowest failing round, with `round` set (outputs are then unspecified): kBadCards (`cards.item`
+// is the round too), kBadStake, kDeclaredWithoutNatural, kSurrenderOff, kOverflow; or kBadPlayerCount,
+// or kBadStake in a shared stakes matrix (round -1). Allocates nothing per round.
+[[nodiscard]] SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players,
+                                       const RulesSpec& rules, const BatchInputs& inputs,
+                                       const BatchOutputs& outputs, const Parallel& parallel) noexcept;
+
+// The plain batch: nobody declares or surrenders, stakes 1, one thread, net units only. Under
 // natural_declaration "auto" naturals are detected.
 [[nodiscard]] SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players,
                                        const RulesSpec& rules, std::int64_t* net_out) noexcept;
