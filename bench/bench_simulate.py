@@ -52,7 +52,11 @@ def main() -> None:
     if distributed is not None:
         with (
             distributed.LocalCluster(
-                n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
+                n_workers=2,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address="127.0.0.1:0",
             ) as cluster,
             distributed.Client(cluster) as client,
         ):

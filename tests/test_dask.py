@@ -24,7 +24,11 @@ pytestmark = pytest.mark.slow
 def client() -> Iterator[distributed.Client]:
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
         ) as cluster,
         distributed.Client(cluster) as dask_client,
     ):
