@@ -110,6 +110,98 @@ def test_every_input_and_every_column_match_settle(players: int) -> None:
     assert (net.sum(axis=1) == 0).all()
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_banker_rounds_and_bets_match_settle(players: int) -> None:
+    # Real-table knobs on, so the pairs carry horse, bet and caps: every amount of a banker round.
+    rules = RULES.replace(horse_card="As", pair_cap=8, home_run_bonus=1)
+    inputs = random_inputs(300, players, seed=10 + players)
+    rng = np.random.default_rng(players)
+    banker = rng.integers(-1, players, size=300).astype(np.int64)  # -1: a round without a banker
+    bets = rng.integers(1, 4, size=(300, players)).astype(np.int64)
+    detail = settle_batch(
+        inputs["rounds"], rules, stakes=inputs["stakes"], declared=inputs["declared"],
+        surrender=inputs["surrender"], banker=banker, bets=bets, detail=True,
+    )  # fmt: skip
+    slot = {pair: q for q, pair in enumerate(detail.pairs)}
+    banker_rounds = 0
+    for r in range(300):
+        seat = int(banker[r])
+        hands = [
+            Hand.declared(c.tolist()) if inputs["declared"][r, k] else Hand.from_cards(c.tolist())
+            for k, c in enumerate(inputs["rounds"][r])
+        ]
+        expected = settle(
+            hands, rules, stakes=inputs["stakes"][r], surrender=inputs["surrender"][r].tolist(),
+            banker=None if seat < 0 else seat, bets=None if seat < 0 else bets[r].tolist(),
+        )  # fmt: skip
+        assert tuple(detail.net[r]) == expected.net
+        played = {(p.i, p.j) for p in expected.pairs}
+        for pair in expected.pairs:
+            q = slot[(pair.i, pair.j)]
+            assert DECIDED_BY[detail.decided_by[r, q]] == pair.decided_by
+            assert detail.units[r, q] == pair.units
+            assert detail.bet[r, q] == pair.bet
+        for pair, q in slot.items():
+            if pair not in played:
+                assert DECIDED_BY[detail.decided_by[r, q]] == "not_played"
+                assert detail.units[r, q] == detail.stake[r, q] == detail.bet[r, q] == 0
+        banker_rounds += seat >= 0
+        if seat >= 0:
+            assert len(played) == players - 1
+    assert banker_rounds > 100
+    net = settle_batch(inputs["rounds"], rules, stakes=inputs["stakes"], declared=inputs["declared"],
+                       surrender=inputs["surrender"], banker=banker, bets=bets)  # fmt: skip
+    assert np.array_equal(net, detail.net)
+
+
+def test_fantasyland_flags_match_settle() -> None:
+    rules = Rules.preset("ofc").replace(fantasyland="progressive")
+    # Legal boards (arranged), and in every fourth round player 0 holds a board with queens in front.
+    rounds = arrange_batch(deals(400, 3, seed=7).reshape(1200, 13), rules, "strongest").reshape(400, 3, 13)
+    queens = Hand.parse("Qs Qh 2c / 3d 4d 5d 6d 8d / 9c 9h 9s Kc Kd").cards
+    rest = [c for c in range(52) if c not in queens]
+    for r in range(0, 400, 4):
+        others = np.random.default_rng(r).permutation(rest)[:26].astype(np.uint8).reshape(2, 13)
+        rounds[r] = np.concatenate(
+            [np.array([queens], dtype=np.uint8), arrange_batch(others, rules, "strongest")]
+        )
+    rounds = np.ascontiguousarray(rounds)
+    flags = np.random.default_rng(3).random((400, 3)) < 0.3
+    detail = settle_batch(rounds, rules, fantasyland=flags, detail=True)
+    qualified = 0
+    for r in range(400):
+        expected = settle(
+            [Hand.from_cards(c.tolist()) for c in rounds[r]], rules, fantasyland=flags[r].tolist()
+        )
+        assert tuple(detail.net[r]) == expected.net
+        assert tuple(detail.fantasyland_cards[r]) == tuple(p.fantasyland_cards for p in expected.players)
+        qualified += sum(p.fantasyland_cards > 0 for p in expected.players)
+    assert qualified >= 100
+    with pytest.raises(cp.InputError, match=r"^round 0, player 1 .*fantasyland") as caught:
+        settle_batch(rounds[:2], "pagat", fantasyland=np.array([[False, True, False]] * 2))
+    assert caught.value.item == 0
+
+
+def test_banker_and_bets_errors_name_round_and_player() -> None:
+    rounds = deals(5, 4, seed=1)
+    with pytest.raises(cp.InputError, match=r"^round 3: banker = 9 is not a seat") as caught:
+        settle_batch(rounds, "pagat", banker=np.array([0, 1, -1, 9, 2]))
+    assert caught.value.item == 3
+    bets = np.ones((5, 4), dtype=np.int64)
+    bets[2, 1] = 0
+    with pytest.raises(cp.InputError, match=r"round 2.*bets\[1\] = 0") as bet_error:
+        settle_batch(rounds, "pagat", banker=np.array([0, 0, 0, 0, 0]), bets=bets)
+    assert bet_error.value.item == 2
+    # A bet of a round without a banker is not read.
+    assert settle_batch(rounds, "pagat", banker=np.array([0, 0, -1, 0, 0]), bets=bets).shape == (5, 4)
+    with pytest.raises(ValueError, match="bets need banker rounds"):
+        settle_batch(rounds, "pagat", bets=np.ones((5, 4), dtype=np.int64))
+    with pytest.raises(ValueError, match=r"banker must have shape \(R,\) = \(5,\)"):
+        settle_batch(rounds, "pagat", banker=np.zeros((5, 4), dtype=np.int64))
+    with pytest.raises(TypeError, match="fantasyland must have dtype bool"):
+        settle_batch(rounds, "pagat", fantasyland=np.zeros((5, 4), dtype=np.int64))
+
+
 def test_detail_arrays_are_read_only() -> None:
     detail = settle_batch(deals(3, 2, 1), RULES, detail=True)
     with pytest.raises(ValueError, match="read-only"):

@@ -120,14 +120,15 @@ std::vector<bool> flags(const py::sequence& values, const char* name, int player
 // then run on the core with the GIL released. The arrays stay referenced for as long as the call.
 struct BatchCall {
   py::array_t<std::uint8_t> cards;
-  py::object stakes_array, declared_array, surrendered_array;
+  py::object stakes_array, declared_array, surrendered_array, banker_array, bets_array, fantasyland_array;
   py::ssize_t count = 0;
   int players = 0;
   BatchInputs inputs;
   Parallel parallel;
 
   BatchCall(const py::object& rounds, const RulesSpec& rules, const py::object& stakes, const py::object& declared,
-            const py::object& surrendered, const py::object& threads) {
+            const py::object& surrendered, const py::object& banker, const py::object& bets,
+            const py::object& fantasyland, const py::object& threads) {
     check_rules(rules);
     cards = require_card_array(rounds, "rounds", 3, {13});
     count = cards.shape(0);
@@ -162,6 +163,22 @@ struct BatchCall {
       surrendered_array = surrendered;
       inputs.surrendered = static_cast<const std::uint8_t*>(py::reinterpret_borrow<py::array>(surrendered).data());
     }
+    if (!banker.is_none()) {
+      require_array(banker, "banker", py::dtype::of<std::int64_t>(), {count}, "(R,) = (" + r_text + ",)");
+      banker_array = banker;
+      inputs.banker = static_cast<const std::int64_t*>(py::reinterpret_borrow<py::array>(banker).data());
+    }
+    if (!bets.is_none()) {
+      if (banker.is_none()) throw py::value_error("bets are given but no banker: bets need banker rounds");
+      require_array(bets, "bets", py::dtype::of<std::int64_t>(), {count, p}, flags_shape);
+      bets_array = bets;
+      inputs.bets = static_cast<const std::int64_t*>(py::reinterpret_borrow<py::array>(bets).data());
+    }
+    if (!fantasyland.is_none()) {
+      require_array(fantasyland, "fantasyland", py::dtype::of<bool>(), {count, p}, flags_shape);
+      fantasyland_array = fantasyland;
+      inputs.fantasyland = static_cast<const std::uint8_t*>(py::reinterpret_borrow<py::array>(fantasyland).data());
+    }
     parallel = parallel_from(threads);
   }
 
@@ -176,7 +193,9 @@ struct BatchCall {
     if (stakes != nullptr && inputs.stakes_per_round && error.round >= 0) {
       stakes += error.round * players * players;
     }
-    raise_settle_error(error, stakes, players);
+    const std::int64_t* bets = inputs.bets;
+    if (bets != nullptr && error.round >= 0) bets += error.round * players;
+    raise_settle_error(error, stakes, players, bets);
   }
 };
 
@@ -189,6 +208,7 @@ void register_settle(py::module_& m) {
       .value("foul", DecidedBy::kFoul)
       .value("rows", DecidedBy::kRows)
       .value("false_declaration", DecidedBy::kFalseDeclaration)  // settlement group (issue #10)
+      .value("not_played", DecidedBy::kNotPlayed)  // settle_batch columns: a pair without the banker
       .finalize();
 
   py::class_<BoundFacts>(m, "PlayerFacts", "What is known of one player before any pair is settled (read-only).")
@@ -404,8 +424,9 @@ void register_settle(py::module_& m) {
   m.def(
       "settle_batch",
       [](const py::object& rounds, const RulesSpec& rules, const py::object& stakes, const py::object& declared,
-         const py::object& surrendered, const py::object& threads) {
-        const BatchCall call(rounds, rules, stakes, declared, surrendered, threads);
+         const py::object& surrendered, const py::object& banker, const py::object& bets,
+         const py::object& fantasyland, const py::object& threads) {
+        const BatchCall call(rounds, rules, stakes, declared, surrendered, banker, bets, fantasyland, threads);
         py::array_t<std::int64_t> net({call.count, static_cast<py::ssize_t>(call.players)});
         BatchOutputs outputs;
         outputs.net = net.mutable_data();
@@ -413,18 +434,21 @@ void register_settle(py::module_& m) {
         return net;
       },
       py::arg("rounds"), py::arg("rules"), py::arg("stakes") = py::none(), py::arg("declared") = py::none(),
-      py::arg("surrender") = py::none(), py::arg("threads") = 1,
+      py::arg("surrender") = py::none(), py::arg("banker") = py::none(), py::arg("bets") = py::none(),
+      py::arg("fantasyland") = py::none(), py::arg("threads") = 1,
       "Net units of R rounds: rounds is a C-contiguous uint8 array (R, P, 13), P in 2..4, each player's front 3,\n"
       "middle 5 and back 5 (a declared player's 13 in any order); returns (R, P) int64. Optional, as settle_round\n"
       "takes them per round: stakes int64 (R, P, P) or one (P, P) for every round; declared and surrender bool\n"
-      "(R, P). Validates every round; releases the GIL; the rounds are spread over `threads` threads (0: every\n"
-      "core) and an error names the lowest bad round.");
+      "(R, P); banker int64 (R,) (the banker's seat, -1: no banker) with bets int64 (R, P) read in banker\n"
+      "rounds; fantasyland bool (R, P). Validates every round; releases the GIL; the rounds are spread over\n"
+      "`threads` threads (0: every core) and an error names the lowest bad round.");
 
   m.def(
       "settle_batch_detail",
       [](const py::object& rounds, const RulesSpec& rules, const py::object& stakes, const py::object& declared,
-         const py::object& surrendered, const py::object& threads) {
-        const BatchCall call(rounds, rules, stakes, declared, surrendered, threads);
+         const py::object& surrendered, const py::object& banker, const py::object& bets,
+         const py::object& fantasyland, const py::object& threads) {
+        const BatchCall call(rounds, rules, stakes, declared, surrendered, banker, bets, fantasyland, threads);
         const py::ssize_t r = call.count, q = call.players * (call.players - 1) / 2;
         py::array_t<std::int64_t> net({r, static_cast<py::ssize_t>(call.players)});
         py::array_t<std::int8_t> rows({r, q, py::ssize_t{3}});
@@ -435,6 +459,8 @@ void register_settle(py::module_& m) {
         py::array_t<bool> foul({r, q, py::ssize_t{2}});
         py::array_t<std::int8_t> natural({r, q, py::ssize_t{2}});
         py::array_t<std::int64_t> royalties({r, q, py::ssize_t{2}, py::ssize_t{3}});
+        py::array_t<std::int64_t> bet({r, q});
+        py::array_t<std::uint8_t> fantasyland_cards({r, static_cast<py::ssize_t>(call.players)});
         BatchOutputs out;
         out.net = net.mutable_data();
         out.rows = rows.mutable_data();
@@ -449,6 +475,8 @@ void register_settle(py::module_& m) {
         out.foul = reinterpret_cast<std::uint8_t*>(foul.mutable_data());
         out.natural = natural.mutable_data();
         out.royalties = royalties.mutable_data();
+        out.bet = bet.mutable_data();
+        out.fantasyland_cards = fantasyland_cards.mutable_data();
         call.run(rules, out);
         py::dict result;
         result["net"] = net;
@@ -463,10 +491,13 @@ void register_settle(py::module_& m) {
         result["foul"] = foul;
         result["natural"] = natural;
         result["royalties"] = royalties;
+        result["bet"] = bet;
+        result["fantasyland_cards"] = fantasyland_cards;
         return result;
       },
       py::arg("rounds"), py::arg("rules"), py::arg("stakes") = py::none(), py::arg("declared") = py::none(),
-      py::arg("surrender") = py::none(), py::arg("threads") = 1,
+      py::arg("surrender") = py::none(), py::arg("banker") = py::none(), py::arg("bets") = py::none(),
+      py::arg("fantasyland") = py::none(), py::arg("threads") = 1,
       "settle_batch with every pair's columns: a dict of arrays, pairs numbered as in RoundResult.pairs\n"
       "(Q = P (P - 1) / 2): net (R, P) int64; rows (R, Q, 3) int8 (0 where not known); rows_known (R, Q) bool;\n"
       "decided_by (R, Q) uint8 (DecidedBy values); scoop (R, Q) int8; subtotal, stake, home_run, units\n"

@@ -496,33 +496,70 @@ SettleError bad_cards(const CardIssue& issue, int player) noexcept {
 }
 
 // The per-pair columns of round `r` (those of `out` that are not null).
+// The column slot of pair (i, j), i < j, among a table's P (P - 1) / 2 pairs (0, 1), (0, 2), ...
+std::size_t pair_slot(int i, int j, int players) noexcept {
+  return static_cast<std::size_t>(i * (2 * players - i - 1) / 2 + (j - i - 1));
+}
+
+void write_pair(const PairResult& pr, std::size_t at, const BatchOutputs& out) noexcept {
+  if (out.rows != nullptr) {
+    for (std::size_t row = 0; row < 3; ++row) out.rows[at * 3 + row] = pr.rows_known ? pr.rows[row] : 0;
+  }
+  if (out.rows_known != nullptr) out.rows_known[at] = pr.rows_known ? 1 : 0;
+  if (out.decided_by != nullptr) out.decided_by[at] = static_cast<std::uint8_t>(pr.decided_by);
+  if (out.scoop != nullptr) out.scoop[at] = static_cast<std::int8_t>(pr.scoop);
+  if (out.subtotal != nullptr) out.subtotal[at] = pr.subtotal;
+  if (out.stake != nullptr) out.stake[at] = pr.stake;
+  if (out.home_run != nullptr) out.home_run[at] = pr.home_run;
+  if (out.units != nullptr) out.units[at] = pr.units;
+  if (out.bet != nullptr) out.bet[at] = pr.bet;
+}
+
+// Writes round r's pairs into the per-pair columns, each at the slot of its (i, j). In a banker round the
+// pairs without the banker are not settled: their slots say kNotPlayed, with amounts 0 and stake 0.
 void write_pairs(const RoundResult& result, std::size_t r, const RulesSpec& rules, const BatchOutputs& out) noexcept {
-  const auto pairs = static_cast<std::size_t>(result.num_pairs);
-  for (std::size_t q = 0; q < pairs; ++q) {
-    const PairResult& pr = result.pairs[q];
-    const std::size_t at = r * pairs + q;
-    if (out.rows != nullptr) {
-      for (std::size_t row = 0; row < 3; ++row) out.rows[at * 3 + row] = pr.rows_known ? pr.rows[row] : 0;
+  const int players = result.players;
+  const auto slots = static_cast<std::size_t>(players * (players - 1) / 2);
+  if (result.num_pairs != static_cast<int>(slots)) {
+    PairResult unplayed;
+    unplayed.decided_by = DecidedBy::kNotPlayed;
+    unplayed.stake = 0;
+    unplayed.bet = 0;
+    for (int i = 0; i < players; ++i) {
+      for (int j = i + 1; j < players; ++j) {
+        unplayed.i = i;
+        unplayed.j = j;
+        write_pair(unplayed, r * slots + pair_slot(i, j, players), out);
+      }
     }
-    if (out.rows_known != nullptr) out.rows_known[at] = pr.rows_known ? 1 : 0;
-    if (out.decided_by != nullptr) out.decided_by[at] = static_cast<std::uint8_t>(pr.decided_by);
-    if (out.scoop != nullptr) out.scoop[at] = static_cast<std::int8_t>(pr.scoop);
-    if (out.subtotal != nullptr) out.subtotal[at] = pr.subtotal;
-    if (out.stake != nullptr) out.stake[at] = pr.stake;
-    if (out.home_run != nullptr) out.home_run[at] = pr.home_run;
-    if (out.units != nullptr) out.units[at] = pr.units;
-    const PlayerFacts* sides[2] = {&result.facts[pr.i], &result.facts[pr.j]};
-    for (std::size_t side = 0; side < 2; ++side) {
-      const PlayerFacts& f = *sides[side];
-      if (out.foul != nullptr) out.foul[at * 2 + side] = f.foul ? 1 : 0;
-      if (out.natural != nullptr) {
-        out.natural[at * 2 + side] =
-            f.natural < 0 ? std::int8_t{-1}
-                          : static_cast<std::int8_t>(rules.natural_kind[static_cast<std::size_t>(f.natural)]);
+  }
+  for (int q = 0; q < result.num_pairs; ++q) {
+    const PairResult& pr = result.pairs[q];
+    write_pair(pr, r * slots + pair_slot(pr.i, pr.j, players), out);
+  }
+  // Each side's facts, in every slot (a pair not played still has two hands).
+  for (int i = 0; i < players; ++i) {
+    for (int j = i + 1; j < players; ++j) {
+      const std::size_t at = r * slots + pair_slot(i, j, players);
+      const PlayerFacts* sides[2] = {&result.facts[i], &result.facts[j]};
+      for (std::size_t side = 0; side < 2; ++side) {
+        const PlayerFacts& f = *sides[side];
+        if (out.foul != nullptr) out.foul[at * 2 + side] = f.foul ? 1 : 0;
+        if (out.natural != nullptr) {
+          out.natural[at * 2 + side] =
+              f.natural < 0 ? std::int8_t{-1}
+                            : static_cast<std::int8_t>(rules.natural_kind[static_cast<std::size_t>(f.natural)]);
+        }
+        if (out.royalties != nullptr) {
+          for (std::size_t row = 0; row < 3; ++row) out.royalties[(at * 2 + side) * 3 + row] = f.royalty[row];
+        }
       }
-      if (out.royalties != nullptr) {
-        for (std::size_t row = 0; row < 3; ++row) out.royalties[(at * 2 + side) * 3 + row] = f.royalty[row];
-      }
+    }
+  }
+  if (out.fantasyland_cards != nullptr) {
+    for (int p = 0; p < players; ++p) {
+      out.fantasyland_cards[r * static_cast<std::size_t>(players) + static_cast<std::size_t>(p)] =
+          static_cast<std::uint8_t>(result.facts[p].fantasyland_cards);
     }
   }
 }
@@ -575,7 +612,7 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
   }
   const CardIssue issue = check_round(table, num_players, -1);
   if (issue) return bad_cards(issue, issue.position / 13);
-  // Batches carry no fantasyland flags, so only a single round checks them.
+  // A fantasyland flag needs fantasyland rules (settle_batch checks its flags per round the same way).
   if (const SettleError error = check_fantasyland_flags(local, num_players, rules)) return error;
   std::int64_t stake_copy[kMaxPlayers * kMaxPlayers];
   if (stakes != nullptr) {
@@ -637,6 +674,7 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
     PlayerInput in[kMaxPlayers];
     std::uint8_t round[kMaxPlayers * 13];
     std::int64_t round_stakes[kMaxPlayers * kMaxPlayers];
+    std::int64_t round_bets[kMaxPlayers];
     const std::int64_t* stakes = shared ? shared_stakes : (inputs.stakes != nullptr ? round_stakes : nullptr);
     for (int p = 0; p < num_players; ++p) in[p].cards = round + 13 * p;
     for (std::size_t r = begin; r < end; ++r) {
@@ -661,10 +699,22 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
       for (std::size_t p = 0; p < players; ++p) {
         in[p].declared = inputs.declared != nullptr && inputs.declared[r * players + p] != 0;
         in[p].surrendered = inputs.surrendered != nullptr && inputs.surrendered[r * players + p] != 0;
+        in[p].fantasyland = inputs.fantasyland != nullptr && inputs.fantasyland[r * players + p] != 0;
       }
       RoundOptions options;
       options.stakes = stakes;
-      SettleError error = settle_valid(in, num_players, rules, options, &result);
+      if (inputs.banker != nullptr) {
+        const std::int64_t seat = inputs.banker[r];
+        // Out of range: kBadBanker below, naming a seat that is none (the value itself may not fit an int).
+        options.banker = seat < -1 ? -2 : (seat >= num_players ? num_players : static_cast<int>(seat));
+        if (options.banker >= 0 && inputs.bets != nullptr) {
+          std::memcpy(round_bets, inputs.bets + r * players, sizeof(std::int64_t) * players);
+          options.bets = round_bets;
+        }
+      }
+      SettleError error = check_banker(options.banker, options.bets, num_players);
+      if (!error) error = check_fantasyland_flags(in, num_players, rules);
+      if (!error) error = settle_valid(in, num_players, rules, options, &result);
       if (error) {
         error.round = index;
         return error;

@@ -122,6 +122,7 @@ class DecidedBy(enum.Enum):
     foul = 2
     rows = 3
     false_declaration = 4
+    not_played = 5
 
 class RulesSpec:
     KNOBS: tuple[str, ...]
@@ -279,6 +280,9 @@ def settle_batch(
     stakes: npt.NDArray[np.int64] | None = None,
     declared: npt.NDArray[np.bool_] | None = None,
     surrender: npt.NDArray[np.bool_] | None = None,
+    banker: npt.NDArray[np.int64] | None = None,
+    bets: npt.NDArray[np.int64] | None = None,
+    fantasyland: npt.NDArray[np.bool_] | None = None,
     threads: int = 1,
 ) -> npt.NDArray[np.int64]: ...
 def settle_batch_detail(
@@ -287,6 +291,9 @@ def settle_batch_detail(
     stakes: npt.NDArray[np.int64] | None = None,
     declared: npt.NDArray[np.bool_] | None = None,
     surrender: npt.NDArray[np.bool_] | None = None,
+    banker: npt.NDArray[np.int64] | None = None,
+    bets: npt.NDArray[np.int64] | None = None,
+    fantasyland: npt.NDArray[np.bool_] | None = None,
     threads: int = 1,
 ) -> dict[str, npt.NDArray[Any]]: ...
 

@@ -195,6 +195,11 @@ class SettleDetail:
     - ``foul`` (R, Q, 2) bool: whether i, j fouled.
     - ``natural`` (R, Q, 2) int8: the natural i, j hold as an index into ``NATURAL_NAMES``, -1 for none.
     - ``royalties`` (R, Q, 2, 3) int64: the row royalties (front, middle, back) of i, j.
+    - ``bet`` (R, Q) int64: the pair's bet (banker rounds; 1 otherwise).
+    - ``fantasyland_cards`` (R, P) uint8: each player's ``fantasyland_cards``.
+
+    In a banker round the pairs without the banker are not settled: ``decided_by`` there is
+    ``DECIDED_BY.index("not_played")``, with ``rows`` 0, amounts, ``stake`` and ``bet`` 0, ``home_run`` 1.
     """
 
     pairs: tuple[tuple[int, int], ...]
@@ -210,6 +215,37 @@ class SettleDetail:
     foul: npt.NDArray[np.bool_]
     natural: npt.NDArray[np.int8]
     royalties: npt.NDArray[np.int64]
+    bet: npt.NDArray[np.int64]
+    fantasyland_cards: npt.NDArray[np.uint8]
+
+
+def _batch_ints(values: Any, name: str) -> Any:
+    """Integers of another dtype as int64 (a value that does not fit is refused here); anything else goes to
+    the core as given, which checks dtype and shape."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.dtype != np.int64:
+        if values.size and values.dtype.kind == "u" and int(values.max()) > np.iinfo(np.int64).max:
+            raise ValueError(f"{name}: {int(values.max())} does not fit an int64")
+        return values.astype(np.int64)
+    return values
+
+
+def _batch_banker(banker: Any, rounds: np.ndarray) -> Any:
+    """The banker column as int64, its seats checked here so a bad one is named with its own value (the core
+    checks them again)."""
+    seats = _batch_ints(banker, "banker")
+    if isinstance(seats, np.ndarray) and seats.dtype == np.int64 and seats.ndim == 1 and rounds.ndim == 3:
+        players = rounds.shape[1]
+        bad = np.flatnonzero((seats < -1) | (seats >= players))
+        if bad.size:
+            r = int(bad[0])
+            error = _core.InputError(
+                f"round {r}: banker = {int(seats[r])} is not a seat: a round of {players} players has seats "
+                f"0..{players - 1} (-1: no banker)"
+            )
+            error.kind, error.item = "bad_banker", r
+            error.player = error.other = error.position = error.card = None
+            raise error
+    return seats
 
 
 def _batch_stakes(stakes: Any) -> Any:
@@ -230,6 +266,9 @@ def settle_batch(
     stakes: np.ndarray | None = None,
     declared: np.ndarray | None = None,
     surrender: np.ndarray | None = None,
+    banker: np.ndarray | None = None,
+    bets: np.ndarray | None = None,
+    fantasyland: np.ndarray | None = None,
     detail: Literal[False] = False,
     threads: int = 1,
 ) -> npt.NDArray[np.int64]: ...
@@ -241,6 +280,9 @@ def settle_batch(
     stakes: np.ndarray | None = None,
     declared: np.ndarray | None = None,
     surrender: np.ndarray | None = None,
+    banker: np.ndarray | None = None,
+    bets: np.ndarray | None = None,
+    fantasyland: np.ndarray | None = None,
     detail: Literal[True],
     threads: int = 1,
 ) -> SettleDetail: ...
@@ -251,6 +293,9 @@ def settle_batch(
     stakes: np.ndarray | None = None,
     declared: np.ndarray | None = None,
     surrender: np.ndarray | None = None,
+    banker: np.ndarray | None = None,
+    bets: np.ndarray | None = None,
+    fantasyland: np.ndarray | None = None,
     detail: bool = False,
     threads: int = 1,
 ) -> npt.NDArray[np.int64] | SettleDetail:
@@ -264,12 +309,15 @@ def settle_batch(
     ``stakes`` integers (R, P, P), or one (P, P) matrix for every round (symmetric, 0..``MAX_STAKE``;
     another integer dtype is converted to int64); ``declared`` bool (R, P): the player declares a natural
     (``Hand.declared``); ``surrender`` bool (R, P) (needs ``surrender_units > 0``). Without ``declared``
-    nobody declares; under ``natural_declaration="auto"`` naturals are detected.
+    nobody declares; under ``natural_declaration="auto"`` naturals are detected. Banker rounds: ``banker``
+    integers (R,), the banker's seat in each round or -1 for a round without one, and ``bets`` integers
+    (R, P), each player's bet 1..1000, read in banker rounds only. ``fantasyland`` bool (R, P): the player
+    played this hand in fantasyland (needs ``fantasyland`` rules).
 
     ``detail=True`` returns a ``SettleDetail`` instead: every pair's rows, units, scoop, fouls, naturals,
-    royalties, home run and what decided it, as columns. ``threads``: how many threads share the rounds (1,
-    the default: the calling thread only; 0: every core this process may use); the results are the same
-    for any count.
+    royalties, home run, bet and what decided it, as columns. ``threads``: how many threads share the
+    rounds (1, the default: the calling thread only; 0: every core this process may use); the results are
+    the same for any count.
 
     Every round is validated as ``settle`` validates it: a bad card, stake, declaration or surrender raises
     ``InputError`` (a ValueError) naming the round and player, that of the lowest bad round whatever
@@ -285,9 +333,18 @@ def settle_batch(
     count = thread_count(threads, "settle_batch")
     try:
         spec = core_spec(rules_or_default(rules))
+        seats = _batch_banker(banker, rounds)
+        arguments = (
+            _batch_stakes(stakes),
+            declared,
+            surrender,
+            seats,
+            _batch_ints(bets, "bets"),
+            fantasyland,
+        )
         if not detail:
-            return _core.settle_batch(rounds, spec, _batch_stakes(stakes), declared, surrender, count)
-        columns = _core.settle_batch_detail(rounds, spec, _batch_stakes(stakes), declared, surrender, count)
+            return _core.settle_batch(rounds, spec, *arguments, count)
+        columns = _core.settle_batch_detail(rounds, spec, *arguments, count)
     except TypeError as error:
         raise TypeError(f"settle_batch: {error}") from None
     for array in columns.values():

@@ -54,6 +54,7 @@ enum class DecidedBy : std::uint8_t {
   kFoul = 2,
   kRows = 3,
   kFalseDeclaration = 4,  // settlement group (issue #10)
+  kNotPlayed = 5,         // settle_batch columns only: a pair without the banker in a banker round
 };
 
 // One pair (i, j), i < j, every amount from i's view (j gets the negative of `units`).
@@ -166,6 +167,11 @@ struct BatchInputs {
   bool stakes_per_round = true;
   const std::uint8_t* declared = nullptr;     // rounds x players, nonzero: the player declared a natural
   const std::uint8_t* surrendered = nullptr;  // rounds x players, nonzero: the player surrendered
+  // Banker rounds (RULES.md 3.1): the banker's seat in each round, -1 for a round without one; and each
+  // player's bet, read only in banker rounds (1..kMaxBet; null: every bet 1).
+  const std::int64_t* banker = nullptr;       // rounds
+  const std::int64_t* bets = nullptr;         // rounds x players
+  const std::uint8_t* fantasyland = nullptr;  // rounds x players, nonzero: played this hand in fantasyland
 };
 
 // Where a batch writes; every member but `net` may be null (not written). Pairs are numbered as in
@@ -183,6 +189,8 @@ struct BatchOutputs {
   std::uint8_t* foul = nullptr;         // rounds x pairs x 2 (i, j)
   std::int8_t* natural = nullptr;       // rounds x pairs x 2: the NaturalKind held (as a number), or -1
   std::int64_t* royalties = nullptr;    // rounds x pairs x 2 x 3: each side's row royalties (PlayerFacts)
+  std::int64_t* bet = nullptr;          // rounds x pairs: the pair's bet (1 outside banker rounds)
+  std::uint8_t* fantasyland_cards = nullptr;  // rounds x players: PlayerFacts::fantasyland_cards
 };
 
 // Settles `rounds` rounds of `num_players` settings each (rounds x players x 13 codes, contiguous) with
