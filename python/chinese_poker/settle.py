@@ -182,7 +182,15 @@ def settle_batch(rounds: np.ndarray, rules: RulesLike | None = None) -> np.ndarr
             f"settle_batch: rounds must be a numpy array of uint8 card codes, got {type(rounds).__name__}"
         )
     try:
-        spec = core_spec(rules_or_default(rules))
+        resolved = rules_or_default(rules)
+        # [presets group] The table's Chi A needs 4 players in every round, even in an empty batch.
+        if resolved.ace_basis == "table" and rounds.ndim == 3 and rounds.shape[1] != 4:
+            raise ValueError(
+                "rules knob 'ace_basis' = \"table\" needs rounds of 4 players (each player's ace_units x "
+                f"(aces - 1) sums to zero only when four players hold the whole deck); got {rounds.shape[1]} "
+                'players; use ace_basis = "pairwise" otherwise'
+            )
+        spec = core_spec(resolved)
         return _core.settle_batch(rounds, spec)
     except TypeError as error:
         raise TypeError(f"settle_batch: {error}") from None
