@@ -91,7 +91,7 @@ def max_players_of(rules: Any) -> int:
 
 
 def min_players_of(rules: Any) -> int:
-    """The fewest players a round may have under a rules argument: 4 under ace_basis "table" (RULES.md 11.9)."""
+    """The fewest players a round may have under a rules argument: 4 under ace_basis "table"."""
     try:
         resolved = rules_or_default(rules)
     except (TypeError, ValueError):

@@ -86,13 +86,13 @@ def test_maubinh_round_settled_by_a_natural_has_no_chi_a() -> None:
 
 def test_ace_basis_table_needs_four_players_without_a_banker() -> None:
     rules = Rules(ace_units=1, ace_basis="table")
-    with pytest.raises(ValueError, match="'ace_basis'.*4 players"):
+    with pytest.raises(ValueError, match=r"'ace_basis'.*4 players"):
         settle(MAUBINH_ROUND[:3], rules)
-    with pytest.raises(ValueError, match="'ace_basis'.*banker seat 0"):
+    with pytest.raises(ValueError, match=r"'ace_basis'.*banker seat 0"):
         settle(MAUBINH_ROUND, rules, banker=0)
     with pytest.raises(ValueError, match="ace_basis"):
         ref.settle(_reference_players(MAUBINH_ROUND[:3]), rules.resolved())
-    with pytest.raises(ValueError, match="'ace_basis'.*'pairwise', 'table'"):
+    with pytest.raises(ValueError, match=r"'ace_basis'.*'pairwise', 'table'"):
         Rules(ace_basis="per_player")  # type: ignore[arg-type]
 
 
@@ -125,7 +125,8 @@ def test_ace_basis_table_in_the_output_and_explain() -> None:
 def test_shisanshui_rtxux_worked_example() -> None:
     result, _ = both(RTXUX_ROUND, RTXUX)
     assert result.pair(0, 1).rows == (0, 1, 1)
-    assert result.pair(0, 1).multiplier == 2 and result.pair(0, 1).scoop == 0  # shot, not a scoop
+    assert result.pair(0, 1).multiplier == 2
+    assert result.pair(0, 1).scoop == 0
     assert result.pair(0, 1).units == 4
     assert [result.pair(0, 2).units, result.pair(1, 2).units] == [-5, -5]
     assert [result.pair(0, 3).units, result.pair(1, 3).units, result.pair(2, 3).units] == [6, 6, 14]
@@ -145,17 +146,22 @@ def test_shooting_no_lost_row_one_zero_two() -> None:
     assert both(hands, base)[0].net == (1, -1)
     shot, _ = both(hands, base.replace(shooting="no_lost_row"))
     assert shot.net == (2, -2)
-    assert shot.pairs[0].scoop == 0 and shot.pairs[0].scoop_bonus_units == 0  # no scoop bonus for 1-0-2
-    with pytest.raises(ValueError, match="'shooting'.*'scoop', 'no_lost_row'"):
+    assert shot.pairs[0].scoop == 0
+    assert shot.pairs[0].scoop_bonus_units == 0
+    with pytest.raises(ValueError, match=r"'shooting'.*'scoop', 'no_lost_row'"):
         Rules(shooting="ties")  # type: ignore[arg-type]
 
 
 def test_shisanshui_luosong_worked_example() -> None:
     result, _ = both(LUOSONG_ROUND, LUOSONG)
     north_east, north_south = result.pair(0, 1), result.pair(0, 2)
-    assert north_east.subtotal == 36 and north_east.capped and north_east.home_run == 2
-    assert north_east.horse == 2 and north_east.units == 48  # 12, x2 home run = 24, x2 horse
-    assert north_south.units == 24 and north_south.horse == 1
+    assert north_east.subtotal == 36
+    assert north_east.capped
+    assert north_east.home_run == 2
+    assert north_east.horse == 2
+    assert north_east.units == 48
+    assert north_south.units == 24
+    assert north_south.horse == 1
     assert result.pair(1, 2).units == -12  # South scoops East: 6, x2 for East's horse card
     assert result.net == (72, -60, -12)
     # Two players: no home run, the capped 12 doubled by the horse card (the rules text's own example).
