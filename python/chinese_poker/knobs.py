@@ -533,9 +533,9 @@ How a pair is settled, the real-table knobs (RULES.md 3 and 11):
 
 - ``row_base``: units of a won front, middle and back; three ints 1..1000; ((1, 1, 1)); 11.5.
 - ``ace_units``: Chi A, a side payment of ace_units x (aces_i - aces_j) per pair; int 0..1000; (0); 11.8.
-- ``pair_cap``: largest |units| of a pair decided by rows or a foul, after shooting; int 0..1000;
+- ``pair_cap``: largest abs(units) of a pair decided by rows or a foul, after shooting; int 0..1000;
   (0 = off); 11.9.
-- ``home_run_cap``: largest |units| of a home-run pair, after the home run; int 0..1000; (0 = off); 11.9.
+- ``home_run_cap``: largest abs(units) of a home-run pair, after the home run; int 0..1000; (0 = off); 11.9.
 - ``home_run_bonus``: units added per opponent for a home run; int 0..1000; (0); 11.9.
 - ``home_run_counts_naturals``: a natural win counts as a scoop for the home run; bool; (false); 11.9.
 - ``natural_vs_natural``: how two naturals pay each other; "by_kind" | "by_units" | "net" | "push";
