@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from chinese_poker import __version__
+from chinese_poker import Rules, __version__
 from chinese_poker.cli import main
 from chinese_poker.cli import progress as progress_module
+from chinese_poker.presets import PRESET_NAMES
 
 E2_PLAYERS = [
     {"name": "North", "front": "Ts Th Qs", "middle": "6s 5s 4s 3s 2h", "back": "Ks Kh Kd 3h 3d"},
@@ -497,3 +498,24 @@ def test_exit_codes_of_a_foul_bad_input_and_usage() -> None:
     usage = run_module("shuffle")
     assert usage.returncode == 2
     assert "invalid choice" in usage.stderr
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_vectors_of_every_preset_verify_against_themselves(cli: Cli, tmp_path: Path, preset: str) -> None:
+    vectors = tmp_path / "vectors.jsonl"
+    made = cli("vectors", "--rules", preset, "--count", "8", "--seed", "3", "-o", str(vectors))
+    assert made.returncode == 0, made.stderr
+    cases = [json.loads(line) for line in vectors.read_text(encoding="utf-8").splitlines()]
+    own = [case for case in cases if case["id"] != "E4-custom-rules"]  # that case has rules of its own
+    if Rules.preset(preset).ace_basis == "table":
+        assert {len(case["players"]) for case in own} == {4}  # ace_basis "table": four players
+        assert all("ace_units" in p for case in own for p in case["expected"]["players"])
+    if Rules.preset(preset).fantasyland != "off":
+        assert max(len(case["players"]) for case in own) == 3
+    actual = tmp_path / "actual.jsonl"
+    scored = cli("score", str(vectors), "--format", "jsonl")
+    assert scored.returncode == 0, scored.stderr
+    actual.write_text(scored.stdout, encoding="utf-8")
+    ok = cli("verify", str(vectors), str(actual))
+    assert ok.returncode == 0, ok.stdout
+    assert ok.stdout.strip() == f"OK: all {len(cases)} rounds agree"

@@ -50,6 +50,7 @@ from chinese_poker.hand import rules_or_default
 from chinese_poker.knobs import CHOICES, MAX_UNITS, NATURAL_NAMES, ROYALTY_CATEGORIES
 from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import KNOBS, core_spec
+from chinese_poker.settlement import uses_settlement_knobs
 
 CASES = int(os.environ.get("CP_FUZZ_CASES", "40"))
 
@@ -87,6 +88,15 @@ def max_players_of(rules: Any) -> int:
     except (TypeError, ValueError):
         return 4
     return 3 if resolved.fantasyland != "off" else 4
+
+
+def min_players_of(rules: Any) -> int:
+    """The fewest players a round may have under a rules argument: 4 under ace_basis "table"."""
+    try:
+        resolved = rules_or_default(rules)
+    except (TypeError, ValueError):
+        return 2
+    return 4 if resolved.ace_basis == "table" else 2
 
 
 INTEGER_DTYPES = [
@@ -328,6 +338,9 @@ def random_rules(rng: np.random.Generator) -> Rules:
         knobs["royalties"] = table
     names = rng.choice(NATURAL_NAMES, size=int(rng.integers(0, 5)), replace=False)
     knobs["naturals"] = [[str(name), int(rng.integers(1, 40))] for name in names]
+    # ace_basis "table" takes 4 players only: drawn rarely, and never with fantasyland's 3 at most.
+    if knobs["fantasyland"] != "off" or rng.random() < 0.75:
+        knobs["ace_basis"] = "pairwise"
     return Rules(**knobs)
 
 
@@ -541,6 +554,11 @@ def test_fuzz_settle_batch() -> None:
         )
         if too_many:
             expect, what = INVALID, what + ", 4 players under fantasyland rules"
+        too_few = (
+            isinstance(rounds, np.ndarray) and rounds.ndim == 3 and rounds.shape[1] < min_players_of(rules)
+        )
+        if too_few:
+            expect, what = INVALID, what + ", fewer than 4 players under ace_basis 'table'"
 
         def check(net: Any, rounds: Any = rounds, rules: Any = rules) -> str | None:
             data = np.ascontiguousarray(rounds)
@@ -772,7 +790,7 @@ def test_fuzz_settle() -> None:
         deal = np.resize(distinct_rows(rng, 1, min(13 * players, 52))[0], 13 * players).reshape(players, 13)
         hands: Any = [hand_form(rng, cards) for cards in deal]
         rules, rules_expect = rules_argument(rng)
-        expect = VALID if 2 <= players <= max_players_of(rules) else INVALID
+        expect = VALID if min_players_of(rules) <= players <= max_players_of(rules) else INVALID
         expect = INVALID if rules_expect == INVALID else expect
         what = "valid"
         roll = rng.random()
@@ -837,9 +855,10 @@ def test_fuzz_settle() -> None:
             net = result.net
             if len(net) != len(deal) or sum(net) != 0:
                 return f"nets {net} for {len(deal)} players"
-            totals = [0] * len(net)
+            totals = [p.ace_units for p in result.players]  # ace_basis "table": apart from the pairs
+            plain = not uses_settlement_knobs(result.rules)  # the real-table knobs change the product
             for pair in result.pairs:
-                if pair.units != pair.subtotal * pair.stake * pair.home_run:
+                if plain and pair.units != pair.subtotal * pair.stake * pair.home_run:
                     return f"pair {pair.i},{pair.j}: units {pair.units} != subtotal * stake * home_run"
                 expected_stake = 1 if stakes is None else int(np.asarray(stakes)[pair.i][pair.j])
                 if pair.stake != expected_stake:
@@ -1084,7 +1103,7 @@ def round_document(rng: np.random.Generator, position: int) -> tuple[dict[str, A
     rules: Rules | None = None
     if rng.random() < 0.5:
         rules = Rules.preset(str(rng.choice(PRESET_NAMES))) if rng.random() < 0.6 else random_rules(rng)
-    players = int(rng.choice([2, 3, 4][: max_players_of(rules) - 1]))
+    players = int(rng.choice([2, 3, 4][min_players_of(rules) - 2 : max_players_of(rules) - 1]))
     six_pairs = rng.random() < 0.15
     # Declaring under natural_declaration="auto" a natural the rules do not list is a known bug of its own
     # (test_a_declared_natural_is_checked_under_auto_declaration): the generator stays clear of it.

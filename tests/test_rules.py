@@ -78,6 +78,9 @@ DEFAULTS: dict[str, Any] = {
     "foul_vs_foul": "push",
     # ofc group
     "fantasyland": "off",
+    # presets group
+    "ace_basis": "pairwise",
+    "shooting": "scoop",
 }
 
 PAGAT_NATURALS = [["six_pairs", 3], ["three_straights", 3], ["three_flushes", 3], ["dragon", 13]]
@@ -166,6 +169,102 @@ PRESET_KNOBS: dict[str, dict[str, Any]] = {
         },
     },
 }
+# presets group: the real tables, written out from RULES.md section 6.
+PRESET_KNOBS["maubinh"] = {
+    "wheel": "second",
+    "scoop_multiplier": 2,
+    "royalties_in_multiplier": True,
+    "home_run_multiplier": 2,
+    "home_run_min_opponents": 1,
+    "foul_policy": "as_scooped",
+    "foul_vs_foul": "as_laid",
+    "ace_units": 1,
+    "ace_basis": "table",
+    "natural_vs_natural": "net",
+    "natural_tiebreak": "none",
+    "natural_settles_table": True,
+    "false_declaration_units": 6,
+    "quads_as_two_pairs": False,
+    "trips_as_pair_plus_single": False,
+    "three_straights_front_a23": False,
+    "three_straights_wheel": False,
+    "naturals": [
+        ["three_straights", 6],
+        ["three_flushes", 6],
+        ["five_consecutive_pairs", 6],
+        ["six_pairs", 6],
+        ["five_pairs_and_trips", 6],
+        ["dragon", 12],
+        ["clean_dragon", 24],
+    ],
+    "royalties": {
+        "front": {"three_of_a_kind": 3, "three_of_a_kind@A": 12},
+        "middle": {
+            "full_house": 2,
+            "four_of_a_kind": 8,
+            "four_of_a_kind@A": 32,
+            "straight_flush": 10,
+            "royal_flush": 20,
+            "wheel_straight_flush": 14,
+        },
+        "back": {
+            "four_of_a_kind": 4,
+            "four_of_a_kind@A": 16,
+            "straight_flush": 5,
+            "royal_flush": 10,
+            "wheel_straight_flush": 7,
+        },
+    },
+}
+PRESET_KNOBS["shisanshui-rtxux"] = {
+    "wheel": "second",
+    "shooting": "no_lost_row",
+    "scoop_multiplier": 2,
+    "royalties_in_multiplier": True,
+    "home_run_multiplier": 2,
+    "home_run_min_opponents": 3,
+    "home_run_counts_naturals": True,
+    "natural_declaration": "auto",
+    "natural_tiebreak": "none",
+    "quads_as_two_pairs": False,
+    "trips_as_pair_plus_single": False,
+    "quads_as_trips": False,
+    "three_flushes_distinct_suits": True,
+    "naturals": [
+        ["three_flushes", 3],
+        ["three_straights", 3],
+        ["six_pairs", 4],
+        ["five_pairs_and_trips", 5],
+        ["four_trips", 6],
+        ["two_trips_three_pairs", 8],
+        ["all_one_colour", 10],
+        ["all_small", 12],
+        ["all_big", 15],
+        ["three_quads", 20],
+        ["three_straight_flushes", 22],
+        ["twelve_royals", 24],
+        ["dragon", 26],
+        ["clean_dragon", 52],
+    ],
+    "royalties": {
+        "middle": {"full_house": 2, "four_of_a_kind": 8, "straight_flush": 10},
+        "back": {"four_of_a_kind": 4, "straight_flush": 5},
+    },
+}
+PRESET_KNOBS["shisanshui-luosong"] = {
+    "suit_tiebreak": "highest_card",
+    "scoop_multiplier": 2,
+    "royalties_in_multiplier": True,
+    "home_run_multiplier": 2,
+    "home_run_min_opponents": 2,
+    "pair_cap": 12,
+    "home_run_cap": 24,
+    "horse_card": "Ah",
+    "horse_multiplier": 2,
+    "foul_policy": "as_scooped",
+    "naturals": [["dragon", 26]],
+    "royalties": "eastern",  # the TOML file spells the table out; it is the eastern table
+}
 PRESET_SOURCES = {
     "pagat": "pagat.com, Chinese Poker",
     "pagat-bonus": "with its special hands",
@@ -176,6 +275,9 @@ PRESET_SOURCES = {
     "capsa-susun": "Indonesian tables (low confidence)",
     "pusoy": "Philippine tables (low confidence)",
     "ofc": "soramamepiyo/OpenFaceChinesePoker",
+    "maubinh": "cuctot/chinese_poker",
+    "shisanshui-rtxux": "RTXUX/shisanshui-server",
+    "shisanshui-luosong": "yongkangsssConfig",
 }
 EMPTY_TABLE: dict[str, dict[str, int]] = {"front": {}, "middle": {}, "back": {}}
 PAGAT_TABLE = {
@@ -223,6 +325,9 @@ def test_preset_names_in_rules_order() -> None:
         "capsa-susun",
         "pusoy",
         "ofc",
+        "maubinh",
+        "shisanshui-rtxux",
+        "shisanshui-luosong",
     )
     assert set(Rules.presets()) == set(PRESET_KNOBS)
 
@@ -700,6 +805,9 @@ def test_enum_choices_are_those_of_rules_md() -> None:
         "natural_units_mode": ("table", "as_home_run"),
         "foul_vs_foul": ("push", "as_laid"),
         "fantasyland": ("off", "standard", "progressive"),
+        # presets group
+        "ace_basis": ("pairwise", "table"),
+        "shooting": ("scoop", "no_lost_row"),
     }
 
 

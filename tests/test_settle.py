@@ -334,6 +334,9 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
             "horse_card": draw(st.sampled_from([None, "As", "2c", "Th"])),
             "horse_multiplier": draw(st.integers(1, 3)),
             "foul_vs_foul": draw(st.sampled_from(["push", "as_laid"])),
+            # presets group
+            "ace_basis": draw(st.sampled_from(["pairwise", "pairwise", "table"])),
+            "shooting": draw(st.sampled_from(["scoop", "no_lost_row"])),
         }
     if royalties == "ofc":
         royalties = PRESET_RULES["ofc"].royalties
@@ -367,8 +370,10 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
         three_straights_wheel=draw(st.booleans()),
         three_flushes_distinct_suits=draw(st.booleans()),
         quads_as_trips=draw(st.booleans()),
-        # ofc group
-        fantasyland=draw(st.sampled_from(CHOICES["fantasyland"])),
+        # ofc group; ace_basis "table" takes 4 players, fantasyland at most 3
+        fantasyland=draw(st.sampled_from(CHOICES["fantasyland"]))
+        if settlement.get("ace_basis", rules.ace_basis) == "pairwise"
+        else "off",
     )
 
 
@@ -424,7 +429,10 @@ def deal_strategy(draw: st.DrawFn, rules: Rules) -> tuple[list[Hand], list[bool]
     """2 to 4 players; some tidied (middle and back in order), some left as dealt (often foul); sometimes a
     player holding a natural pattern; declarations and surrenders when the rules allow them."""
     # With fantasyland on a round has 2 or 3 players (RULES.md 4.2).
+    # ace_basis "table" needs 4 players (RULES.md 11.9).
     players = draw(st.integers(2, 3 if rules.fantasyland != "off" else 4))
+    if rules.ace_basis == "table":
+        players = 4
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     deck = list(range(52))
     rng.shuffle(deck)
@@ -500,6 +508,7 @@ def _assert_agrees(
     assert list(ours.net) == theirs["net"]
     assert list(ours.home_run) == theirs["home_run"]
     assert [p.fantasyland_cards for p in ours.players] == theirs["fantasyland_cards"]
+    assert [p.ace_units for p in ours.players] == theirs["ace_units"]
     assert len(ours.pairs) == len(theirs["pairs"])
     for pair, expected in zip(_full_pairs(ours), theirs["pairs"]):
         assert pair == expected, (pair, expected)
@@ -522,7 +531,7 @@ def test_agrees_with_reference_under_random_rules(data: st.DataObject) -> None:
         values = data.draw(st.lists(st.integers(0, 3), min_size=n * n, max_size=n * n))
         stakes = [[values[min(i, j) * n + max(i, j)] for j in range(n)] for i in range(n)]
     banker = bets = None
-    if data.draw(st.integers(0, 3)) == 0:  # a banker round, sometimes with bets
+    if data.draw(st.integers(0, 3)) == 0 and rules.ace_basis == "pairwise":  # a banker round, perhaps bets
         banker = data.draw(st.integers(0, len(hands) - 1))
         if data.draw(st.booleans()):
             bets = data.draw(st.lists(st.integers(1, 5), min_size=len(hands), max_size=len(hands)))

@@ -27,6 +27,9 @@ enum class NaturalDeclaration : int { must_declare = 0, auto_ = 1 };
 enum class FoulPolicy : int { lose_all_rows = 0, as_scooped = 1, as_laid = 2 };
 enum class NaturalUnitsMode : int { table = 0, as_home_run = 1 };
 enum class FoulVsFoul : int { push = 0, as_laid = 1 };
+// ---- presets group ----
+enum class AceBasis : int { pairwise = 0, table = 1 };
+enum class Shooting : int { scoop = 0, no_lost_row = 1 };
 
 // Royalty table keys: the row's category, and royal_flush and wheel_straight_flush in their own slots.
 enum class RoyaltyCategory : int {
@@ -54,7 +57,9 @@ constexpr const char* kKnobNames[] = {
     "natural_vs_natural", "natural_settles_table", "natural_units_mode", "false_declaration_units", "horse_card",
     "horse_multiplier", "foul_vs_foul",
     // ofc group
-    "fantasyland"};
+    "fantasyland",
+    // presets group
+    "ace_basis", "shooting"};
 
 [[noreturn]] void bad_knob(const char* knob, const std::string& problem) {
   throw py::value_error(std::string("RulesSpec.") + knob + ": " + problem);
@@ -298,6 +303,15 @@ void register_rules(py::module_& m) {
       .value("standard", Fantasyland::kStandard)
       .value("progressive", Fantasyland::kProgressive)
       .finalize();
+  // ---- presets group ----
+  py::native_enum<AceBasis>(m, "AceBasis", "enum.Enum", "The ace_basis knob.")
+      .value("pairwise", AceBasis::pairwise)
+      .value("table", AceBasis::table)
+      .finalize();
+  py::native_enum<Shooting>(m, "Shooting", "enum.Enum", "The shooting knob.")
+      .value("scoop", Shooting::scoop)
+      .value("no_lost_row", Shooting::no_lost_row)
+      .finalize();
   {
     py::native_enum<RoyaltyCategory> e(m, "RoyaltyCategory", "enum.Enum",
                                        "A royalty table key: a row category, or royal_flush.");
@@ -411,6 +425,9 @@ void register_rules(py::module_& m) {
   cls.def_property(
       "fantasyland", [](const RulesSpec& s) { return s.fantasyland; },
       [](RulesSpec& s, Fantasyland value) { s.fantasyland = value; });
+  // ---- presets group ----
+  flag_knob<AceBasis>(cls, "ace_basis", &RulesSpec::ace_basis_table);
+  flag_knob<Shooting>(cls, "shooting", &RulesSpec::shooting_no_lost_row);
 }
 
 }  // namespace chinese_poker::bindings

@@ -97,6 +97,14 @@ py::tuple triple(const T (&v)[3]) {
     case SettleStatus::kFantasylandOff:
       raise_input_error("fantasyland_off",
                         round + who + " played in fantasyland but these rules have fantasyland = \"off\"", where);
+    // ---- presets group ----
+    case SettleStatus::kAceBasisTable:
+      raise_input_error("ace_basis_table",
+                        round + "rules knob 'ace_basis' = \"table\" needs a round of 4 players without a banker "
+                                "(each player's ace_units x (aces - 1) sums to zero only when four players hold the "
+                                "whole deck); got " + std::to_string(players) + " players" +
+                            (error.other >= 0 ? " and banker seat " + std::to_string(error.other) : "") + "; use ace_basis = \"pairwise\" otherwise",
+                        where);
     case SettleStatus::kOk:
       break;
   }
@@ -225,7 +233,10 @@ void register_settle(py::module_& m) {
       .def_property_readonly("horse", [](const BoundFacts& b) { return b.facts.horse; })
       // ofc group
       .def_property_readonly("fantasyland_cards", [](const BoundFacts& b) { return b.facts.fantasyland_cards; },
-                             "Cards dealt next hand in fantasyland; 0 when the player does not qualify.");
+                             "Cards dealt next hand in fantasyland; 0 when the player does not qualify.")
+      // presets group
+      .def_property_readonly("ace_units", [](const BoundFacts& b) { return b.facts.ace_units; },
+                             "ace_basis \"table\": ace_units x (aces - 1), counted apart from the pairs; else 0.");
 
   py::class_<PairResult>(m, "PairResult", "One pair (i, j), i < j, every amount from i's view (read-only).")
       .def_readonly("i", &PairResult::i)

@@ -193,7 +193,7 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     p.subtotal = p.surrender_units;
   } else if (foul_i && foul_j) {
     p.decided_by = DecidedBy::kFoul;  // both foul: every amount 0 but the ace part
-    p.ace_units = math.mul(rules.ace_units, fi.aces - fj.aces);
+    if (!rules.ace_basis_table) p.ace_units = math.mul(rules.ace_units, fi.aces - fj.aces);
   } else {
     int results[3] = {p.rows[0], p.rows[1], p.rows[2]};
     std::int64_t ri[3], rj[3];
@@ -234,9 +234,11 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
       }
       p.scoop = wins_i == 3 ? 1 : (wins_j == 3 ? -1 : 0);
       p.scoop_bonus_units = math.mul(p.scoop, rules.scoop_bonus);
-      if (p.scoop != 0) p.multiplier = rules.scoop_multiplier;
+      // shooting "no_lost_row" (RULES.md 11.7): a winner who lost no row is shot, ties allowed.
+      const bool shot = rules.shooting_no_lost_row ? (wins_i > 0) != (wins_j > 0) : p.scoop != 0;
+      if (shot) p.multiplier = rules.scoop_multiplier;
     }
-    p.ace_units = math.mul(rules.ace_units, fi.aces - fj.aces);
+    if (!rules.ace_basis_table) p.ace_units = math.mul(rules.ace_units, fi.aces - fj.aces);
     const std::int64_t plain = math.add(math.add(p.row_units, p.overall_units), p.scoop_bonus_units);
     const std::int64_t royalty_multiplier = rules.royalties_in_multiplier ? p.multiplier : 1;
     p.subtotal = math.add(math.mul(p.multiplier, plain), math.mul(royalty_multiplier, p.royalty_units));
@@ -350,6 +352,14 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
                          const RoundOptions& options, RoundResult* out) noexcept {
   assert(num_players >= kMinPlayers && num_players <= kMaxPlayers);
   assert(options.banker >= -1 && options.banker < num_players);
+  // [presets group] The table's Chi A sums to zero only when four players hold the whole deck and all
+  // settle with each other.
+  if (rules.ace_basis_table && (num_players != kMaxPlayers || options.banker >= 0)) {
+    SettleError error;
+    error.status = SettleStatus::kAceBasisTable;
+    error.other = options.banker;  // names the banker seat in the message, -1 when there is none
+    return error;
+  }
   RoundResult& r = *out;
   const int banker = options.banker;
   r.players = num_players;
@@ -418,6 +428,17 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   }
   for (int p = 0; p < kMaxPlayers; ++p) r.net[p] = 0;
   detail::CheckedMath math;
+  // [presets group] ace_basis "table" (RULES.md 11.9): each player's Chi A, apart from the pairs; none in a
+  // round that declarations settle under natural_settles_table.
+  const bool declarations_settle =
+      rules.natural_settles_table && (table_has_natural || table_has_false_declaration);
+  if (rules.ace_basis_table && !declarations_settle) {
+    for (int p = 0; p < num_players; ++p) {
+      // aces - 1 is in -1..3 and ace_units at most kMaxUnits: no overflow.
+      r.facts[p].ace_units = rules.ace_units * (r.facts[p].aces - 1);
+      r.net[p] = r.facts[p].ace_units;
+    }
+  }
   for (int q = 0; q < r.num_pairs; ++q) {
     const PairResult& pr = r.pairs[q];
     r.net[pr.i] = math.add(r.net[pr.i], pr.units);

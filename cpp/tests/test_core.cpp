@@ -1768,6 +1768,43 @@ static void test_evaluate_and_arrange_threads() {
   }
 }
 
+// presets group: ace_basis "table" and shooting "no_lost_row" (RULES.md 3.1, 11.7, 11.9).
+static void test_presets_group() {
+  // The maubinh round of RULES.md 6 without its royalty table: North scoops everyone (West fouls).
+  const std::vector<const char*> table = {
+      "As Ah Ad / Kc Kd Kh 5c 5d / 9s Ts Js Qs Ks", "2c 3d 4h / 6c 7d 8h 9c Jd / Tc Th Td 2s 3s",
+      "Qc Qd 7s / 8c 8d 6h 6d 4c / Ac 2h 3h 4s 5s", "Jc Jh Qh / 9d 9h 2d 3c 4d / 7c 7h 8s 6s 5h"};
+  RulesSpec r;
+  r.ace_units = 1;
+  r.ace_basis_table = true;
+  RoundResult out = settle_texts(table, r);
+  // Pairs (one unit a row, fouls lose three rows): +9 -3 +3 -9; aces 3, 0, 1, 0 give +2 -1 0 -1.
+  CHECK(out.facts[0].ace_units == 2 && out.facts[1].ace_units == -1 && out.facts[2].ace_units == 0);
+  CHECK(out.net[0] == 11 && out.net[1] == -4 && out.net[2] == 3 && out.net[3] == -10);
+  for (int q = 0; q < out.num_pairs; ++q) CHECK(out.pairs[q].ace_units == 0);
+  // Three players, or a banker: refused.
+  std::vector<std::vector<std::uint8_t>> cards;
+  for (const char* t : table) cards.push_back(hand_of(t));
+  PlayerInput in[kMaxPlayers];
+  for (std::size_t p = 0; p < cards.size(); ++p) in[p].cards = cards[p].data();
+  RoundResult result;
+  CHECK(settle_round(in, 3, r, nullptr, &result).status == SettleStatus::kAceBasisTable);
+  RoundOptions options;
+  options.banker = 1;
+  const SettleError error = settle_round(in, 4, r, options, &result);
+  CHECK(error.status == SettleStatus::kAceBasisTable && error.other == 1);
+  // shooting: a 1-0-2 (a tie in front and middle) is doubled under "no_lost_row" only, never a scoop.
+  const std::vector<const char*> ties = {"Kh Kd 2c / 9s 9h 8d 4c 4d / As Qs Js 7s 3s",
+                                         "Kc Ks 2d / 9c 9d 8h 4h 4s / Ah Jh 6h 5h 2h"};
+  RulesSpec s;
+  s.scoop_multiplier = 2;
+  s.scoop_bonus = 1;
+  CHECK(settle_texts(ties, s).net[0] == 1);
+  s.shooting_no_lost_row = true;
+  out = settle_texts(ties, s);
+  CHECK(out.net[0] == 2 && out.pairs[0].scoop == 0 && out.pairs[0].multiplier == 2);
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -1799,6 +1836,7 @@ int main() {
   test_ofc_group();
   test_settle_batch_inputs_and_threads();
   test_evaluate_and_arrange_threads();
+  test_presets_group();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -95,6 +95,15 @@ class Fantasyland(enum.Enum):
     standard = 1
     progressive = 2
 
+# presets group
+class AceBasis(enum.Enum):
+    pairwise = 0
+    table = 1
+
+class Shooting(enum.Enum):
+    scoop = 0
+    no_lost_row = 1
+
 class NaturalKind(enum.Enum):
     six_pairs = 0
     three_straights = 1
@@ -175,6 +184,9 @@ class RulesSpec:
     # ofc group
     rank_royalties: list[tuple[int, RoyaltyCategory, int, int]]
     fantasyland: Fantasyland
+    # presets group
+    ace_basis: AceBasis
+    shooting: Shooting
     def __init__(self) -> None: ...
 
 class PlayerFacts:
@@ -198,6 +210,8 @@ class PlayerFacts:
     def horse(self) -> bool: ...
     @property
     def fantasyland_cards(self) -> int: ...
+    @property
+    def ace_units(self) -> int: ...
 
 class PairResult:
     @property

@@ -44,6 +44,7 @@ __all__ = [
     "ROWS",
     "ROYALTY_CATEGORIES",
     "ROYALTY_TABLES",
+    "AceBasis",
     "Fantasyland",
     "FoulPolicy",
     "FoulVsFoul",
@@ -59,6 +60,7 @@ __all__ = [
     "RoyaltyCondition",
     "RoyaltyMode",
     "RoyaltyTable",
+    "Shooting",
     "SuitOrder",
     "SuitTiebreak",
     "Wheel",
@@ -97,6 +99,9 @@ FoulVsFoul = Literal["push", "as_laid"]
 RowBase = tuple[int, int, int]
 # ofc group
 Fantasyland = Literal["off", "standard", "progressive"]
+# presets group
+AceBasis = Literal["pairwise", "table"]
+Shooting = Literal["scoop", "no_lost_row"]
 
 #: A custom royalty table as stored: ``(row, category, units)`` triples in canonical order.
 RoyaltyTable = tuple[tuple[str, str, int], ...]
@@ -187,6 +192,9 @@ CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "foul_vs_foul": get_args(FoulVsFoul),
     # ofc group
     "fantasyland": get_args(Fantasyland),
+    # presets group
+    "ace_basis": get_args(AceBasis),
+    "shooting": get_args(Shooting),
 })  # fmt: skip
 
 #: How an error names the allowed values of a knob whose list is long (else they are listed).
@@ -525,9 +533,9 @@ How a pair is settled, the real-table knobs (RULES.md 3 and 11):
 
 - ``row_base``: units of a won front, middle and back; three ints 1..1000; ((1, 1, 1)); 11.5.
 - ``ace_units``: Chi A, a side payment of ace_units x (aces_i - aces_j) per pair; int 0..1000; (0); 11.8.
-- ``pair_cap``: largest |units| of a pair decided by rows or a foul, after shooting; int 0..1000;
+- ``pair_cap``: largest abs(units) of a pair decided by rows or a foul, after shooting; int 0..1000;
   (0 = off); 11.9.
-- ``home_run_cap``: largest |units| of a home-run pair, after the home run; int 0..1000; (0 = off); 11.9.
+- ``home_run_cap``: largest abs(units) of a home-run pair, after the home run; int 0..1000; (0 = off); 11.9.
 - ``home_run_bonus``: units added per opponent for a home run; int 0..1000; (0); 11.9.
 - ``home_run_counts_naturals``: a natural win counts as a scoop for the home run; bool; (false); 11.9.
 - ``natural_vs_natural``: how two naturals pay each other; "by_kind" | "by_units" | "net" | "push";
@@ -547,6 +555,13 @@ Open-face (RULES.md 4.2):
 
 - ``fantasyland``: who is dealt a fantasyland hand next; "off" | "standard" (queens or better in
   front: 14 cards) | "progressive" (QQ 14, KK 15, AA 16, trips 17); ("off"). Needs 2 or 3 players.
+
+The last knobs of the named real-table presets (RULES.md 3.1 and 11):
+
+- ``ace_basis``: how ace_units is counted; "pairwise" (ace_units x (aces_i - aces_j) per pair) |
+  "table" (each player ace_units x (aces - 1), apart from the pairs; 4 players only); ("pairwise"); 11.9.
+- ``shooting``: which pairs the scoop multiplier applies to; "scoop" (all three rows won) |
+  "no_lost_row" (a winner who lost no row, ties allowed); ("scoop"); 11.7.
 """
 
 

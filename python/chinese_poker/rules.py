@@ -38,6 +38,7 @@ from chinese_poker.knobs import (  # settlement group (issue #10)
     REMOVED_KNOBS,
     ROWS,
     ROYALTY_TABLES,
+    AceBasis,
     Fantasyland,
     FoulPolicy,
     FoulVsFoul,
@@ -52,6 +53,7 @@ from chinese_poker.knobs import (  # settlement group (issue #10)
     Royalties,
     RoyaltyCondition,
     RoyaltyMode,
+    Shooting,
     SuitOrder,
     SuitTiebreak,
     Wheel,
@@ -138,6 +140,9 @@ class Rules:
     foul_vs_foul: FoulVsFoul = "push"
     # ofc group
     fantasyland: Fantasyland = "off"
+    # presets group
+    ace_basis: AceBasis = "pairwise"
+    shooting: Shooting = "scoop"
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:

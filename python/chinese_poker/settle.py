@@ -332,7 +332,15 @@ def settle_batch(
         raise TypeError(f"settle_batch: detail must be a bool, got {type(detail).__name__}")
     count = thread_count(threads, "settle_batch")
     try:
-        spec = core_spec(rules_or_default(rules))
+        resolved = rules_or_default(rules)
+        # [presets group] The table's Chi A needs 4 players in every round, even in an empty batch.
+        if resolved.ace_basis == "table" and rounds.ndim == 3 and rounds.shape[1] != 4:
+            raise ValueError(
+                "rules knob 'ace_basis' = \"table\" needs rounds of 4 players (each player's ace_units x "
+                f"(aces - 1) sums to zero only when four players hold the whole deck); got {rounds.shape[1]} "
+                'players; use ace_basis = "pairwise" otherwise'
+            )
+        spec = core_spec(resolved)
         seats = _batch_banker(banker, rounds)
         arguments = (
             _batch_stakes(stakes),

@@ -86,6 +86,8 @@ _NEUTRAL_SETTLEMENT_KNOBS: dict[str, Any] = {
     "row_base": (1, 1, 1), "ace_units": 0, "pair_cap": 0, "home_run_cap": 0, "home_run_bonus": 0,
     "home_run_counts_naturals": False, "natural_vs_natural": "by_kind", "natural_settles_table": False,
     "natural_units_mode": "table", "false_declaration_units": 0, "horse_card": None, "foul_vs_foul": "push",
+    # presets group
+    "ace_basis": "pairwise", "shooting": "scoop",
 }  # fmt: skip
 
 
@@ -102,7 +104,9 @@ class PlayerResult:
     """What is known of one player: its hand, foul, natural, row strengths and royalties, and net units.
 
     ``fantasyland_cards``: the cards the player is dealt next hand in fantasyland (RULES.md 4.2); 0 when
-    it does not qualify or the rules' ``fantasyland`` is ``"off"``.
+    it does not qualify or the rules' ``fantasyland`` is ``"off"``. ``ace_units``: under
+    ``ace_basis="table"``, the player's Chi A, ``ace_units x (aces - 1)``, counted apart from the pairs
+    and part of ``net`` (RULES.md 11.9); 0 otherwise.
     """
 
     hand: Hand
@@ -115,6 +119,8 @@ class PlayerResult:
     net: int
     # ofc group
     fantasyland_cards: int = 0
+    # presets group
+    ace_units: int = 0
 
 
 _LEGEND = (
@@ -213,6 +219,7 @@ class Settlement:
                     home_run=home_run,
                     net=net,
                     fantasyland_cards=facts.fantasyland_cards,
+                    ace_units=facts.ace_units,
                 )
                 for hand, facts, surrendered, home_run, net in zip(
                     self.hands, result.facts, self._surrendered, result.home_run, result.net
@@ -295,6 +302,9 @@ class Settlement:
             if self.rules.fantasyland != "off":
                 # Only under fantasyland rules, so the output of every other rule set stays as it was.
                 entry["fantasyland_cards"] = p.fantasyland_cards
+            if self.rules.ace_basis == "table":
+                # Likewise only when the table counts the aces (RULES.md 11.9).
+                entry["ace_units"] = p.ace_units
             if p.hand.is_declared:
                 entry["declared"] = " ".join(_CARD_TEXT[c] for c in p.hand.cards)
                 entry["rows"] = None
@@ -384,6 +394,9 @@ class Settlement:
                 f"{name} {bet}" for name, bet in zip(self.names, self.bets or [1] * len(self.names))
             )
             lines.append(f"Banker: {self.names[self.banker]}; bets: {bets}")
+        if self.rules.ace_basis == "table":
+            aces = ", ".join(f"{name} {p.ace_units:+d}" for name, p in zip(self.names, self.players))
+            lines.append(f"Chi A against the table (ace_units x (aces - 1), apart from the pairs): {aces}")
         lines.append("")
         lines.append("Net: " + ", ".join(f"{name} {n:+d}" for name, n in zip(self.names, self.net)))
         return "\n".join(lines)

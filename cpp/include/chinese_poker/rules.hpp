@@ -112,6 +112,14 @@ struct RulesSpec {
   std::array<std::array<std::uint16_t, kRoyaltyCategories>, 3> royalty_at_listed{};
   std::array<std::array<std::array<std::int16_t, kRoyaltyRanks>, kRoyaltyCategories>, 3> royalty_at{};
   Fantasyland fantasyland = Fantasyland::kOff;
+
+  // ---- presets group (issue #10): the last two knobs the named presets of real tables need ----
+  // ace_basis == "table": each player gets ace_units x (aces - 1) on its own (the Mau Binh engine's Chi A),
+  // instead of ace_units x (aces_i - aces_j) per pair; only at a table of 4 players holding all 52 cards.
+  bool ace_basis_table = false;
+  // shooting == "no_lost_row": the scoop multiplier applies to a pair whose winner lost no row (ties
+  // allowed: 3-0-0, 2-0-1, 1-0-2); only 3-0-0 stays a scoop for the home run and the scoop bonus.
+  bool shooting_no_lost_row = false;
 };
 
 // Upper bound of every unit count and multiplier a RulesSpec may hold. With it (and kMaxStake) no

@@ -46,6 +46,10 @@ struct PlayerFacts {
   bool horse = false;                   // holds the rules' horse_card (when there is one)
   // ---- ofc group ----
   int fantasyland_cards = 0;            // cards dealt next hand in fantasyland (RULES.md 4.2), 0 if none
+  // ---- presets group ----
+  // ace_basis "table": ace_units x (aces - 1), paid to (or by) the table apart from the pairs; 0 under
+  // "pairwise" and in a round settled by declarations under natural_settles_table. Set by settle_round.
+  std::int64_t ace_units = 0;
 };
 
 enum class DecidedBy : std::uint8_t {
@@ -110,6 +114,8 @@ enum class SettleStatus : int {
   kBadBet = 8,                  // bets[player] is outside 1..kMaxBet (or bets given without a banker)
   // ---- ofc group ----
   kFantasylandOff = 9,          // `player` played in fantasyland while rules.fantasyland is off
+  // ---- presets group ----
+  kAceBasisTable = 10,          // ace_basis "table" in a round that is not 4 players without a banker
 };
 
 // Greatest bet of one player in a banker round.

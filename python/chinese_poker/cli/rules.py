@@ -59,6 +59,9 @@ KNOB_PHRASES: dict[str, str] = {
     "foul_vs_foul": "two fouled hands pay nothing, or compare rows as laid (11.3)",
     # ofc group
     "fantasyland": "who is dealt a fantasyland hand next: off, standard or progressive (4.2)",
+    # presets group
+    "ace_basis": "Chi A per pair (pairwise) or each player against the table, 4 players (11.9)",
+    "shooting": "the scoop multiplier needs three won rows, or no lost row (11.7)",
 }
 
 

@@ -4,12 +4,12 @@
 both values. Players are matched by index and pairs by ``(i, j)``.
 
 Every field of the expected output that the actual output also has is compared. A field the actual output
-lacks is a disagreement when it is required (``REQUIRED``: the round's ``net``, ``players`` and ``pairs``;
-each player's ``net``, ``foul``, ``natural`` and ``fantasyland_cards``; each pair's ``rows`` and
-``units``), or for every field with ``strict``; fields named in ``ignore`` are skipped. The ``rules``
-fields are compared as rules (a preset name equals the same knobs spelled out); numbers compare by value
-(``3`` equals ``3.0``). The round's ``engine`` (which implementation, which version) is never compared,
-and its ``rules_digest`` only when both sides have it.
+lacks is a disagreement when it is required (``REQUIRED``: the round's ``net``, ``players`` and
+``pairs``; each player's ``net``, ``foul``, ``natural``, ``fantasyland_cards`` and ``ace_units``; each
+pair's ``rows`` and ``units``), or for every field with ``strict``; fields named in ``ignore`` are
+skipped. The ``rules`` fields are compared as rules (a preset name equals the same knobs spelled out);
+numbers compare by value (``3`` equals ``3.0``). The round's ``engine`` (which implementation, which
+version) is never compared, and its ``rules_digest`` only when both sides have it.
 
 The comparer's ``FIELDS`` table names, level by level (round, player, pair, row), the fields that are not
 compared by value and the method that compares each.
@@ -37,7 +37,7 @@ __all__ = [
 #: Fields that must be present in the actual output, by level.
 REQUIRED: Mapping[str, frozenset[str]] = {
     "round": frozenset({"net", "players", "pairs"}),
-    "player": frozenset({"net", "foul", "natural", "fantasyland_cards"}),
+    "player": frozenset({"net", "foul", "natural", "fantasyland_cards", "ace_units"}),
     "pair": frozenset({"rows", "units"}),
 }
 

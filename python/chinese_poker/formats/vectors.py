@@ -35,6 +35,8 @@ Setting = tuple[str, str, str]
 
 # The most players a round may have under fantasyland rules (RULES.md 4.2).
 _FANTASYLAND_PLAYERS = 3
+# [presets group] The players a round must have under ace_basis "table" (RULES.md 11.9).
+_ACE_TABLE_PLAYERS = 4
 
 _E1: list[tuple[str, Setting]] = [
     ("A", ("6s 6h 6d", "4s 4h 4d 9s 9h", "Ks Kh Kd 8s 8h")),
@@ -133,6 +135,25 @@ def _natural_player(name: str, cards: str, rules: Rules) -> dict[str, Any]:
     return {"name": name, "front": front, "middle": middle, "back": back}
 
 
+def _completed(players: list[dict[str, Any]], rules: Rules) -> list[dict[str, Any]]:
+    """``players`` and filler players ``F1``, ``F2``, ... of 13 unused cards each (lowest codes first), up to
+    four, each laying its strongest setting."""
+    used = {
+        code
+        for player in players
+        for key in ("cards", "front", "middle", "back")
+        if key in player
+        for code in parse_cards(player[key])
+    }
+    unused = [code for code in range(52) if code not in used]
+    out = list(players)
+    for index in range(_ACE_TABLE_PLAYERS - len(players)):
+        codes = unused[13 * index : 13 * index + 13]
+        front, middle, back = _strongest(codes, rules)
+        out.append({"name": f"F{index + 1}", "front": front, "middle": middle, "back": back})
+    return out
+
+
 def edge_cases(rules: Rules) -> list[dict[str, Any]]:
     """The edge-case rounds for ``rules``: input objects with ``id``, ``rules``, ``tags`` and ``note``."""
     ref = rules_reference(rules)
@@ -149,6 +170,12 @@ def edge_cases(rules: Rules) -> list[dict[str, Any]]:
                 extra["stakes"] = [
                     row[:_FANTASYLAND_PLAYERS] for row in extra["stakes"][:_FANTASYLAND_PLAYERS]
                 ]
+        if case_rules is ref and rules.ace_basis == "table" and len(players) < _ACE_TABLE_PLAYERS:
+            # [presets group] ace_basis "table" takes 4 players holding the whole deck (RULES.md 11.9): the
+            # case is completed with the unused cards, each filler laying its strongest setting.
+            players = _completed(players, rules)
+            tags = [*tags, "four-players"]
+            note += " (completed to four players with the unused cards: ace_basis 'table' takes 4)"
         case: dict[str, Any] = {
             "id": rid,
             "rules": case_rules,
@@ -268,6 +295,8 @@ def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
     setting (most often), a random legal setting, or the cards as dealt (usually a foul); a natural is
     declared when held and the rules need a declaration; now and then a stakes matrix."""
     players = rng.choice((2, 3, 3) if rules.fantasyland != "off" else (2, 3, 3, 4, 4, 4))
+    if rules.ace_basis == "table":
+        players = _ACE_TABLE_PLAYERS  # [presets group] RULES.md 11.9
     entries = []
     tags = {"random"}
     for index, cards in enumerate(deal_hands(rng, players)):

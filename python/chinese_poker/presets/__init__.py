@@ -30,6 +30,8 @@ PRESET_NAMES: tuple[str, ...] = (
     "capsa-susun", "pusoy",
     # ofc group
     "ofc",
+    # presets group: real tables (issue #10)
+    "maubinh", "shisanshui-rtxux", "shisanshui-luosong",
 )  # fmt: skip
 
 #: The preset ``Rules()`` equals.

@@ -122,6 +122,9 @@ DEFAULT_RULES: dict[str, Any] = {
     "foul_vs_foul": "push",
     # ofc group
     "fantasyland": "off",
+    # presets group
+    "ace_basis": "pairwise",
+    "shooting": "scoop",
 }
 
 SUIT_LETTERS = "cdhs"

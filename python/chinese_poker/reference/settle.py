@@ -121,6 +121,103 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
+# presets group: the real tables of issue #10, each from its public source (RULES.md section 6).
+PRESETS["maubinh"] = {
+    "wheel": "second",
+    "scoop_multiplier": 2,
+    "royalties_in_multiplier": True,
+    "home_run_multiplier": 2,
+    "home_run_min_opponents": 1,
+    "foul_policy": "as_scooped",
+    "foul_vs_foul": "as_laid",
+    "ace_units": 1,
+    "ace_basis": "table",
+    "natural_vs_natural": "net",
+    "natural_tiebreak": "none",
+    "natural_settles_table": True,
+    "false_declaration_units": 6,
+    "quads_as_two_pairs": False,
+    "trips_as_pair_plus_single": False,
+    "three_straights_front_a23": False,
+    "three_straights_wheel": False,
+    "naturals": [
+        ["three_straights", 6],
+        ["three_flushes", 6],
+        ["five_consecutive_pairs", 6],
+        ["six_pairs", 6],
+        ["five_pairs_and_trips", 6],
+        ["dragon", 12],
+        ["clean_dragon", 24],
+    ],
+    "royalties": {
+        "front": {"three_of_a_kind": 3, "three_of_a_kind@A": 12},
+        "middle": {
+            "full_house": 2,
+            "four_of_a_kind": 8,
+            "four_of_a_kind@A": 32,
+            "straight_flush": 10,
+            "royal_flush": 20,
+            "wheel_straight_flush": 14,
+        },
+        "back": {
+            "four_of_a_kind": 4,
+            "four_of_a_kind@A": 16,
+            "straight_flush": 5,
+            "royal_flush": 10,
+            "wheel_straight_flush": 7,
+        },
+    },
+}
+PRESETS["shisanshui-rtxux"] = {
+    "wheel": "second",
+    "shooting": "no_lost_row",
+    "scoop_multiplier": 2,
+    "royalties_in_multiplier": True,
+    "home_run_multiplier": 2,
+    "home_run_min_opponents": 3,
+    "home_run_counts_naturals": True,
+    "natural_declaration": "auto",
+    "natural_tiebreak": "none",
+    "quads_as_two_pairs": False,
+    "trips_as_pair_plus_single": False,
+    "quads_as_trips": False,
+    "three_flushes_distinct_suits": True,
+    "naturals": [
+        ["three_flushes", 3],
+        ["three_straights", 3],
+        ["six_pairs", 4],
+        ["five_pairs_and_trips", 5],
+        ["four_trips", 6],
+        ["two_trips_three_pairs", 8],
+        ["all_one_colour", 10],
+        ["all_small", 12],
+        ["all_big", 15],
+        ["three_quads", 20],
+        ["three_straight_flushes", 22],
+        ["twelve_royals", 24],
+        ["dragon", 26],
+        ["clean_dragon", 52],
+    ],
+    "royalties": {
+        "middle": {"full_house": 2, "four_of_a_kind": 8, "straight_flush": 10},
+        "back": {"four_of_a_kind": 4, "straight_flush": 5},
+    },
+}
+PRESETS["shisanshui-luosong"] = {
+    "suit_tiebreak": "highest_card",
+    "scoop_multiplier": 2,
+    "royalties_in_multiplier": True,
+    "home_run_multiplier": 2,
+    "home_run_min_opponents": 2,
+    "pair_cap": 12,
+    "home_run_cap": 24,
+    "horse_card": "Ah",
+    "horse_multiplier": 2,
+    "foul_policy": "as_scooped",
+    "naturals": [["dragon", 26]],
+    "royalties": "eastern",
+}
+
 _CHOICES: dict[str, tuple[str, ...]] = {
     "wheel": ("low", "second"),
     "suit_tiebreak": ("off", "highest_card", "by_card"),
@@ -136,6 +233,9 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "natural_units_mode": ("table", "as_home_run"),
     "foul_vs_foul": ("push", "as_laid"),
     "fantasyland": ("off", "standard", "progressive"),
+    # presets group
+    "ace_basis": ("pairwise", "table"),
+    "shooting": ("scoop", "no_lost_row"),
 }
 _BOOLS = (
     "royalties_in_multiplier",
@@ -588,8 +688,10 @@ def _settle_pair(
         pair["subtotal"] = units
         return pair
 
-    # 3. Fouls, and 4. rows. Chi A is paid in every pair that gets this far, two fouled hands included.
-    pair["ace_units"] = int(knob(rules, "ace_units")) * (a.aces - b.aces)
+    # 3. Fouls, and 4. rows. Chi A is paid in every pair that gets this far, two fouled hands included
+    # (under ace_basis="pairwise"; "table" counts it per player in ``settle``).
+    if knob(rules, "ace_basis") == "pairwise":
+        pair["ace_units"] = int(knob(rules, "ace_units")) * (a.aces - b.aces)
     mode = knob(rules, "royalty_mode")
     as_scooped = knob(rules, "foul_policy") == "as_scooped"
     bases = [int(v) for v in knob(rules, "row_base")]
@@ -640,7 +742,12 @@ def _settle_pair(
             scoop = 1
         elif results == [-1, -1, -1]:
             scoop = -1
-    multiplier = int(knob(rules, "scoop_multiplier")) if scoop != 0 else 1
+    # Shooting: the multiplier needs a scoop, or under shooting="no_lost_row" a side that won a row and
+    # lost none (ties allowed).
+    shot = scoop != 0
+    if counts_as_scoop and knob(rules, "shooting") == "no_lost_row":
+        shot = (1 in results) != (-1 in results)
+    multiplier = int(knob(rules, "scoop_multiplier")) if shot else 1
     pair["scoop"] = scoop
     pair["scoop_bonus_units"] = scoop * int(knob(rules, "scoop_bonus"))
     pair["multiplier"] = multiplier
@@ -740,8 +847,9 @@ def settle(
 
     Returns:
         ``{"net": [units per player], "pairs": [breakdown per pair (0,1), (0,2), ..., (P-2,P-1)],
-        "home_run": [bool per player], "fantasyland_cards": [int per player]}``. Each pair's ``units`` are
-        from player i's view; ``net`` sums to 0.
+        "home_run": [bool per player], "fantasyland_cards": [int per player], "ace_units": [int per
+        player]}`` (``ace_units``: each player's Chi A under ``ace_basis="table"``, else 0). Each pair's
+        ``units`` are from player i's view; ``net`` (pairs plus ``ace_units``) sums to 0.
 
     Raises:
         ValueError: on a bad player count, bad or repeated cards (naming the player), a declared player
@@ -754,6 +862,9 @@ def settle(
         raise ValueError(f"a table has 2 to 4 players, got {count}")
     if knob(rules, "fantasyland") != "off" and count > 3:
         raise ValueError(f"with fantasyland on a table has 2 or 3 players, got {count}")
+    table_aces = knob(rules, "ace_basis") == "table"
+    if table_aces and (count != 4 or banker is not None):
+        raise ValueError(f"ace_basis 'table' needs 4 players and no banker, got {count} players")
     seats = [_Player(index, spec, rules) for index, spec in enumerate(players)]
     owner: dict[int, int] = {}
     for seat in seats:
@@ -826,13 +937,28 @@ def settle(
                         value = _clamp(value, hr_cap)
                     amount[k] = value
 
+    # Under ace_basis="table" each player's Chi A stands apart from the pairs: aces - 1 each, none in a
+    # round that declarations settle (natural_settles_table with a natural or a false declaration).
+    settled_by_declarations = bool(knob(rules, "natural_settles_table")) and (
+        table["natural"] or table["false_declaration"]
+    )
+    ace_part = [0] * count
+    if table_aces and not settled_by_declarations:
+        ace_part = [int(knob(rules, "ace_units")) * (seat.aces - 1) for seat in seats]
+
     # Chi A is a side payment: added after the caps and the home run, then horse, bet and stake multiply.
-    net = [0] * count
+    net = list(ace_part)
     for pair, value in zip(pairs, amount):
         pair["units"] = (value + pair["ace_units"]) * pair["horse"] * pair["bet"] * pair["stake"]
         net[pair["i"]] += pair["units"]
         net[pair["j"]] -= pair["units"]
-    return {"net": net, "pairs": pairs, "home_run": home_run, "fantasyland_cards": cards_next}
+    return {
+        "net": net,
+        "pairs": pairs,
+        "home_run": home_run,
+        "fantasyland_cards": cards_next,
+        "ace_units": ace_part,
+    }
 
 
 def __dir__() -> list[str]:
