@@ -336,7 +336,33 @@ def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
             for j in range(i + 1, players):
                 matrix[i][j] = matrix[j][i] = rng.choice((0, 1, 2, 3, 5))
         data["stakes"] = matrix
+    _per_round_inputs(rng, rules, data)
     return data
+
+
+def _per_round_inputs(rng: random.Random, rules: Rules, data: dict[str, Any]) -> None:
+    """Now and then the per-round inputs of real tables, so vectors exercise them: a banker round with bets,
+    a surrender (under ``surrender_units``), a false declaration (under ``false_declaration_units``)."""
+    entries = data["players"]
+    if rules.ace_basis != "table" and rng.random() < 0.12:
+        data["banker"] = entries[rng.randrange(len(entries))]["name"]
+        data["tags"] = sorted({*data["tags"], "banker"})
+        if rng.random() < 0.5:
+            data["bets"] = [rng.choice((1, 2, 3)) for _ in entries]
+    if rules.surrender_units > 0 and rng.random() < 0.1:
+        entries[rng.randrange(len(entries))]["surrender"] = True
+        data["tags"] = sorted({*data["tags"], "surrender"})
+    if rules.false_declaration_units > 0 and rng.random() < 0.1:
+        entry = entries[rng.randrange(len(entries))]
+        rows = ("front", "middle", "back")
+        if all(row in entry for row in rows):
+            cards = " ".join(entry[row] for row in rows)
+            if detect_natural(cards, rules) is None:  # a declaration the cards do not back
+                for row in rows:
+                    del entry[row]
+                entry["cards"] = cards
+                entry["declare_natural"] = True
+                data["tags"] = sorted({*data["tags"], "false-declaration"})
 
 
 def make_vector(case: dict[str, Any]) -> dict[str, Any]:
