@@ -146,7 +146,7 @@ py::list rank_royalty_entries(const RulesSpec& s) {
   for (std::size_t row = 0; row < 3; ++row) {
     for (std::size_t cat = 0; cat < static_cast<std::size_t>(kRoyaltyCategories); ++cat) {
       for (std::size_t k = 0; k < static_cast<std::size_t>(kRoyaltyRanks); ++k) {
-        if (((s.royalty_at_listed[row][cat] >> k) & 1u) == 0) continue;
+        if (((unsigned{s.royalty_at_listed[row][cat]} >> k) & 1u) == 0) continue;
         out.append(py::make_tuple(row, static_cast<RoyaltyCategory>(cat), k + 2, int{s.royalty_at[row][cat][k]}));
       }
     }
@@ -164,13 +164,17 @@ void set_rank_royalties(RulesSpec& s, const py::iterable& entries) {
     const int cat = static_cast<int>(py::cast<RoyaltyCategory>(entry[1]));
     const auto rank = checked_int("rank_royalties", entry[2], 2, 14);
     const auto value = checked_int("rank_royalties", entry[3], 0, kMaxUnits);
+    // The category is checked before it indexes anything: royal_flush and wheel_straight_flush are
+    // RoyaltyCategory members too, past the categories a rank key may name.
+    if (cat < 0 || cat >= kRoyaltyCategories) bad_knob("rank_royalties", "a rank key names a hand category, not a slot");
+    const auto shift = static_cast<unsigned>(rank - 2);
     const std::string key = std::string(kCategoryNames[cat]) + "@" + kRankLetters[rank - 2];
     const std::string where = key + " in the " + kRowNames[row];
-    if (cat >= kRoyaltyCategories || ((royalty_ranks_allowed(static_cast<int>(row), cat) >> (rank - 2)) & 1u) == 0) {
+    if (((unsigned{royalty_ranks_allowed(static_cast<int>(row), cat)} >> shift) & 1u) == 0) {
       bad_knob("rank_royalties", where + " cannot occur");
     }
     auto& bits = listed[static_cast<std::size_t>(row)][static_cast<std::size_t>(cat)];
-    if (((bits >> (rank - 2)) & 1u) != 0) bad_knob("rank_royalties", where + " is listed twice");
+    if (((unsigned{bits} >> shift) & 1u) != 0) bad_knob("rank_royalties", where + " is listed twice");
     bits = static_cast<std::uint16_t>(bits | 1u << (rank - 2));
     units[static_cast<std::size_t>(row)][static_cast<std::size_t>(cat)][static_cast<std::size_t>(rank - 2)] =
         static_cast<std::int16_t>(value);
