@@ -164,13 +164,13 @@ void set_rank_royalties(RulesSpec& s, const py::iterable& entries) {
     const int cat = static_cast<int>(py::cast<RoyaltyCategory>(entry[1]));
     const auto rank = checked_int("rank_royalties", entry[2], 2, 14);
     const auto value = checked_int("rank_royalties", entry[3], 0, kMaxUnits);
-    // The category is checked before it indexes anything: royal_flush and wheel_straight_flush are
-    // RoyaltyCategory members too, past the categories a rank key may name.
-    if (cat < 0 || cat >= kRoyaltyCategories) bad_knob("rank_royalties", "a rank key names a hand category, not a slot");
+    // The category is checked before it indexes anything. royal_flush and wheel_straight_flush are
+    // RoyaltyCategory members too (named, so the message can say which), but no rank key can name them.
+    if (cat < 0 || cat >= kRoyaltySlots) bad_knob("rank_royalties", "an entry names no royalty category");
     const auto shift = static_cast<unsigned>(rank - 2);
     const std::string key = std::string(kCategoryNames[cat]) + "@" + kRankLetters[rank - 2];
     const std::string where = key + " in the " + kRowNames[row];
-    if (((unsigned{royalty_ranks_allowed(static_cast<int>(row), cat)} >> shift) & 1u) == 0) {
+    if (cat >= kRoyaltyCategories || ((unsigned{royalty_ranks_allowed(static_cast<int>(row), cat)} >> shift) & 1u) == 0) {
       bad_knob("rank_royalties", where + " cannot occur");
     }
     auto& bits = listed[static_cast<std::size_t>(row)][static_cast<std::size_t>(cat)];
