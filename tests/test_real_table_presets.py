@@ -33,10 +33,18 @@ LUOSONG_ROUND = [
     Hand("Ah 2c 3c", "8c 8d 4h 4s Jh", "Tc Th Td 3h 3s"),
     Hand("Kh Kd 5c", "9c 9h 6c 6h Qd", "Ac Ad As 2h 2s"),
 ]
+# RULES.md 6, the shisanshui-puxian round: North shoots all three others; East holds the horse card 8h.
+PUXIAN_ROUND = [
+    Hand("Kc Kd Kh", "Ac Ad Ah As 2d", "9s Ts Js Qs Ks"),
+    Hand("Qc Qd 3h", "8c 8d 8h 4d 4h", "7c 7d 7h 7s 3c"),
+    Hand("Jc Jh 2h", "9c 9d 9h 5c 5h", "6c 6d 6h 6s 2c"),
+    Hand("Qh Jd 8s", "3d 3s 5d 5s 2s", "Tc Td Th 4c 4s"),
+]
 
 MAUBINH = Rules.preset("maubinh")
 RTXUX = Rules.preset("shisanshui-rtxux")
 LUOSONG = Rules.preset("shisanshui-luosong")
+PUXIAN = Rules.preset("shisanshui-puxian")
 
 
 def _reference_players(hands: list[Hand]) -> list[dict[str, Any]]:
@@ -168,7 +176,45 @@ def test_shisanshui_luosong_worked_example() -> None:
     assert both(LUOSONG_ROUND[:2], LUOSONG)[0].net == (24, -24)
 
 
-@pytest.mark.parametrize("name", ["maubinh", "shisanshui-rtxux", "shisanshui-luosong"])
+def test_shisanshui_puxian_worked_example() -> None:
+    result, _ = both(PUXIAN_ROUND, PUXIAN)
+    north_east = result.pair(0, 1)
+    assert north_east.rows == (1, 1, 1)
+    assert north_east.royalties[0] == (3, 8, 5)  # front trips, middle four of a kind, back straight flush
+    assert north_east.subtotal == 32  # 16, shot x2
+    assert north_east.home_run == 2
+    assert north_east.horse == 2
+    assert north_east.units == 128
+    assert [result.pair(0, 2).units, result.pair(0, 3).units] == [64, 64]
+    assert result.home_run == (True, False, False, False)
+    east_south = result.pair(1, 2)
+    assert east_south.rows == (1, -1, 1)
+    assert east_south.units == 6  # 1 - 2 + 4, doubled by East's horse card
+    assert [result.pair(1, 3).units, result.pair(2, 3).units] == [28, 14]
+    assert result.net == (256, -94, -56, -106)
+    # Three players: still a home run (ALL_SHOOT_PLAYER_NUM = 3); two players: none.
+    assert both(PUXIAN_ROUND[:3], PUXIAN)[0].home_run == (True, False, False)
+    assert both(PUXIAN_ROUND[:2], PUXIAN)[0].net == (64, -64)
+
+
+def test_shisanshui_puxian_naturals() -> None:
+    dragon = Hand.declared("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")  # holds the horse card 8h
+    six_pairs = Hand.declared("2d 2h 5c 5d 7c 7h 9c 9d Jc Jh Kc Kd Ad")
+    flushes = Hand.declared("3h 6h Th 2s 3s 4s 6s 7s 4d 6d 8d Td Qd")
+    result, _ = both([dragon, six_pairs, flushes], PUXIAN)
+    assert [p.natural for p in result.players] == ["dragon", "six_pairs", "three_flushes"]
+    # The dragon's 52, doubled by its horse card; six pairs and three flushes both pay 6: nothing.
+    assert [result.pair(0, 1).units, result.pair(0, 2).units, result.pair(1, 2).units] == [104, 104, 0]
+    assert result.net == (208, -104, -104)
+    # Twelve court cards making four trips: the higher payout (52) of the two kinds held.
+    royals = Hand.declared("Jc Jd Jh Js Qc Qd Qh Kc Kd Kh Ac Ad Ah")
+    plain = Hand("2c 3d 5h", "6c 7d 8c 9s Tc", "2s 3s 4s 6s 7s")
+    royal_result, _ = both([royals, plain], PUXIAN)
+    assert royal_result.players[0].natural == "four_trips"
+    assert royal_result.net == (52, -52)
+
+
+@pytest.mark.parametrize("name", ["maubinh", "shisanshui-rtxux", "shisanshui-luosong", "shisanshui-puxian"])
 def test_real_table_presets_name_their_source(name: str) -> None:
     rules = Rules.preset(name)
     assert rules.name == name

@@ -265,6 +265,32 @@ PRESET_KNOBS["shisanshui-luosong"] = {
     "naturals": [["dragon", 26]],
     "royalties": "eastern",  # the TOML file spells the table out; it is the eastern table
 }
+PRESET_KNOBS["shisanshui-puxian"] = {
+    "wheel": "second",
+    "scoop_multiplier": 2,
+    "royalties_in_multiplier": True,
+    "home_run_multiplier": 2,
+    "home_run_min_opponents": 2,
+    "horse_card": "8h",
+    "horse_multiplier": 2,
+    "natural_vs_natural": "by_units",
+    "naturals": [
+        ["all_one_colour", 6],
+        ["three_flushes", 6],
+        ["three_straights", 6],
+        ["six_pairs", 6],
+        ["five_pairs_and_trips", 6],
+        ["all_small", 6],
+        ["all_big", 6],
+        ["three_straight_flushes", 26],
+        ["twelve_royals", 26],
+        ["three_quads", 52],
+        ["four_trips", 52],
+        ["dragon", 52],
+        ["clean_dragon", 104],
+    ],
+    "royalties": "eastern",  # the TOML file spells the table out; it is the eastern table
+}
 PRESET_SOURCES = {
     "pagat": "pagat.com, Chinese Poker",
     "pagat-bonus": "with its special hands",
@@ -278,6 +304,7 @@ PRESET_SOURCES = {
     "maubinh": "cuctot/chinese_poker",
     "shisanshui-rtxux": "RTXUX/shisanshui-server",
     "shisanshui-luosong": "yongkangsssConfig",
+    "shisanshui-puxian": "atom-chen/ShiSanShuiServer",
 }
 EMPTY_TABLE: dict[str, dict[str, int]] = {"front": {}, "middle": {}, "back": {}}
 PAGAT_TABLE = {
@@ -328,6 +355,7 @@ def test_preset_names_in_rules_order() -> None:
         "maubinh",
         "shisanshui-rtxux",
         "shisanshui-luosong",
+        "shisanshui-puxian",
     )
     assert set(Rules.presets()) == set(PRESET_KNOBS)
 

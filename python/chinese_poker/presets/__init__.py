@@ -31,7 +31,7 @@ PRESET_NAMES: tuple[str, ...] = (
     # ofc group
     "ofc",
     # presets group: real tables (issue #10)
-    "maubinh", "shisanshui-rtxux", "shisanshui-luosong",
+    "maubinh", "shisanshui-rtxux", "shisanshui-luosong", "shisanshui-puxian",
 )  # fmt: skip
 
 #: The preset ``Rules()`` equals.

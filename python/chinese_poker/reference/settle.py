@@ -217,6 +217,32 @@ PRESETS["shisanshui-luosong"] = {
     "naturals": [["dragon", 26]],
     "royalties": "eastern",
 }
+PRESETS["shisanshui-puxian"] = {
+    "wheel": "second",
+    "scoop_multiplier": 2,
+    "royalties_in_multiplier": True,
+    "home_run_multiplier": 2,
+    "home_run_min_opponents": 2,
+    "horse_card": "8h",
+    "horse_multiplier": 2,
+    "natural_vs_natural": "by_units",
+    "naturals": [
+        ["all_one_colour", 6],
+        ["three_flushes", 6],
+        ["three_straights", 6],
+        ["six_pairs", 6],
+        ["five_pairs_and_trips", 6],
+        ["all_small", 6],
+        ["all_big", 6],
+        ["three_straight_flushes", 26],
+        ["twelve_royals", 26],
+        ["three_quads", 52],
+        ["four_trips", 52],
+        ["dragon", 52],
+        ["clean_dragon", 104],
+    ],
+    "royalties": "eastern",
+}
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "wheel": ("low", "second"),
