@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -58,7 +59,8 @@ def cli_score(tmp_path: Path, name: str, text: str, *options: str) -> tuple[int,
         [sys.executable, "-m", "chinese_poker", "score", str(path), "--format", "jsonl", *options],
         capture_output=True,
         check=False,
-        env={"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"},
+        # The caller's environment (a sanitized build needs its LD_PRELOAD in the child too), UTF-8 output.
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
     return done.returncode, done.stdout, done.stderr.decode("utf-8")
 

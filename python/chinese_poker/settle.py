@@ -333,8 +333,14 @@ def settle_batch(
     count = thread_count(threads, "settle_batch")
     try:
         resolved = rules_or_default(rules)
-        # [presets group] The table's Chi A needs 4 players in every round, even in an empty batch.
-        if resolved.ace_basis == "table" and rounds.ndim == 3 and rounds.shape[1] != 4:
+        # [presets group] The table's Chi A needs 4 players in every round. The core says so per round
+        # (after the round's cards, so a bad card is named first); an empty batch is refused here.
+        if (
+            resolved.ace_basis == "table"
+            and rounds.ndim == 3
+            and rounds.shape[0] == 0
+            and rounds.shape[1] != 4
+        ):
             raise ValueError(
                 "rules knob 'ace_basis' = \"table\" needs rounds of 4 players (each player's ace_units x "
                 f"(aces - 1) sums to zero only when four players hold the whole deck); got {rounds.shape[1]} "
