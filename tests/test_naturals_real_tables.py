@@ -1,7 +1,8 @@
 """What counts as a natural at real tables (RULES.md section 10): the three-straights ace and wheel knobs,
 three flushes in three suits, quads_as_trips, natural_tiebreak="none" and the kinds five_consecutive_pairs,
-two_trips_three_pairs, one_red, one_black and twelve_royals_ten. Every example is checked on the C++ core
-and on the pure-Python reference, and a property test compares the two under random knobs."""
+two_trips_three_pairs, one_red, one_black, twelve_royals_ten and twelve_royals_and_one. Every example is
+checked on the C++ core and on the pure-Python reference, and a property test compares the two under
+random knobs."""
 
 from __future__ import annotations
 
@@ -67,6 +68,10 @@ EXAMPLES = [
     ("Tc Td Th Jc Jd Jh Qc Qd Qh Kc Kd Kh 2s", {}, "twelve_royals_ten", True),
     ("Tc Td Th Ts Jc Jd Jh Js Qc Qd Qh Kc Ah", {}, "twelve_royals_ten", True),
     ("Tc Td Th Jc Jd Jh Qc Qd Qh Kc Kd 3h 2s", {}, "twelve_royals_ten", False),
+    ("Jc Jd Qc Qd Qh Kc Kd Kh Ks Ac Ad Ah 2c", {}, "twelve_royals_and_one", True),
+    ("Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks Ac", {}, "twelve_royals_and_one", True),  # all 13 court cards
+    ("Jc Tc Qc Qd Qh Kc Kd Kh Ks Ac Ad Ah 2c", {}, "twelve_royals_and_one", False),  # a ten and a deuce
+    ("Jc Jd Qc Qd Qh Kc Kd Kh Ks Ac Ad Ah 2c", {}, "twelve_royals", False),
 ]
 
 
@@ -76,8 +81,9 @@ def test_worked_examples_on_both_engines(cards: str, knobs: dict, kind: str, hel
 
 
 def test_new_kinds_are_appended_in_the_plan_order() -> None:
-    assert NATURAL_NAMES[-5:] == (
+    assert NATURAL_NAMES[-6:] == (
         "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten",
+        "twelve_royals_and_one",
     )  # fmt: skip
     assert NATURAL_KINDS == NATURAL_NAMES
 

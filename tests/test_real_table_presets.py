@@ -189,9 +189,16 @@ def test_shisanshui_puxian_worked_example() -> None:
     assert result.home_run == (True, False, False, False)
     east_south = result.pair(1, 2)
     assert east_south.rows == (1, -1, 1)
-    assert east_south.units == 6  # 1 - 2 + 4, doubled by East's horse card
-    assert [result.pair(1, 3).units, result.pair(2, 3).units] == [28, 14]
-    assert result.net == (256, -94, -56, -106)
+    # home_run_scope="table": the 全垒打 doubles the pairs between the other players as well.
+    assert east_south.home_run == 2
+    assert east_south.units == 12  # 1 - 2 + 4, doubled by the home run and by East's horse card
+    assert [result.pair(1, 3).units, result.pair(2, 3).units] == [56, 28]
+    assert result.net == (256, -60, -48, -148)  # the server's figures
+    # With the home run on North's pairs only, the figures before the knob.
+    own = PUXIAN.replace(home_run_scope="own_pairs")
+    own_result, _ = both(PUXIAN_ROUND, own)
+    assert own_result.pair(1, 2).home_run == 1
+    assert own_result.net == (256, -94, -56, -106)
     # Three players: still a home run (ALL_SHOOT_PLAYER_NUM = 3); two players: none.
     assert both(PUXIAN_ROUND[:3], PUXIAN)[0].home_run == (True, False, False)
     assert both(PUXIAN_ROUND[:2], PUXIAN)[0].net == (64, -64)
@@ -212,6 +219,11 @@ def test_shisanshui_puxian_naturals() -> None:
     royal_result, _ = both([royals, plain], PUXIAN)
     assert royal_result.players[0].natural == "four_trips"
     assert royal_result.net == (52, -52)
+    # 十二皇族: twelve cards J to A and one lower card, no other kind.
+    royals_and_one = Hand.declared("Jc Jd Qc Qd Qh Kc Kd Kh Ks Ac Ad Ah 2h")
+    one_result, _ = both([royals_and_one, plain], PUXIAN)
+    assert one_result.players[0].natural == "twelve_royals_and_one"
+    assert one_result.net == (26, -26)
 
 
 @pytest.mark.parametrize("name", ["maubinh", "shisanshui-rtxux", "shisanshui-luosong", "shisanshui-puxian"])

@@ -542,6 +542,10 @@ NATURAL_EXAMPLES = {
     "one_red": ("2c 3c 4c 5c 6c 7s 8s 9s Ts Js Qs Ks Ah", "2c 3c 4c 5c 6c 7s 8s 9s Ts Js Qs Kd Ah"),
     "one_black": ("2h 3h 4h 5h 6h 7d 8d 9d Td Jd Qd Kd As", "2h 3h 4h 5h 6h 7d 8d 9d Td Jd Qd Kc As"),
     "twelve_royals_ten": ("Tc Td Th Jc Jd Jh Qc Qd Qh Kc Kd Kh 2s", "Tc Td Th Jc Jd Jh Qc Qd Qh Kc Kd 3h 2s"),
+    "twelve_royals_and_one": (
+        "Jc Jd Qc Qd Qh Kc Kd Kh Ks Ac Ad Ah 2c",
+        "Jc Tc Qc Qd Qh Kc Kd Kh Ks Ac Ad Ah 2c",
+    ),
 }
 
 

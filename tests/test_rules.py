@@ -81,6 +81,7 @@ DEFAULTS: dict[str, Any] = {
     # presets group
     "ace_basis": "pairwise",
     "shooting": "scoop",
+    "home_run_scope": "own_pairs",
 }
 
 PAGAT_NATURALS = [["six_pairs", 3], ["three_straights", 3], ["three_flushes", 3], ["dragon", 13]]
@@ -271,6 +272,7 @@ PRESET_KNOBS["shisanshui-puxian"] = {
     "royalties_in_multiplier": True,
     "home_run_multiplier": 2,
     "home_run_min_opponents": 2,
+    "home_run_scope": "table",
     "horse_card": "8h",
     "horse_multiplier": 2,
     "natural_vs_natural": "by_units",
@@ -283,7 +285,7 @@ PRESET_KNOBS["shisanshui-puxian"] = {
         ["all_small", 6],
         ["all_big", 6],
         ["three_straight_flushes", 26],
-        ["twelve_royals", 26],
+        ["twelve_royals_and_one", 26],
         ["three_quads", 52],
         ["four_trips", 52],
         ["dragon", 52],
@@ -836,6 +838,7 @@ def test_enum_choices_are_those_of_rules_md() -> None:
         # presets group
         "ace_basis": ("pairwise", "table"),
         "shooting": ("scoop", "no_lost_row"),
+        "home_run_scope": ("own_pairs", "table"),
     }
 
 

@@ -337,6 +337,7 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
             # presets group
             "ace_basis": draw(st.sampled_from(["pairwise", "pairwise", "table"])),
             "shooting": draw(st.sampled_from(["scoop", "no_lost_row"])),
+            "home_run_scope": draw(st.sampled_from(["own_pairs", "table"])),
         }
     if royalties == "ofc":
         royalties = PRESET_RULES["ofc"].royalties

@@ -30,6 +30,7 @@ enum class FoulVsFoul : int { push = 0, as_laid = 1 };
 // ---- presets group ----
 enum class AceBasis : int { pairwise = 0, table = 1 };
 enum class Shooting : int { scoop = 0, no_lost_row = 1 };
+enum class HomeRunScope : int { own_pairs = 0, table = 1 };
 
 // Royalty table keys: the row's category, and royal_flush and wheel_straight_flush in their own slots.
 enum class RoyaltyCategory : int {
@@ -59,7 +60,7 @@ constexpr const char* kKnobNames[] = {
     // ofc group
     "fantasyland",
     // presets group
-    "ace_basis", "shooting"};
+    "ace_basis", "shooting", "home_run_scope"};
 
 [[noreturn]] void bad_knob(const char* knob, const std::string& problem) {
   throw py::value_error(std::string("RulesSpec.") + knob + ": " + problem);
@@ -316,6 +317,10 @@ void register_rules(py::module_& m) {
       .value("scoop", Shooting::scoop)
       .value("no_lost_row", Shooting::no_lost_row)
       .finalize();
+  py::native_enum<HomeRunScope>(m, "HomeRunScope", "enum.Enum", "The home_run_scope knob.")
+      .value("own_pairs", HomeRunScope::own_pairs)
+      .value("table", HomeRunScope::table)
+      .finalize();
   {
     py::native_enum<RoyaltyCategory> e(m, "RoyaltyCategory", "enum.Enum",
                                        "A royalty table key: a row category, or royal_flush.");
@@ -432,6 +437,7 @@ void register_rules(py::module_& m) {
   // ---- presets group ----
   flag_knob<AceBasis>(cls, "ace_basis", &RulesSpec::ace_basis_table);
   flag_knob<Shooting>(cls, "shooting", &RulesSpec::shooting_no_lost_row);
+  flag_knob<HomeRunScope>(cls, "home_run_scope", &RulesSpec::home_run_scope_table);
 }
 
 }  // namespace chinese_poker::bindings

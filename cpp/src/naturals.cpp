@@ -297,6 +297,12 @@ int tens_and_up(const Counts& counts) {
   return n;
 }
 
+int jacks_and_up(const Counts& counts) {
+  int n = 0;
+  for (int r = 9; r < kNumRanks; ++r) n += counts.rank[r];
+  return n;
+}
+
 bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, const RulesSpec& rules) {
   switch (kind) {
     case NaturalKind::kSixPairs:
@@ -336,6 +342,8 @@ bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, c
       return counts.suit[0] + counts.suit[3] == 1;  // clubs, spades
     case NaturalKind::kTwelveRoyalsTen:
       return tens_and_up(counts) >= 12;
+    case NaturalKind::kTwelveRoyalsAndOne:
+      return jacks_and_up(counts) >= 12;
   }
   return false;
 }
@@ -424,7 +432,8 @@ const char* natural_name(NaturalKind kind) noexcept {
       "five_pairs_and_trips", "four_trips", "all_one_colour", "all_small", "all_big",
       "three_quads", "three_straight_flushes", "twelve_royals",
       // naturals group (issue #10)
-      "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten"};
+      "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten",
+      "twelve_royals_and_one"};
   const int k = static_cast<int>(kind);
   return k >= 0 && k < kNumNaturalKinds ? kNames[k] : "?";
 }

@@ -406,8 +406,20 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
       r.home_run[p] = true;
       for (int q = 0; q < r.num_pairs; ++q) {
         PairResult& pr = r.pairs[q];
-        if (pr.i != p && pr.j != p) continue;
         detail::CheckedMath math;
+        if (pr.i != p && pr.j != p) {
+          // home_run_scope "table": the pairs between two other players are multiplied too, without the
+          // bonus or the cap, which belong to the home-run player's pairs (RULES.md 11.9).
+          if (!rules.home_run_scope_table) continue;
+          pr.home_run = rules.home_run_multiplier;
+          pr.units = final_units(math.mul(capped_subtotal(pr, rules), pr.home_run), pr, math);
+          if (math.overflow()) {
+            overflow.player = pr.i;
+            overflow.other = pr.j;
+            return overflow;
+          }
+          continue;
+        }
         const std::int64_t side = pr.i == p ? 1 : -1;
         pr.home_run = rules.home_run_multiplier;
         pr.home_run_bonus_units = side * rules.home_run_bonus;

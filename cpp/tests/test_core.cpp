@@ -1769,6 +1769,54 @@ static void test_evaluate_and_arrange_threads() {
 }
 
 // presets group: ace_basis "table" and shooting "no_lost_row" (RULES.md 3.1, 11.7, 11.9).
+// home_run_scope "table" on the shisanshui-puxian worked example (RULES.md 6), and twelve_royals_and_one.
+static void test_home_run_scope_and_twelve_royals_and_one() {
+  RulesSpec r;
+  r.wheel = Wheel::Second;
+  r.royalty[kFront][3] = 3;   // trips
+  r.royalty[kMiddle][6] = 2;  // full house
+  r.royalty[kMiddle][7] = 8;  // four of a kind
+  r.royalty[kMiddle][8] = 10; // straight flush
+  r.royalty[kBack][7] = 4;
+  r.royalty[kBack][8] = 5;
+  r.scoop_multiplier = 2;
+  r.royalties_in_multiplier = true;
+  r.home_run_multiplier = 2;
+  r.home_run_min_opponents = 2;
+  r.horse_card = static_cast<std::int8_t>(cards_of({"8h"})[0]);
+  const std::vector<const char*> table = {
+      "Kc Kd Kh / Ac Ad Ah As 2d / 9s Ts Js Qs Ks", "Qc Qd 3h / 8c 8d 8h 4d 4h / 7c 7d 7h 7s 3c",
+      "Jc Jh 2h / 9c 9d 9h 5c 5h / 6c 6d 6h 6s 2c", "Qh Jd 8s / 3d 3s 5d 5s 2s / Tc Td Th 4c 4s"};
+  CHECK(validate_rules(r) == nullptr);
+  RoundResult out = settle_texts(table, r);
+  CHECK(out.net[0] == 256 && out.net[1] == -94 && out.net[2] == -56 && out.net[3] == -106);
+  r.home_run_scope_table = true;
+  out = settle_texts(table, r);
+  CHECK(out.net[0] == 256 && out.net[1] == -60 && out.net[2] == -48 && out.net[3] == -148);
+  for (int q = 0; q < out.num_pairs; ++q) CHECK(out.pairs[q].home_run == 2);
+  // The bonus and the cap stay on the home-run player's pairs.
+  r.home_run_bonus = 1;
+  r.home_run_cap = 60;
+  out = settle_texts(table, r);
+  CHECK(out.pairs[0].units == 120 && out.pairs[1].units == 60 && out.pairs[2].units == 60);  // North's
+  CHECK(out.pairs[3].units == 12 && out.pairs[4].units == 56 && out.pairs[5].units == 28);
+  CHECK(out.pairs[3].home_run_bonus_units == 0 && !out.pairs[3].home_run_capped);
+  // Nobody makes a home run: nothing is multiplied.
+  r.home_run_min_opponents = 3;
+  r.home_run_bonus = 0;
+  r.home_run_cap = 0;
+  out = settle_texts({table[1], table[2], table[3]}, r);
+  for (int q = 0; q < out.num_pairs; ++q) CHECK(out.pairs[q].home_run == 1);
+  // Twelve of J..A and at most one lower card.
+  const RulesSpec plain;
+  auto held = [&plain](NaturalKind k, const char* text) { return holds_natural(k, hand_of(text).data(), plain); };
+  CHECK(held(NaturalKind::kTwelveRoyalsAndOne, "Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks 2c"));
+  CHECK(held(NaturalKind::kTwelveRoyalsAndOne, "Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks Ac"));
+  CHECK(!held(NaturalKind::kTwelveRoyalsAndOne, "Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Tc 2c"));
+  CHECK(!held(NaturalKind::kTwelveRoyals, "Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks 2c"));
+  CHECK(natural_name(NaturalKind::kTwelveRoyalsAndOne) == std::string("twelve_royals_and_one"));
+}
+
 static void test_presets_group() {
   // The maubinh round of RULES.md 6 without its royalty table: North scoops everyone (West fouls).
   const std::vector<const char*> table = {
@@ -1803,6 +1851,7 @@ static void test_presets_group() {
   s.shooting_no_lost_row = true;
   out = settle_texts(ties, s);
   CHECK(out.net[0] == 2 && out.pairs[0].scoop == 0 && out.pairs[0].multiplier == 2);
+  test_home_run_scope_and_twelve_royals_and_one();
 }
 
 int main() {

@@ -104,6 +104,10 @@ class Shooting(enum.Enum):
     scoop = 0
     no_lost_row = 1
 
+class HomeRunScope(enum.Enum):
+    own_pairs = 0
+    table = 1
+
 class NaturalKind(enum.Enum):
     six_pairs = 0
     three_straights = 1
@@ -124,6 +128,7 @@ class NaturalKind(enum.Enum):
     one_red = 15
     one_black = 16
     twelve_royals_ten = 17
+    twelve_royals_and_one = 18
 
 class DecidedBy(enum.Enum):
     natural = 0
@@ -187,6 +192,7 @@ class RulesSpec:
     # presets group
     ace_basis: AceBasis
     shooting: Shooting
+    home_run_scope: HomeRunScope
     def __init__(self) -> None: ...
 
 class PlayerFacts:

@@ -48,6 +48,7 @@ __all__ = [
     "Fantasyland",
     "FoulPolicy",
     "FoulVsFoul",
+    "HomeRunScope",
     "MiddleVsBack",
     "NaturalDeclaration",
     "NaturalTiebreak",
@@ -102,6 +103,7 @@ Fantasyland = Literal["off", "standard", "progressive"]
 # presets group
 AceBasis = Literal["pairwise", "table"]
 Shooting = Literal["scoop", "no_lost_row"]
+HomeRunScope = Literal["own_pairs", "table"]
 
 #: A custom royalty table as stored: ``(row, category, units)`` triples in canonical order.
 RoyaltyTable = tuple[tuple[str, str, int], ...]
@@ -149,6 +151,7 @@ NATURAL_NAMES: tuple[str, ...] = (
     "twelve_royals",
     # naturals group (issue #10): the kinds of real tables
     "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten",
+    "twelve_royals_and_one",
 )  # fmt: skip
 
 #: Upper bound of every unit count and multiplier [decided: keeps totals far inside the core's integers].
@@ -195,6 +198,7 @@ CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # presets group
     "ace_basis": get_args(AceBasis),
     "shooting": get_args(Shooting),
+    "home_run_scope": get_args(HomeRunScope),
 })  # fmt: skip
 
 #: How an error names the allowed values of a knob whose list is long (else they are listed).
@@ -562,6 +566,9 @@ The last knobs of the named real-table presets (RULES.md 3.1 and 11):
   "table" (each player ace_units x (aces - 1), apart from the pairs; 4 players only); ("pairwise"); 11.9.
 - ``shooting``: which pairs the scoop multiplier applies to; "scoop" (all three rows won) |
   "no_lost_row" (a winner who lost no row, ties allowed); ("scoop"); 11.7.
+- ``home_run_scope``: which pairs a home run multiplies; "own_pairs" (the home-run player's) | "table"
+  (every pair of the round; home_run_bonus and home_run_cap stay on the home-run player's pairs);
+  ("own_pairs"); 11.9.
 """
 
 

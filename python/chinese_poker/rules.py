@@ -42,6 +42,7 @@ from chinese_poker.knobs import (  # settlement group (issue #10)
     Fantasyland,
     FoulPolicy,
     FoulVsFoul,
+    HomeRunScope,
     MiddleVsBack,
     NaturalDeclaration,
     Naturals,
@@ -143,6 +144,7 @@ class Rules:
     # presets group
     ace_basis: AceBasis = "pairwise"
     shooting: Shooting = "scoop"
+    home_run_scope: HomeRunScope = "own_pairs"
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:

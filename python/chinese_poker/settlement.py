@@ -87,7 +87,7 @@ _NEUTRAL_SETTLEMENT_KNOBS: dict[str, Any] = {
     "home_run_counts_naturals": False, "natural_vs_natural": "by_kind", "natural_settles_table": False,
     "natural_units_mode": "table", "false_declaration_units": 0, "horse_card": None, "foul_vs_foul": "push",
     # presets group
-    "ace_basis": "pairwise", "shooting": "scoop",
+    "ace_basis": "pairwise", "shooting": "scoop", "home_run_scope": "own_pairs",
 }  # fmt: skip
 
 

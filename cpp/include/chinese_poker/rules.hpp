@@ -30,8 +30,10 @@ enum class NaturalKind : std::uint8_t {
   kOneRed,
   kOneBlack,
   kTwelveRoyalsTen,
+  // every card J, Q, K or A but at most one (the 十二皇族 of atom-chen/ShiSanShuiServer)
+  kTwelveRoyalsAndOne,
 };
-constexpr int kNumNaturalKinds = 18;
+constexpr int kNumNaturalKinds = 19;
 
 // The natural_tiebreak knob: how two naturals of one kind compare (RULES.md section 5).
 enum class NaturalTiebreak : std::uint8_t { kFull, kTopPairOnly, kNone };
@@ -120,6 +122,9 @@ struct RulesSpec {
   // shooting == "no_lost_row": the scoop multiplier applies to a pair whose winner lost no row (ties
   // allowed: 3-0-0, 2-0-1, 1-0-2); only 3-0-0 stays a scoop for the home run and the scoop bonus.
   bool shooting_no_lost_row = false;
+  // home_run_scope == "table": a home run multiplies every pair of the round by home_run_multiplier, not
+  // only the home-run player's (home_run_bonus and home_run_cap stay on the home-run player's pairs).
+  bool home_run_scope_table = false;
 };
 
 // Upper bound of every unit count and multiplier a RulesSpec may hold. With it (and kMaxStake) no

@@ -125,6 +125,7 @@ DEFAULT_RULES: dict[str, Any] = {
     # presets group
     "ace_basis": "pairwise",
     "shooting": "scoop",
+    "home_run_scope": "own_pairs",
 }
 
 SUIT_LETTERS = "cdhs"

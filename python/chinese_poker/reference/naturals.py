@@ -257,6 +257,10 @@ def _holds_twelve_royals_ten(cards: Sequence[int], rules: Mapping[str, Any]) -> 
     return sum(1 for card in cards if rank_value(card) < 10) <= 1
 
 
+def _holds_twelve_royals_and_one(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return sum(1 for card in cards if rank_value(card) < 11) <= 1
+
+
 def _holds_three_straights(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
     return _three_straights_key(cards, rules, one_suit=False) is not None
 
@@ -289,6 +293,7 @@ _HOLDS: dict[str, Callable[[Sequence[int], Mapping[str, Any]], bool]] = {
     "one_red": _holds_one_red,
     "one_black": _holds_one_black,
     "twelve_royals_ten": _holds_twelve_royals_ten,
+    "twelve_royals_and_one": _holds_twelve_royals_and_one,
 }
 
 #: Every natural kind this module knows.

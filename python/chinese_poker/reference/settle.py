@@ -223,6 +223,7 @@ PRESETS["shisanshui-puxian"] = {
     "royalties_in_multiplier": True,
     "home_run_multiplier": 2,
     "home_run_min_opponents": 2,
+    "home_run_scope": "table",
     "horse_card": "8h",
     "horse_multiplier": 2,
     "natural_vs_natural": "by_units",
@@ -235,7 +236,7 @@ PRESETS["shisanshui-puxian"] = {
         ["all_small", 6],
         ["all_big", 6],
         ["three_straight_flushes", 26],
-        ["twelve_royals", 26],
+        ["twelve_royals_and_one", 26],
         ["three_quads", 52],
         ["four_trips", 52],
         ["dragon", 52],
@@ -262,6 +263,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     # presets group
     "ace_basis": ("pairwise", "table"),
     "shooting": ("scoop", "no_lost_row"),
+    "home_run_scope": ("own_pairs", "table"),
 }
 _BOOLS = (
     "royalties_in_multiplier",
@@ -940,7 +942,8 @@ def settle(
         amount.append(value)
 
     # Home run: a player who scoops every opponent, with at least home_run_min_opponents of them (in a
-    # banker round only the banker can): x home_run_multiplier, + home_run_bonus, then home_run_cap.
+    # banker round only the banker can): x home_run_multiplier, + home_run_bonus, then home_run_cap. Under
+    # home_run_scope="table" every other pair is multiplied too, without the bonus or the cap.
     home_run = [False] * count
     multiplier = int(knob(rules, "home_run_multiplier"))
     bonus = int(knob(rules, "home_run_bonus"))
@@ -962,6 +965,11 @@ def settle(
                         pair["home_run_capped"] = True
                         value = _clamp(value, hr_cap)
                     amount[k] = value
+                if knob(rules, "home_run_scope") == "table":
+                    for k, pair in enumerate(pairs):
+                        if k not in mine:
+                            pair["home_run"] = multiplier
+                            amount[k] *= multiplier
 
     # Under ace_basis="table" each player's Chi A stands apart from the pairs: aces - 1 each, none in a
     # round that declarations settle (natural_settles_table with a natural or a false declaration).
