@@ -93,6 +93,19 @@ def _zeros(seats: int) -> list[int]:
     return [0] * seats
 
 
+# The per-seat integer sums of SimulationTotals (naturals apart: one count per kind).
+_PER_SEAT_COUNTS = (
+    "units",
+    "units_squared",
+    "hands_won",
+    "hands_lost",
+    "pairs",
+    "scoops",
+    "fouls",
+    "home_runs",
+)
+
+
 @dataclass
 class SimulationTotals:
     """Integer sums over some deals, per seat; two totals over different deals combine by addition.
@@ -115,16 +128,7 @@ class SimulationTotals:
     naturals: list[dict[str, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        for name in (
-            "units",
-            "units_squared",
-            "hands_won",
-            "hands_lost",
-            "pairs",
-            "scoops",
-            "fouls",
-            "home_runs",
-        ):
+        for name in _PER_SEAT_COUNTS:
             if not getattr(self, name):
                 setattr(self, name, _zeros(self.seats))
         if not self.naturals:
@@ -140,16 +144,7 @@ class SimulationTotals:
         if (other.seats, other.rotations) != (self.seats, self.rotations):
             raise ValueError("simulation totals of different tables cannot be combined")
         self.deals += other.deals
-        for name in (
-            "units",
-            "units_squared",
-            "hands_won",
-            "hands_lost",
-            "pairs",
-            "scoops",
-            "fouls",
-            "home_runs",
-        ):
+        for name in _PER_SEAT_COUNTS:
             mine, theirs = getattr(self, name), getattr(other, name)
             for seat in range(self.seats):
                 mine[seat] += theirs[seat]
