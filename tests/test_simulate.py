@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
@@ -89,7 +90,10 @@ def test_totals_equal_settling_every_deal_by_hand() -> None:
 def test_the_result_is_the_same_for_any_chunking_threads_or_executor() -> None:
     rules = cp.Rules.preset("shisanshui-app")
     baseline = simulate(rules, SEATS, deals=120, seed=99, chunk=120)
-    with ProcessPoolExecutor(2) as processes:
+    # Spawned, not forked: this pytest process runs threads (the thread pools of other tests, a Dask
+    # client's), and a child forked while one of them held a lock (the allocator's, under the sanitizers)
+    # would wait on it forever.
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as processes:
         layouts = [
             simulate(rules, SEATS, deals=120, seed=99, chunk=7, threads=2),
             simulate(rules, SEATS, deals=120, seed=99, chunk=50, threads=0),
