@@ -193,6 +193,8 @@ def main() -> None:
         ("/v1/settle/packed, 10,000 rounds (bytes), 1 client", packed_one),
         ("/v1/settle/packed, 10,000 rounds (bytes), 2 clients", packed_two),
     ]:
+        if not run.latencies:  # --batches 0: single-round load only
+            continue
         lat = np.array(run.latencies) * 1000
         b50, b99 = np.percentile(lat, [50, 99])
         rate = run.requests / run.seconds

@@ -63,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
         serve(args.host, args.port, workers=args.workers, limits=limits, log_level=args.log_level)
     except MissingExtraError as error:
         raise CliError(str(error)) from None
+    except OSError as error:  # --workers > 1: this process binds the socket (a port in use, a bad address)
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
+    except RuntimeError as error:  # a worker process that could not start
+        raise CliError(str(error)) from None
     return 0
 
 

@@ -1,34 +1,122 @@
-"""Running the service under uvicorn: one process, or ``workers`` processes sharing the socket (each
-builds its own application; the limits reach them through the environment, ``config.ENV_VAR``)."""
+"""Running the service under uvicorn: one process, or ``workers`` processes sharing one listening socket
+(each builds its own application; the limits reach them through the environment, ``config.ENV_VAR``).
+
+With several workers the socket is bound here, not by uvicorn: uvicorn's own multi-process path binds it as
+``socket.socket(family)``, whose protocol number is 0, and asyncio only sets ``TCP_NODELAY`` on connections
+of a socket whose protocol is ``IPPROTO_TCP``. Without it every small response waited for the client's
+delayed ACK (Nagle's algorithm): about 40 ms a request, with one client or many.
+"""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
+import socket
+import time
+from types import FrameType
 from typing import Any
 
 import uvicorn
 
 from chinese_poker.serve.config import ENV_VAR, Limits
 
-__all__ = ["APP_FACTORY", "serve"]
+__all__ = ["APP_FACTORY", "listening_socket", "serve"]
 
 #: What uvicorn imports in each worker process.
 APP_FACTORY = "chinese_poker.serve.app:create_app"
 
+#: Seconds a worker gets to finish its requests in flight after SIGTERM before it is killed.
+_STOP_GRACE = 30.0
+#: A worker that dies sooner than this after starting is not restarted (it would only die again).
+_MIN_WORKER_LIFE = 5.0
 
-def serve(host: str, port: int, *, workers: int = 1, limits: Limits, **options: Any) -> None:
-    """Serve until stopped (SIGINT or SIGTERM: uvicorn finishes the requests in flight, then exits)."""
-    os.environ[ENV_VAR] = limits.to_env()
-    options.setdefault("log_level", "info")
-    uvicorn.run(
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` and listening, made with protocol ``IPPROTO_TCP`` (so that
+    asyncio sets ``TCP_NODELAY`` on every connection it accepts) and inheritable by worker processes."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+        sock.set_inheritable(True)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _config(host: str, port: int, options: dict[str, Any]) -> uvicorn.Config:
+    return uvicorn.Config(
         APP_FACTORY,
         factory=True,
         host=host,
         port=port,
-        workers=workers if workers > 1 else None,
         limit_concurrency=options.pop("limit_concurrency", None),
         **options,
     )
+
+
+def _run_worker(sock: socket.socket, host: str, port: int, limits_env: str, options: dict[str, Any]) -> None:
+    """One worker process: uvicorn serving the shared socket until SIGTERM or SIGINT."""
+    os.environ[ENV_VAR] = limits_env
+    uvicorn.Server(_config(host, port, dict(options))).run(sockets=[sock])
+
+
+def serve(host: str, port: int, *, workers: int = 1, limits: Limits, **options: Any) -> None:
+    """Serve until stopped (SIGINT or SIGTERM: uvicorn finishes the requests in flight, then exits).
+
+    With ``workers > 1`` this process binds the socket, starts that many worker processes on it, restarts a
+    worker that dies (unless it died while starting), and on SIGINT or SIGTERM stops them all."""
+    os.environ[ENV_VAR] = limits.to_env()
+    options.setdefault("log_level", "info")
+    if workers <= 1:
+        uvicorn.Server(_config(host, port, options)).run()
+        return
+    sock = listening_socket(host, port)
+    context = multiprocessing.get_context("spawn")
+    stopping = False
+
+    def start() -> tuple[multiprocessing.process.BaseProcess, float]:
+        process = context.Process(
+            target=_run_worker, args=(sock, host, port, limits.to_env(), options), daemon=False
+        )
+        process.start()
+        return process, time.monotonic()
+
+    def stop(_signum: int, _frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    running = [start() for _ in range(workers)]
+    try:
+        while not stopping:
+            for index, (process, started) in enumerate(running):
+                if process.is_alive():
+                    continue
+                if time.monotonic() - started < _MIN_WORKER_LIFE:
+                    raise RuntimeError(
+                        f"a worker process exited while starting (exit code {process.exitcode}); "
+                        "see its log above"
+                    )
+                running[index] = start()
+            time.sleep(0.2)
+    finally:
+        for process, _ in running:
+            if process.is_alive() and process.pid is not None:
+                os.kill(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + _STOP_GRACE
+        for process, _ in running:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join()
+        sock.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def __dir__() -> list[str]:
