@@ -435,7 +435,9 @@ def simulate(
     ``seed``: 0..2**64-1; deal ``d`` is the same cards for a seed whatever else changes. ``chunk``: deals
     per unit of work. ``threads``: chunks played at once in this process (the arranging releases the GIL;
     0 = every core). ``executor``: run the chunks there instead (any ``concurrent.futures.Executor``,
-    e.g. a ``ProcessPoolExecutor`` or a Dask client's ``get_executor()``); a chunk whose run fails for
+    e.g. a ``ProcessPoolExecutor`` made with ``mp_context=multiprocessing.get_context("spawn")``, since
+    forking a process that runs threads can leave the child waiting on a lock forever, or a Dask client's
+    ``get_executor()``); a chunk whose run fails for
     another reason than bad input is run again, up to ``retries`` times. ``rotate``: play every deal once
     per seat rotation, so each strategy plays every hand from every seat (duplicate style).
     ``progress(done, total)`` is called as chunks finish. The result is identical for every chunk size,
