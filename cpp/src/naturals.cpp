@@ -14,9 +14,12 @@ namespace {
 
 // Rank and suit counts of 13 cards. Summed as packed fields (4 bits a rank, 16 bits a suit) so that
 // counting is a chain of register adds, not of memory increments; natural detection runs per player.
+// with[n] is how many ranks are held exactly n times, counted once here so that the kinds made of pairs,
+// trips and quads are a few additions each instead of a branchy pass over the ranks.
 struct Counts {
   int rank[kNumRanks] = {};
   int suit[kNumSuits] = {};
+  int with[16] = {};
   unsigned rank_mask = 0;
   explicit Counts(const std::uint8_t* c) {
     std::uint64_t ranks = 0, suits = 0;
@@ -25,17 +28,16 @@ struct Counts {
       suits += std::uint64_t{1} << (16 * card_suit(c[k]));
       rank_mask |= 1u << card_rank(c[k]);
     }
-    for (int r = 0; r < kNumRanks; ++r) rank[r] = static_cast<int>(ranks >> (4 * r) & 15u);
+    for (int r = 0; r < kNumRanks; ++r) {
+      rank[r] = static_cast<int>(ranks >> (4 * r) & 15u);
+      ++with[rank[r]];
+    }
     for (int s = 0; s < kNumSuits; ++s) suit[s] = static_cast<int>(suits >> (16 * s) & 0xFFFFu);
   }
-  int ranks_with(int n) const {
-    int total = 0;
-    for (int r : rank) total += r == n;
-    return total;
-  }
+  int ranks_with(int n) const { return with[n]; }
   int ranks_with_at_least(int n) const {
     int total = 0;
-    for (int r : rank) total += r >= n;
+    for (int k = n; k < 16; ++k) total += with[k];
     return total;
   }
 };
@@ -74,6 +76,15 @@ bool straights_from(int (&slot)[14], int need3, int need5, const StraightRules& 
   return false;
 }
 
+// The rises of a slot profile: the sum over slots of how much the count goes up from the slot below.
+// Each straight adds one at its lowest slot and takes one away after its top, so a profile made of three
+// straights rises by at most 3 in all; most hands rise by more, which settles them without a search.
+int rises(const int (&slot)[14]) {
+  int total = slot[0];
+  for (int s = 1; s < 14; ++s) total += std::max(0, slot[s] - slot[s - 1]);
+  return total;
+}
+
 bool has_three_straights(const Counts& counts, const StraightRules& allowed) {
   int slot[14] = {};
   for (int r = 0; r < kNumRanks; ++r) slot[r + 1] = counts.rank[r];
@@ -83,7 +94,7 @@ bool has_three_straights(const Counts& counts, const StraightRules& allowed) {
   for (int low_aces = 0; low_aces <= max_low; ++low_aces) {
     slot[0] = low_aces;
     slot[13] = aces - low_aces;
-    if (straights_from(slot, 1, 2, allowed)) return true;
+    if (rises(slot) <= 3 && straights_from(slot, 1, 2, allowed)) return true;
   }
   return false;
 }
@@ -183,34 +194,18 @@ std::uint64_t pack_rows(Strength back, Strength middle, std::uint64_t front12) {
   return static_cast<std::uint64_t>(back) << 36 | static_cast<std::uint64_t>(middle) << 12 | front12;
 }
 
+// Six pairs: a trips counts as a pair and a single only with trips_as_pair_plus_single, a four of a kind as
+// two pairs only with quads_as_two_pairs; otherwise either spoils the hand.
 bool six_pairs(const Counts& counts, const RulesSpec& rules) {
-  int pairs = 0;
-  for (int n : counts.rank) {
-    if (n == 2) ++pairs;
-    if (n == 3) {
-      if (!rules.trips_as_pair_plus_single) return false;
-      ++pairs;
-    }
-    if (n == 4) {
-      if (!rules.quads_as_two_pairs) return false;
-      pairs += 2;
-    }
-  }
-  return pairs == 6;
+  if (counts.with[3] > 0 && !rules.trips_as_pair_plus_single) return false;
+  if (counts.with[4] > 0 && !rules.quads_as_two_pairs) return false;
+  return counts.with[2] + counts.with[3] + 2 * counts.with[4] == 6;
 }
 
 bool five_pairs_and_trips(const Counts& counts, const RulesSpec& rules) {
-  int trips = 0, pairs = 0;
-  for (int n : counts.rank) {
-    if (n == 1) return false;
-    if (n == 3) ++trips;
-    if (n == 2) ++pairs;
-    if (n == 4) {
-      if (!rules.quads_as_two_pairs) return false;
-      pairs += 2;
-    }
-  }
-  return trips == 1 && pairs == 5;
+  if (counts.with[1] > 0) return false;
+  if (counts.with[4] > 0 && !rules.quads_as_two_pairs) return false;
+  return counts.with[3] == 1 && counts.with[2] + 2 * counts.with[4] == 5;
 }
 
 std::uint64_t three_straights_key(const std::uint8_t* c, const RulesSpec& rules, bool flushes_too) {
@@ -328,8 +323,9 @@ bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, c
     case NaturalKind::kThreeQuads:
       return counts.ranks_with(4) >= 3;
     case NaturalKind::kThreeStraightFlushes:
-      return has_three_straights(counts, StraightRules(rules)) &&
-             has_three_flushes(counts, rules.three_flushes_distinct_suits) && three_straights_key(c, rules, true) != 0;
+      // The suit counts first: a test of five numbers that almost every hand fails.
+      return has_three_flushes(counts, rules.three_flushes_distinct_suits) &&
+             has_three_straights(counts, StraightRules(rules)) && three_straights_key(c, rules, true) != 0;
     case NaturalKind::kTwelveRoyals:
       return (counts.rank_mask & 0x1FFu) == 0;  // jack..ace only
     case NaturalKind::kFiveConsecutivePairs:

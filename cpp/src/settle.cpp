@@ -669,16 +669,19 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
 
 CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept {
   assert(num_players >= 0 && num_players <= kMaxPlayers);
-  // Fast test first (every round of a batch passes through here): the codes' bits must be 13P distinct
-  // positions below 52. Only a failing round is scanned again to name the offending card.
-  std::uint64_t seen = 0;
+  // Fast test first (every round of a batch passes through here): the codes must be distinct positions
+  // below 52. A card seen before sets a bit of `twice`; no popcount (a library call without -mpopcnt).
+  // Only a failing round is scanned again to name the offending card.
+  std::uint64_t seen = 0, twice = 0;
   unsigned high = 0;
   const int count = num_players * 13;
   for (int k = 0; k < count; ++k) {
-    seen |= std::uint64_t{1} << (cards[k] & 63u);
+    const std::uint64_t bit = std::uint64_t{1} << (cards[k] & 63u);
+    twice |= seen & bit;
+    seen |= bit;
     high |= cards[k];
   }
-  if (detail::popcount64(seen) == count && (seen >> kDeckSize) == 0 && (high & 0xC0u) == 0) return CardIssue{};
+  if (twice == 0 && (seen >> kDeckSize) == 0 && (high & 0xC0u) == 0) return CardIssue{};
   return check_cards(cards, count, round);
 }
 
