@@ -28,10 +28,22 @@ struct Counts {
       suits += std::uint64_t{1} << (16 * card_suit(c[k]));
       rank_mask |= 1u << card_rank(c[k]);
     }
+    // Counted in registers, not by incrementing with[rank[r]]: those increments hit the same few slots
+    // one after another and wait on each other's stores.
+    int once = 0, twice = 0, thrice = 0, four = 0;
     for (int r = 0; r < kNumRanks; ++r) {
-      rank[r] = static_cast<int>(ranks >> (4 * r) & 15u);
-      ++with[rank[r]];
+      const int n = static_cast<int>(ranks >> (4 * r) & 15u);
+      rank[r] = n;
+      once += n == 1;
+      twice += n == 2;
+      thrice += n == 3;
+      four += n == 4;
     }
+    with[1] = once;
+    with[2] = twice;
+    with[3] = thrice;
+    with[4] = four;
+    with[0] = kNumRanks - once - twice - thrice - four;  // 13 cards of one pack: no rank more than 4 times
     for (int s = 0; s < kNumSuits; ++s) suit[s] = static_cast<int>(suits >> (16 * s) & 0xFFFFu);
   }
   int ranks_with(int n) const { return with[n]; }
