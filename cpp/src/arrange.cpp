@@ -139,6 +139,35 @@ Scratch& scratch() noexcept {
   return opaque(instance);
 }
 
+// The 1,287 backs of a hand in the order of `first(x, y)` (x before y), a total order: ties of strength or
+// bound go by index, so the setting chosen among equal ones is the same with every standard library
+// (std::sort leaves equal keys in an order of its own). A heap, not a sort: the searches stop after a few
+// backs, and building the heap costs a fraction of sorting all of them.
+template <class First>
+class BackQueue {
+ public:
+  BackQueue(std::uint16_t (&order)[1287], First first) noexcept : order_(order), first_(first) {
+    for (int b = 0; b < 1287; ++b) order_[b] = static_cast<std::uint16_t>(b);
+    std::make_heap(order_, order_ + 1287, comes_after());
+  }
+  bool empty() const noexcept { return size_ == 0; }
+  // The next back in order; only when !empty().
+  int pop() noexcept {
+    std::pop_heap(order_, order_ + size_, comes_after());
+    --size_;
+    return order_[size_];
+  }
+
+ private:
+  // The heap's "less": its top is the back that comes after no other, the first in order.
+  auto comes_after() const noexcept {
+    return [this](std::uint16_t x, std::uint16_t y) { return first_(y, x); };
+  }
+  std::uint16_t* order_;
+  First first_;
+  std::ptrdiff_t size_ = 1287;
+};
+
 void fill(const std::uint8_t* c, const HandSubsets& h, int b, int m, int fr, Arrangement* out) noexcept {
   const SubsetTables& s = subsets();
   gather(c, s.three[fr], out->cards);
@@ -155,12 +184,18 @@ bool stronger(Strength b1, Strength m1, Strength f1, Strength b2, Strength m2, S
   return f1 > f2;
 }
 
-bool by_strengths_desc(const Arrangement& x, const Arrangement& y) noexcept {
-  return stronger(x.strength[2], x.strength[1], x.strength[0], y.strength[2], y.strength[1], y.strength[0]);
-}
-
 bool same_strengths(const Arrangement& x, const Arrangement& y) noexcept {
   return x.strength[0] == y.strength[0] && x.strength[1] == y.strength[1] && x.strength[2] == y.strength[2];
+}
+
+// Strongest first; settings of equal strengths by their card bytes, so that the order is total and the
+// setting kept for each strength (arrangements with distinct strengths) is the same with every standard
+// library.
+bool by_strengths_desc(const Arrangement& x, const Arrangement& y) noexcept {
+  if (!same_strengths(x, y)) {
+    return stronger(x.strength[2], x.strength[1], x.strength[0], y.strength[2], y.strength[1], y.strength[0]);
+  }
+  return std::memcmp(x.cards, y.cards, sizeof x.cards) < 0;
 }
 
 bool dominated_by(const Arrangement& x, const Arrangement& y) noexcept {
@@ -227,11 +262,10 @@ void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrang
   evaluate_subsets(cards13, rules.wheel, h);
   // Backs strongest first: the first back with a legal completion is the strongest back; only backs of the
   // same strength (other suits) can still matter after it.
-  for (int b = 0; b < 1287; ++b) sc.order[b] = static_cast<std::uint16_t>(b);
-  std::sort(sc.order, sc.order + 1287, [&](std::uint16_t x, std::uint16_t y) { return h.five[x] > h.five[y]; });
+  BackQueue queue(sc.order, [&](int x, int y) { return h.five[x] != h.five[y] ? h.five[x] > h.five[y] : x < y; });
   int best_b = -1, best_m = -1, best_f = -1;
-  for (int k = 0; k < 1287; ++k) {
-    const int b = sc.order[k];
+  while (!queue.empty()) {
+    const int b = queue.pop();
     if (best_b >= 0 && h.five[b] < h.five[best_b]) break;
     for_each_completion(h, b, rules, [&](int m, int fr) {
       if (best_b < 0 || stronger(h.five[b], h.five[m], h.three[fr], h.five[best_b], h.five[best_m], h.three[best_f])) {
@@ -283,13 +317,12 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
                                 model.middle_upto[3][c], model.middle_upto[4][c]};
     const RowValue v[3] = {best_front, middle_bound, values.back[b]};
     sc.bound[b] = expectation(v, model);
-    sc.order[b] = static_cast<std::uint16_t>(b);
   }
-  std::sort(sc.order, sc.order + 1287, [&](std::uint16_t x, std::uint16_t y) { return sc.bound[x] > sc.bound[y]; });
+  BackQueue queue(sc.order, [&](int x, int y) { return sc.bound[x] != sc.bound[y] ? sc.bound[x] > sc.bound[y] : x < y; });
   double best = 0;
   int best_b = -1, best_m = -1, best_f = -1;
-  for (int k = 0; k < 1287; ++k) {
-    const int b = sc.order[k];
+  while (!queue.empty()) {
+    const int b = queue.pop();
     if (best_b >= 0 && sc.bound[b] < best) break;
     for_each_completion(h, b, rules, [&](int m, int fr) {
       const RowValue v[3] = {values.front[fr], values.middle[m], values.back[b]};
