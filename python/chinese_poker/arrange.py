@@ -141,7 +141,8 @@ def arrangements(
     drop_dominated: bool = False,
     with_strengths: bool = False,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
-    """Every legal setting of 13 cards under ``rules``, those with identical row strengths collapsed to one.
+    """Every legal setting of 13 cards under ``rules``, those with identical row strengths collapsed to one
+    (the one whose card codes, front to back, come first).
 
     Returns a ``(K, 13)`` uint8 array of settings (front 3, middle 5, back 5 card codes), strongest back
     first; with ``with_strengths``, also the ``(K, 3)`` int32 array of the rows' strengths. With
