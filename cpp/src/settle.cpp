@@ -671,18 +671,25 @@ CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t r
   assert(num_players >= 0 && num_players <= kMaxPlayers);
   // Fast test first (every round of a batch passes through here): the codes must be distinct positions
   // below 52. A card seen before sets a bit of `twice`; no popcount (a library call without -mpopcnt).
-  // Only a failing round is scanned again to name the offending card.
+  // Each player's 13 cards are one chain of dependent ORs, the players' chains independent of each other
+  // (so they overlap in the processor), then the players' masks meet. Only a failing round is scanned
+  // again to name the offending card.
   std::uint64_t seen = 0, twice = 0;
   unsigned high = 0;
-  const int count = num_players * 13;
-  for (int k = 0; k < count; ++k) {
-    const std::uint64_t bit = std::uint64_t{1} << (cards[k] & 63u);
-    twice |= seen & bit;
-    seen |= bit;
-    high |= cards[k];
+  for (int p = 0; p < num_players; ++p) {
+    const std::uint8_t* hand = cards + 13 * p;
+    std::uint64_t mine = 0, mine_twice = 0;
+    for (int k = 0; k < 13; ++k) {
+      const std::uint64_t bit = std::uint64_t{1} << (hand[k] & 63u);
+      mine_twice |= mine & bit;
+      mine |= bit;
+      high |= hand[k];
+    }
+    twice |= mine_twice | (seen & mine);
+    seen |= mine;
   }
   if (twice == 0 && (seen >> kDeckSize) == 0 && (high & 0xC0u) == 0) return CardIssue{};
-  return check_cards(cards, count, round);
+  return check_cards(cards, num_players * 13, round);
 }
 
 SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_players, const RulesSpec& rules,
@@ -705,6 +712,12 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
     const SettleError error = check_stakes(shared_stakes, num_players);
     if (error) return error;
   }
+  // Without any per-pair or per-player column (net only, the common call) the pair loop is skipped whole.
+  const bool detail = outputs.rows != nullptr || outputs.rows_known != nullptr || outputs.decided_by != nullptr ||
+                      outputs.scoop != nullptr || outputs.subtotal != nullptr || outputs.stake != nullptr ||
+                      outputs.home_run != nullptr || outputs.units != nullptr || outputs.foul != nullptr ||
+                      outputs.natural != nullptr || outputs.royalties != nullptr || outputs.bet != nullptr ||
+                      outputs.fantasyland_cards != nullptr;
   const auto settle_rounds = [&](std::size_t begin, std::size_t end, std::size_t* bad) noexcept -> SettleError {
     RoundResult result;
     PlayerInput in[kMaxPlayers];
@@ -756,7 +769,7 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
         return error;
       }
       for (std::size_t p = 0; p < players; ++p) outputs.net[r * players + p] = result.net[p];
-      write_pairs(result, r, rules, outputs);
+      if (detail) write_pairs(result, r, rules, outputs);
     }
     return SettleError{};
   };
