@@ -364,3 +364,15 @@ def test_the_arranging_examples_print_what_the_library_returns() -> None:
         globs.update(test.globs)  # the blocks share one namespace, as in Sphinx's default group
     assert runner.failures == 0
     assert runner.tries > 0
+
+
+def test_a_suggestion_declares_the_natural_when_it_pays_more_than_playing() -> None:
+    cards = "As Ah Ks Kh Qs Qh Js Jh Ts Th 9s 9h 2c"  # six pairs, and two royal flushes to play
+    rules = Rules.preset("pagat-bonus")  # six pairs pay 3, declared
+    found = suggest(cards, rules, k=3)
+    assert arrange(cards, rules).declare is None
+    assert [s.declare for s in found] == [None, None, "six_pairs"]
+    assert [round(s.expected_units / 3, 2) for s in found] == [10.93, 10.51, 0.23]
+    # Under "auto" the natural counts whatever is played.
+    auto = suggest(cards, rules.replace(natural_declaration="auto"), k=3)
+    assert [s.declare for s in auto] == ["six_pairs"] * 3
