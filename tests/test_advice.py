@@ -21,6 +21,7 @@ from chinese_poker import (
 )
 from chinese_poker import advice as advice_module
 from chinese_poker.advice import distinct_key
+from chinese_poker.cli import main
 from chinese_poker.presets import PRESET_NAMES
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -376,3 +377,44 @@ def test_a_suggestion_declares_the_natural_when_it_pays_more_than_playing() -> N
     # Under "auto" the natural counts whatever is played.
     auto = suggest(cards, rules.replace(natural_declaration="auto"), k=3)
     assert [s.declare for s in auto] == ["six_pairs"] * 3
+
+
+# ----- the command line -----------------------------------------------------------------------------------
+
+
+def test_the_suggest_command_prints_the_suggestions_and_their_measurements(capsys) -> None:
+    assert main(["suggest", *PAIRS.split(), "-k", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    found = suggest(PAIRS, k=2)
+    assert lines[0] == f"1. {found[0].hand}   +1.178 units v. 3"
+    assert lines[1] == f"   {found[0].why}"
+    assert lines[2] == f"2. {found[1].hand}   +1.164 units v. 3"
+    assert len(lines) == 4
+    assert (
+        main(["suggest", PAIRS, "-k", "2", "--evaluate", "300", "--seed", "13", "--field", "strongest"]) == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    value = evaluate_setting(found[1].hand, samples=300, seed=13, field="strongest")
+    low, high = value.interval
+    assert lines[5].startswith(
+        f"   measured: {value.expected_units:+.3f} ({low:+.3f} to {high:+.3f}) over 300"
+    )
+    assert main(["suggest", PAIRS, "-k", "1", "--format", "json", "--evaluate", "50"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["suggestions"][0]["hand"] == str(found[0].hand)
+    assert data["suggestions"][0]["measured"]["samples"] == 50
+    assert data["rules"] == "pagat"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["As", "Ah"], "arranging takes 13 cards, got 2"),
+        ([PAIRS, "-k", "0"], r"k must be in 1\.\.100, got 0"),
+        ([PAIRS, "--evaluate", "-1"], "--evaluate must be 0"),
+        ([PAIRS, "--opponents", "4"], "opponents must be 1, 2 or 3, got 4"),
+    ],
+)
+def test_the_suggest_command_refuses_bad_input(capsys, arguments, message) -> None:
+    assert main(["suggest", *arguments]) == 2
+    assert re.search(message, capsys.readouterr().err)
