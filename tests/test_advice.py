@@ -17,6 +17,7 @@ from chinese_poker import (
     arrange,
     arrangements,
     evaluate_setting,
+    evaluate_settings,
     suggest,
 )
 from chinese_poker import advice as advice_module
@@ -247,6 +248,23 @@ def test_a_setting_weaker_in_every_row_is_worth_less_on_the_same_deals() -> None
     for weak_row, strong_row in zip(value.rows, reference.rows):
         assert weak_row.win <= strong_row.win
         assert weak_row.loss >= strong_row.loss
+
+
+def test_several_settings_of_the_same_cards_are_measured_on_the_same_deals() -> None:
+    found = suggest(PAIRS, k=3)
+    hands = [s.hand for s in found]
+    together = evaluate_settings(hands, samples=300, seed=13, compare_to_best=True, threads=2)
+    assert together == tuple(evaluate_setting(h, samples=300, seed=13, compare_to_best=True) for h in hands)
+    # Paired: ours - best per deal, so the second's difference is its total less the first's.
+    first, second, _ = together
+    assert second.best is not None
+    assert second.best.difference == (second.total_units - first.total_units) / 300
+    with pytest.raises(ValueError, match=r"hands\[1\] holds other cards than hands\[0\]"):
+        evaluate_settings([hands[0], LOCK], samples=10)
+    with pytest.raises(ValueError, match="evaluate_settings takes 1 to 100 settings, got 0"):
+        evaluate_settings([], samples=10)
+    with pytest.raises(TypeError, match="hands must be a sequence of settings, got Hand"):
+        evaluate_settings(hands[0], samples=10)
 
 
 @pytest.mark.parametrize("field", ["strongest", "expected"])

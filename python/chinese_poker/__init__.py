@@ -22,6 +22,7 @@ from chinese_poker.advice import (
     SettingValue,
     Suggestion,
     evaluate_setting,
+    evaluate_settings,
     suggest,
 )
 from chinese_poker.arrange import Arrangement, arrange, arrange_batch, arrangements
@@ -73,6 +74,7 @@ __all__ = [
     "evaluate",
     "evaluate_batch",
     "evaluate_setting",
+    "evaluate_settings",
     "format_card",
     "format_cards",
     "held_naturals",

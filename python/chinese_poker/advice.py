@@ -46,6 +46,7 @@ __all__ = [
     "Suggestion",
     "distinct_key",
     "evaluate_setting",
+    "evaluate_settings",
     "suggest",
 ]
 
@@ -236,11 +237,10 @@ def suggest(
             1,
             best.hand,
             strengths=best.strengths,
-            per_opponent=float(ev[best_index]),
+            expected_units=best.expected_units,
             win=win[best_index],
             loss=loss[best_index],
             rules=rules,
-            opponents=opponents,
             declare=best.declare,
         )
     ]
@@ -254,11 +254,10 @@ def suggest(
                 rank,
                 hand,
                 strengths=row_strengths,
-                per_opponent=per_opponent,
+                expected_units=per_opponent * opponents,
                 win=win[index],
                 loss=loss[index],
                 rules=rules,
-                opponents=opponents,
                 declare=declare,
             )
         )
@@ -270,14 +269,13 @@ def _suggestion(
     hand: Hand,
     *,
     strengths: tuple[int, int, int],
-    per_opponent: float,
+    expected_units: float,
     win: npt.NDArray[np.float64],
     loss: npt.NDArray[np.float64],
     rules: Rules,
-    opponents: int,
     declare: str | None,
 ) -> Suggestion:
-    """A suggestion worth ``per_opponent`` units against each of ``opponents`` opponents."""
+    """A suggestion worth ``expected_units`` against its opponents."""
     royalties = hand.facts(rules).royalties
     rows = tuple(
         RowReason(
@@ -300,7 +298,7 @@ def _suggestion(
         rank=rank,
         hand=hand,
         strengths=strengths,
-        expected_units=per_opponent * opponents,
+        expected_units=expected_units,
         rows=(front, middle, back),
         scoop=float(win[0] * win[1] * win[2]),
         declare=declare,
@@ -514,10 +512,52 @@ def evaluate_setting(
     The result depends on ``seed``, ``start`` and ``samples`` only: the same for any ``threads`` (passed to
     both batch calls; 0: every core) and any chunking (deals ``0..n-1`` and ``n..m-1`` sum to ``0..m-1``).
 
-    ``compare_to_best``: also settle ``suggest(cards, rules, k=1)[0]`` against the same opponents'
+    ``compare_to_best``: also settle ``suggest(hand.cards, rules, k=1)[0]`` against the same opponents'
     settings, for the paired difference and the regret (``SettingValue.best``).
     """
-    setting = _setting(hand)
+    (value,) = evaluate_settings(
+        [hand],
+        rules,
+        opponents=opponents,
+        field=field,
+        samples=samples,
+        seed=seed,
+        start=start,
+        compare_to_best=compare_to_best,
+        threads=threads,
+    )
+    return value
+
+
+def evaluate_settings(
+    hands: Sequence[SettingLike],
+    rules: RulesLike | None = None,
+    *,
+    opponents: int = 3,
+    field: str = "expected",
+    samples: int = 10_000,
+    seed: int = 0,
+    start: int = 0,
+    compare_to_best: bool = False,
+    threads: int = 1,
+) -> tuple[SettingValue, ...]:
+    """``evaluate_setting`` of several settings of the same 13 cards, on the same deals: the opponents'
+    settings, which do not depend on how ours are laid, are arranged once for all (the costly part), so
+    the settings' figures are paired. Each value is the one ``evaluate_setting`` gives for that setting
+    alone. ``hands``: 1 to 100 settings, each holding the same 13 cards (ValueError otherwise)."""
+    if isinstance(hands, (str, bytes, Hand)) or not isinstance(hands, (Sequence, np.ndarray)):
+        raise TypeError(
+            f"evaluate_settings: hands must be a sequence of settings, got {type(hands).__name__}"
+        )
+    if not 1 <= len(hands) <= 100:
+        raise ValueError(f"evaluate_settings takes 1 to 100 settings, got {len(hands)}")
+    settings = [_setting(hand) for hand in hands]
+    cards = sorted(settings[0].cards)
+    for index, setting in enumerate(settings[1:], start=1):
+        if sorted(setting.cards) != cards:
+            raise ValueError(
+                f"hands[{index}] holds other cards than hands[0]: every setting must hold the same 13"
+            )
     rules = rules_or_default(rules)
     opponents = _opponent_count(opponents)
     if not isinstance(field, str) or field not in STRATEGIES:
@@ -528,30 +568,62 @@ def evaluate_setting(
     if not isinstance(compare_to_best, (bool, np.bool_)):
         raise TypeError(f"compare_to_best must be a bool, got {type(compare_to_best).__name__}")
     count = thread_count(threads, "evaluate_setting")
-    facts = setting.facts(rules)
-    ours = np.asarray(setting.cards, dtype=np.uint8)
-    best = suggest(setting.cards, rules, k=1, opponents=opponents)[0].hand if compare_to_best else None
-    best_codes = None if best is None else np.asarray(best.cards, dtype=np.uint8)
+    # The best for each setting's own card order, as suggest gives it for those cards.
+    bests = [
+        suggest(setting.cards, rules, k=1, opponents=opponents)[0].hand if compare_to_best else None
+        for setting in settings
+    ]
     is_ours = np.zeros(52, dtype=bool)
-    is_ours[ours] = True
-    sums = _Sums(opponents)
+    is_ours[np.asarray(cards, dtype=np.intp)] = True
+    sums = [_Sums(opponents) for _ in settings]
     for begin in range(start, start + samples, _CHUNK):
         end = min(begin + _CHUNK, start + samples)
         n = end - begin
         deck = deal_batch(seed, begin, end, players=4).reshape(n, 52)
         # Each deal holds our 13 cards once: dropping them leaves 39 per deal, in the deal's order.
         others = deck[~is_ours[deck]].reshape(n, 39)[:, : 13 * opponents]
-        hands = np.ascontiguousarray(others.reshape(n * opponents, 13))
-        laid = arrange_batch(hands, rules, field, threads=count).reshape(n, opponents, 13)
+        field_hands = np.ascontiguousarray(others.reshape(n * opponents, 13))
+        laid = arrange_batch(field_hands, rules, field, threads=count).reshape(n, opponents, 13)
         rounds = np.empty((n, opponents + 1, 13), dtype=np.uint8)
-        rounds[:, 0, :] = ours
         rounds[:, 1:, :] = laid
-        detail = settle_batch(rounds, rules, detail=True, threads=count)
-        sums.add(detail.net, detail, opponents)
-        if best_codes is not None:
-            rounds[:, 0, :] = best_codes
-            best_net = settle_batch(rounds, rules, threads=count)
-            sums.add_best(detail.net[:, 0], best_net[:, 0])
+        for setting, best, total in zip(settings, bests, sums):
+            rounds[:, 0, :] = setting.cards
+            detail = settle_batch(rounds, rules, detail=True, threads=count)
+            total.add(detail.net, detail, opponents)
+            if best is not None:
+                rounds[:, 0, :] = best.cards
+                best_net = settle_batch(rounds, rules, threads=count)
+                total.add_best(detail.net[:, 0], best_net[:, 0])
+    return tuple(
+        _value(
+            setting,
+            rules,
+            best,
+            total,
+            field=field,
+            opponents=opponents,
+            samples=samples,
+            seed=seed,
+            start=start,
+        )
+        for setting, best, total in zip(settings, bests, sums)
+    )
+
+
+def _value(
+    setting: Hand,
+    rules: Rules,
+    best: Hand | None,
+    sums: _Sums,
+    *,
+    field: str,
+    opponents: int,
+    samples: int,
+    seed: int,
+    start: int,
+) -> SettingValue:
+    """The ``SettingValue`` of one setting from its sums over ``samples`` deals."""
+    facts = setting.facts(rules)
     mean, error, interval = _mean_and_interval(sums.units, sums.squares, samples)
     comparison = None
     if best is not None:

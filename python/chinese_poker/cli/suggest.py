@@ -1,12 +1,12 @@
 """``chinese-poker suggest``: the best few distinct settings of 13 cards and why (``cp.suggest``), each
-measured by simulation on request (``cp.evaluate_setting``, the same deals for every suggestion)."""
+measured by simulation on request (``cp.evaluate_settings``: the same deals for every suggestion)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from chinese_poker.advice import SettingValue, evaluate_setting, suggest
+from chinese_poker.advice import SettingValue, evaluate_settings, suggest
 from chinese_poker.arrange import STRATEGIES
 from chinese_poker.cards import parse_cards
 from chinese_poker.cli.common import CliError, dumps, one_line, resolve_rules
@@ -61,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         cards = parse_cards(" ".join(args.cards))
         found = suggest(cards, rules, args.k, opponents=args.opponents)
-        measured = [
-            evaluate_setting(
-                s.hand,
+        measured = (
+            evaluate_settings(
+                [s.hand for s in found],
                 rules,
                 opponents=args.opponents,
                 field=args.field,
@@ -71,9 +71,9 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 threads=args.threads,
             )
-            for s in found
             if args.evaluate
-        ]
+            else ()
+        )
     except (ValueError, TypeError) as error:
         raise CliError(one_line(error)) from None
     if args.format == "json":
