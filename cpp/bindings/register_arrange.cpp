@@ -97,6 +97,51 @@ void register_arrange(py::module_& m) {
       py::arg("strengths"), py::arg("model"), "Expected units per opponent of a setting's row strengths.");
 
   m.def(
+      "expected_rows",
+      [](const py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>& strengths,
+         const ExpectedModel& model) {
+        if (strengths.ndim() != 2 || strengths.shape(1) != 3) {
+          throw py::value_error("expected_rows: strengths must have shape (K, 3), got " + shape_of(strengths));
+        }
+        const py::ssize_t n = strengths.shape(0);
+        py::array_t<double> ev(n);
+        py::array_t<double> win({n, py::ssize_t{3}});
+        py::array_t<double> loss({n, py::ssize_t{3}});
+        const auto s = strengths.unchecked<2>();
+        auto e = ev.mutable_unchecked<1>();
+        auto w = win.mutable_unchecked<2>();
+        auto l = loss.mutable_unchecked<2>();
+        for (py::ssize_t k = 0; k < n; ++k) {
+          Strength row_strengths[3];
+          for (py::ssize_t r = 0; r < 3; ++r) {
+            const std::int32_t value = s(k, r);
+            const RowModel& row = model.row[r];
+            const auto it = value < 0 ? row.classes.end()
+                                      : std::lower_bound(row.classes.begin(), row.classes.end(),
+                                                         static_cast<Strength>(value));
+            if (it == row.classes.end() || *it != static_cast<Strength>(value)) {
+              throw py::value_error("expected_rows: setting " + std::to_string(k) + ", row " + std::to_string(r) +
+                                    ": " + std::to_string(value) + " is not one of the row's hand classes");
+            }
+            const auto i = static_cast<std::size_t>(it - row.classes.begin());
+            row_strengths[r] = static_cast<Strength>(value);
+            w(k, r) = row.win[i];
+            l(k, r) = row.loss[i];
+          }
+          // The arranger's own expectation, so that values compare exactly with arrange's.
+          double value = 0;
+          if (!expected_units(row_strengths, model, &value)) {
+            throw py::value_error("expected_rows: setting " + std::to_string(k) + " has no value in the model");
+          }
+          e(k) = value;
+        }
+        return py::make_tuple(ev, win, loss);
+      },
+      py::arg("strengths"), py::arg("model"),
+      "For K settings' row strengths ((K, 3) int32): their expected units per opponent (as arrange computes\n"
+      "them) and each row's chance to win and to lose against the field's row; ((K,), (K, 3), (K, 3)) float64.");
+
+  m.def(
       "legal_arrangements",
       [](const py::bytes& cards, const RulesSpec& rules, bool distinct_strengths, bool drop_dominated) {
         check_rules(rules);

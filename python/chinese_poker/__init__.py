@@ -15,6 +15,16 @@ except ImportError as error:  # pragma: no cover - only without a built extensio
     ) from error
 
 from chinese_poker._core import InputError
+from chinese_poker.advice import (
+    Comparison,
+    RowRates,
+    RowReason,
+    SettingValue,
+    Suggestion,
+    evaluate_setting,
+    evaluate_settings,
+    suggest,
+)
 from chinese_poker.arrange import Arrangement, arrange, arrange_batch, arrangements
 from chinese_poker.cards import format_card, format_cards, parse_card, parse_cards
 from chinese_poker.evaluation import (
@@ -38,17 +48,22 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree th
 
 __all__ = [
     "Arrangement",
+    "Comparison",
     "Hand",
     "HandCategory",
     "HandFacts",
     "InputError",
     "PairResult",
     "PlayerResult",
+    "RowRates",
+    "RowReason",
     "Rules",
+    "SettingValue",
     "SettleDetail",
     "Settlement",
     "Simulation",
     "Strategy",
+    "Suggestion",
     "__version__",
     "arrange",
     "arrange_batch",
@@ -58,6 +73,8 @@ __all__ = [
     "detect_natural",
     "evaluate",
     "evaluate_batch",
+    "evaluate_setting",
+    "evaluate_settings",
     "format_card",
     "format_cards",
     "held_naturals",
@@ -66,6 +83,7 @@ __all__ = [
     "settle",
     "settle_batch",
     "simulate",
+    "suggest",
     "tiebreak_vector",
 ]
 

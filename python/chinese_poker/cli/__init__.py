@@ -1,7 +1,8 @@
 """The ``chinese-poker`` command (also ``python -m chinese_poker``): one module per command.
 
 Commands: ``score`` (settle rounds from a JSON round file), ``deal`` (deal, arrange and settle a random
-round), ``check`` (is a setting legal, and which natural do the 13 cards hold), ``rules`` (list presets or
+round), ``check`` (is a setting legal, and which natural do the 13 cards hold), ``suggest`` (the best few
+distinct settings of 13 cards and why), ``rules`` (list presets or
 print one as TOML), ``simulate`` (play many random deals, a strategy per seat), ``vectors`` (write
 conformance vectors), ``verify`` (compare another implementation's output with the expected output) and
 ``serve`` (the HTTP JSON scoring service, an optional extra). The JSON round format is described in
@@ -19,7 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from chinese_poker import __version__
-from chinese_poker.cli import check, deal, rules, score, serve, simulate, vectors, verify
+from chinese_poker.cli import check, deal, rules, score, serve, simulate, suggest, vectors, verify
 from chinese_poker.cli.common import PROG, CliError, one_line
 from chinese_poker.formats.rounds import RoundError
 from chinese_poker.formats.verify import OutputFileError
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_parser(commands, rules_help, progress_help)
     deal.add_parser(commands, rules_help)
     check.add_parser(commands, rules_help)
+    suggest.add_parser(commands, rules_help)
     rules.add_parser(commands)
     vectors.add_parser(commands, rules_help, progress_help)
     simulate.add_parser(commands, rules_help, progress_help)

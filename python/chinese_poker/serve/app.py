@@ -167,6 +167,7 @@ def create_app(limits: Limits | None = None) -> Starlette:
             methods=["POST"],
         ),
         Route("/v1/arrange", _endpoint(_posting(limits, hands.arrange_one, query=False)), methods=["POST"]),
+        Route("/v1/suggest", _endpoint(_posting(limits, hands.suggest_one, query=False)), methods=["POST"]),
         Route("/v1/deal", _endpoint(deal), methods=["GET"]),
         Route("/v1/rules", _endpoint(_getting(info.presets)), methods=["GET"]),
         Route("/v1/rules/{name}", _endpoint(preset), methods=["GET"]),

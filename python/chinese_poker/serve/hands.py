@@ -1,5 +1,6 @@
 """One hand for the service: ``check_one`` (is a setting legal, which natural, why a foul: the verdict of
-``chinese-poker check``, as data) and ``arrange_one`` (a legal setting chosen by ``arrange``)."""
+``chinese-poker check``, as data), ``arrange_one`` (a legal setting chosen by ``arrange``) and
+``suggest_one`` (the best few distinct settings and why, by ``suggest``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chinese_poker._render import sorted_text
+from chinese_poker.advice import suggest
 from chinese_poker.arrange import DEFAULT_STRATEGY, STRATEGIES, arrange
 from chinese_poker.cards import format_card
 from chinese_poker.checking import check_hand
@@ -20,10 +22,13 @@ from chinese_poker.serve.bodies import Reply, json_object, rules_field
 from chinese_poker.serve.dealt import DEALT_KEY, dealt_codes
 from chinese_poker.serve.errors import ApiError
 
-__all__ = ["arrange_one", "check_one", "row_objects"]
+__all__ = ["MAX_SUGGESTIONS", "arrange_one", "check_one", "row_objects", "suggest_one"]
 
 _CHECK_EXTRA_KEYS = ("rules", DEALT_KEY)
 _ARRANGE_KEYS = ("cards", "rules", "strategy", "opponents")
+_SUGGEST_KEYS = ("cards", "rules", "k", "opponents")
+#: The most settings one ``/v1/suggest`` request may ask for.
+MAX_SUGGESTIONS = 10
 
 
 def row_objects(
@@ -140,6 +145,58 @@ def arrange_one(body: bytes) -> Reply:
         "opponents": opponents,
         "declare": chosen.declare,
     }
+    return Reply((dumps(answer) + "\n").encode("utf-8"))
+
+
+def _suggestions(data: Mapping[str, Any]) -> int:
+    k = data.get("k", 3)
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_SUGGESTIONS:
+        shown = str(k) if isinstance(k, int) and not isinstance(k, bool) else type_name(k)
+        raise ApiError(422, "bad_request", f"k must be 1 to {MAX_SUGGESTIONS}, got {shown}")
+    return k
+
+
+def suggest_one(body: bytes) -> Reply:
+    """``POST /v1/suggest``: ``{"cards": 13 cards, "rules"?, "k"?: 1..10, "opponents"?: 1..3}``; the
+    answer: ``suggestions``, the ``k`` best distinct settings ``suggest`` gives (best first; the first is
+    the setting ``/v1/arrange`` chooses by ``expected``), each with its ``rank``, ``front``, ``middle``,
+    ``back``, ``rows`` (as the output format writes them, plus each row's ``win``, ``tie`` and ``loss``
+    chances against the field), ``expected_units`` against ``opponents`` opponents, ``scoop``, the natural
+    to ``declare`` (or ``null``) and ``why``."""
+    data = json_object(body, "a suggest request")
+    for key in data:
+        if key not in _SUGGEST_KEYS:
+            raise ApiError(422, "bad_request", f"unknown key {key!r}; allowed: {', '.join(_SUGGEST_KEYS)}")
+    if "cards" not in data:
+        raise ApiError(422, "bad_request", "cards missing (13 cards to arrange)")
+    rules: Rules = rules_field(data)
+    k = _suggestions(data)
+    opponents = _opponents(data)
+    try:
+        cards = cards_value(data["cards"], "cards")
+        found = suggest(cards, rules, k, opponents=opponents)
+    except (ValueError, TypeError) as error:
+        raise ApiError(422, "bad_hand", one_line(error)) from None
+    suggestions = []
+    for s in found:
+        hand = s.hand
+        rows = row_objects(_hand_rows(hand), s.strengths, [row.royalty for row in s.rows])
+        for reason in s.rows:
+            rows[reason.row].update(win=reason.win, tie=reason.tie, loss=reason.loss)
+        suggestions.append(
+            {
+                "rank": s.rank,
+                "front": sorted_text(hand.front or ()),
+                "middle": sorted_text(hand.middle or ()),
+                "back": sorted_text(hand.back or ()),
+                "rows": rows,
+                "expected_units": s.expected_units,
+                "scoop": s.scoop,
+                "declare": s.declare,
+                "why": s.why,
+            }
+        )
+    answer = {"rules": rules_reference(rules), "opponents": opponents, "suggestions": suggestions}
     return Reply((dumps(answer) + "\n").encode("utf-8"))
 
 

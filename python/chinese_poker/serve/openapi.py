@@ -108,6 +108,58 @@ def _service_components() -> dict[str, Any]:
                 "strategy": {"type": "string"},
             },
         },
+        "suggest_request": {
+            "type": "object",
+            "required": ["cards"],
+            "additionalProperties": False,
+            "properties": {
+                "cards": _ref(_ROUND + "thirteen"),
+                "rules": _ref(_ROUND + "rules"),
+                "k": {"type": "integer", "minimum": 1, "maximum": 10},
+                "opponents": {"type": "integer", "minimum": 1, "maximum": 3},
+            },
+        },
+        "suggest_answer": {
+            "type": "object",
+            "required": ["rules", "opponents", "suggestions"],
+            "properties": {
+                "rules": _ref(_ROUND + "rules"),
+                "opponents": {"type": "integer"},
+                "suggestions": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["rank", "front", "middle", "back", "rows", "expected_units", "why"],
+                        "properties": {
+                            "rank": {"type": "integer", "minimum": 1},
+                            "front": {"type": "string"},
+                            "middle": {"type": "string"},
+                            "back": {"type": "string"},
+                            "rows": {"type": "object", "additionalProperties": _ref("suggest_row")},
+                            "expected_units": {"type": "number"},
+                            "scoop": {"type": "number"},
+                            "declare": {"type": ["string", "null"]},
+                            "why": {"type": "string"},
+                        },
+                    },
+                },
+            },
+        },
+        "suggest_row": {
+            "description": "a row as the output format writes it, with its chances against the field's row",
+            "allOf": [
+                _ref(_OUTPUT + "row"),
+                {
+                    "type": "object",
+                    "required": ["win", "tie", "loss"],
+                    "properties": {
+                        "win": {"type": "number", "minimum": 0, "maximum": 1},
+                        "tie": {"type": "number", "minimum": 0, "maximum": 1},
+                        "loss": {"type": "number", "minimum": 0, "maximum": 1},
+                    },
+                },
+            ],
+        },
     }
 
 
@@ -191,6 +243,13 @@ def openapi_document() -> dict[str, Any]:
                 "summary": "a legal setting for 13 cards, chosen by `arrange`",
                 "requestBody": {"required": True, **_json_body("arrange_request")},
                 "responses": _answers({**ok, **_json_body("arrange_answer")}, 400, 413, 422),
+            }
+        },
+        "/v1/suggest": {
+            "post": {
+                "summary": "the best few distinct settings of 13 cards and why, by `suggest`",
+                "requestBody": {"required": True, **_json_body("suggest_request")},
+                "responses": _answers({**ok, **_json_body("suggest_answer")}, 400, 413, 422),
             }
         },
         "/v1/deal": {
