@@ -31,7 +31,7 @@ hands13 = st.permutations(range(52)).map(lambda deck: tuple(deck[:13]))
 presets = st.sampled_from(PRESET_NAMES).map(Rules.preset)
 
 PAIRS = "As Ah Kd Ks Qc Qh 7c 7d 5s 4h 3c 9d 2s"  # three pairs and a wheel: few real choices
-PAIRS_HAND = Hand("Ah Qc Qh", "Kd Ks 7c 7d 9d", "As 5s 4h 3c 2s")  # arrange(PAIRS)
+PAIRS_HAND = Hand("Ah Qh Qc", "Ks Kd 9d 7d 7c", "As 5s 4h 3c 2s")  # arrange(PAIRS)
 QUADS = "7s 7h 7d 7c Kd Ks Qc Qh 9c 9d 5s 4h 2s"
 LOCK = Hand("As Ad Ac", "Ks Qs Js Ts 9s", "Ah Kh Qh Jh Th")
 ARRANGING = Path(__file__).resolve().parent.parent / "docs" / "ARRANGING.md"

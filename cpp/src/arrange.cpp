@@ -249,10 +249,14 @@ HandValues& hand_values() noexcept {
   return opaque(instance);
 }
 
-// Copies 13 cards and checks the copy.
+// Copies 13 cards, checks the copy and puts it in falling code order: every search runs over the hand's
+// positions, so the setting kept among equally strong ones is then a function of the 13 cards alone, not
+// of the order they were given in (and each row comes out highest card first).
 CardIssue copy_checked(const std::uint8_t* cards13, std::int64_t item, std::uint8_t* copy) noexcept {
   std::memcpy(copy, cards13, 13);
-  return check_cards(copy, 13, item);
+  const CardIssue issue = check_cards(copy, 13, item);
+  if (!issue) std::sort(copy, copy + 13, [](std::uint8_t a, std::uint8_t b) { return a > b; });
+  return issue;
 }
 
 void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept {
