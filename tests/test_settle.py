@@ -224,7 +224,10 @@ def test_surrender_and_stakes() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: settle([*E2, Hand("2c 3c 4c", "5c 6c 7c 8c 9c", "Tc Jc Qc Kc Ac")]), "2 to 4 players"),
+        (
+            lambda: settle([*E2, Hand("2c 3c 4c", "5c 6c 7c 8c 9c", "Tc Jc Qc Kc Ac")]),
+            "5 players needs 1 added suit",
+        ),
         (lambda: settle([E1[0], E1[0]]), "held by player 0 and player 1"),
         (lambda: settle(E1, stakes=[[1, 2], [3, 1]]), "symmetric"),
         (lambda: settle(E1, stakes=[[1, 1, 1]]), "2 x 2"),
@@ -256,8 +259,10 @@ def test_settle_batch_errors() -> None:
         settle_batch(rounds)
     with pytest.raises(TypeError, match="uint8"):
         settle_batch(rounds.astype(np.int64))
-    with pytest.raises(ValueError, match="2 to 4 players"):
+    with pytest.raises(ValueError, match="5 players needs 1 added suit"):
         settle_batch(np.zeros((1, 5, 13), dtype=np.uint8))
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        settle_batch(np.zeros((1, 7, 13), dtype=np.uint8))
     with pytest.raises(ValueError, match="contiguous"):
         settle_batch(np.zeros((4, 2, 26), dtype=np.uint8)[:, :, ::2])
     with pytest.raises(ValueError, match="13 cards"):
