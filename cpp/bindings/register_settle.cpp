@@ -112,7 +112,9 @@ py::tuple triple(const T (&v)[3]) {
                         round + "rules knob 'ace_basis' = \"table\" needs a round of 4 players without a banker "
                                 "(each player's ace_units x (aces - 1) sums to zero only when four players hold the "
                                 "whole deck); got " + std::to_string(players) + " players" +
-                            (error.other >= 0 ? " and banker seat " + std::to_string(error.other) : "") + "; use ace_basis = \"pairwise\" otherwise",
+                            (error.other >= 0 ? " and banker seat " + std::to_string(error.other) : "") +
+                            (players == kMaxDeckPlayers && error.other < 0 ? " and suits added to the pack (extra_suits)" : "") +
+                            "; use ace_basis = \"pairwise\" otherwise",
                         where);
     case SettleStatus::kOk:
       break;

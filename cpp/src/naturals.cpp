@@ -186,7 +186,8 @@ std::uint64_t pack_rows(Strength back, Strength middle, std::uint64_t front12) {
 bool six_pairs(const Counts& counts, const RulesSpec& rules) {
   int pairs = 0;
   for (int n : counts.rank) {
-    if (n >= 5) return false;  // five or six of a rank (added suits): no six pairs [decided]
+    // A count of 5 or 6 (added suits) adds no pair here, and the other 8 or 7 cards make at most 4 pairs:
+    // no six pairs, as RULES.md 10 reads it, without a test on this path.
     if (n == 2) ++pairs;
     if (n == 3) {
       if (!rules.trips_as_pair_plus_single) return false;

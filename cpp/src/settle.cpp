@@ -304,11 +304,13 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
   }
   if (f.has_setting) {
     const detail::Tables& t = detail::tables();
-    for (int row = 0; row < 3; ++row) {
-      f.strength[row] = rules.extra_suits == 0 ? row_strength(t, in.cards, row, rules.wheel)
-                                               : row_strength_in_pack(t, in.cards, row, rules.wheel);
-      f.royalty[row] = royalty_of(rules, row, f.strength[row]);
+    // One test per player, not per row: a one-deck round evaluates exactly as before the pack knob.
+    if (rules.extra_suits == 0) {
+      for (int row = 0; row < 3; ++row) f.strength[row] = row_strength(t, in.cards, row, rules.wheel);
+    } else {
+      for (int row = 0; row < 3; ++row) f.strength[row] = row_strength_in_pack(t, in.cards, row, rules.wheel);
     }
+    for (int row = 0; row < 3; ++row) f.royalty[row] = royalty_of(rules, row, f.strength[row]);
     const Strength front = f.strength[kFront], middle = f.strength[kMiddle], back = f.strength[kBack];
     // Suits never matter here, even with the suit tie-break on (RULES.md None9).
     const unsigned reasons = (front > middle ? unsigned{kFoulFrontBeatsMiddle} : 0u) |
@@ -361,8 +363,9 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   assert(num_players >= kMinPlayers && num_players <= kMaxPlayers);
   assert(options.banker >= -1 && options.banker < num_players);
   // [presets group] The table's Chi A sums to zero only when four players hold the whole deck and all
-  // settle with each other.
-  if (rules.ace_basis_table && (num_players != kMaxDeckPlayers || options.banker >= 0)) {
+  // settle with each other (so not with a suit added to the pack: its aces are not all dealt).
+  if (rules.ace_basis_table &&
+      (num_players != kMaxDeckPlayers || options.banker >= 0 || rules.extra_suits != 0)) {
     SettleError error;
     error.status = SettleStatus::kAceBasisTable;
     error.other = options.banker;  // names the banker seat in the message, -1 when there is none

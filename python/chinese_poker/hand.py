@@ -232,20 +232,23 @@ def detect_natural(cards13: CardsLike, rules: RulesLike | None = None) -> str | 
     Considers every kind the rules list, whatever ``natural_declaration`` says; three straights and three
     flushes are found by a search over the splits.
     """
-    kind = _core.detect_natural(_natural_codes(cards13), core_spec(rules_or_default(rules)))
+    resolved = rules_or_default(rules)
+    kind = _core.detect_natural(_natural_codes(cards13, resolved.extra_suits), core_spec(resolved))
     return None if kind is None else kind.name
 
 
 def held_naturals(cards13: CardsLike, rules: RulesLike | None = None) -> tuple[str, ...]:
     """Every natural kind the 13 cards hold under the knobs of ``rules`` (how quads, trips and a front
     straight with an ace count), whether or not the rules list it; in the order of ``NATURAL_NAMES``."""
-    held = _core.held_naturals(_natural_codes(cards13), core_spec(rules_or_default(rules)))
+    resolved = rules_or_default(rules)
+    held = _core.held_naturals(_natural_codes(cards13, resolved.extra_suits), core_spec(resolved))
     return tuple(kind.name for kind in held)
 
 
-def _natural_codes(cards13: CardsLike) -> bytes:
-    """The 13 card codes a natural is looked for in, as the core takes them."""
-    codes = parse_cards(cards13)
+def _natural_codes(cards13: CardsLike, extra_suits: str = "") -> bytes:
+    """The 13 card codes a natural is looked for in, as the core takes them (a card of a suit in
+    ``extra_suits``, the rules' added suits, may appear twice)."""
+    codes = parse_cards(cards13, extra_suits)
     if len(codes) != 13:
         raise ValueError(f"a natural takes 13 cards, got {len(codes)}")
     return bytes(codes)

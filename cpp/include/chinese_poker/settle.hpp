@@ -118,7 +118,8 @@ enum class SettleStatus : int {
   // ---- ofc group ----
   kFantasylandOff = 9,          // `player` played in fantasyland while rules.fantasyland is off
   // ---- presets group ----
-  kAceBasisTable = 10,          // ace_basis "table" in a round that is not 4 players without a banker
+  kAceBasisTable = 10,          // ace_basis "table" in a round that is not 4 players without a banker, or
+                                // with added suits (rules.extra_suits)
 };
 
 // Greatest bet of one player in a banker round.

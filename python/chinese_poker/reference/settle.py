@@ -938,8 +938,10 @@ def settle(
     if knob(rules, "fantasyland") != "off" and count > 3:
         raise ValueError(f"with fantasyland on a table has 2 or 3 players, got {count}")
     table_aces = knob(rules, "ace_basis") == "table"
-    if table_aces and (count != 4 or banker is not None):
-        raise ValueError(f"ace_basis 'table' needs 4 players and no banker, got {count} players")
+    if table_aces and (count != 4 or banker is not None or pack):
+        raise ValueError(
+            f"ace_basis 'table' needs 4 players, no banker and one 52-card deck, got {count} players"
+        )
     seats = [_Player(index, spec, rules) for index, spec in enumerate(players)]
     owner: dict[int, list[int]] = {}
     for seat in seats:
