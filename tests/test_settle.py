@@ -754,3 +754,56 @@ def test_settle_batch_is_thread_safe() -> None:
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: settle_batch(rounds, rules), range(8)))
     assert all(np.array_equal(r, single) for r in results)
+
+
+# --- deck group (issue #15): the pack of RULES.md 1.1 ---------------------------------------------------
+
+PACK_A = "Qc Jd 3h / 9s 9h 9d 4c 4d / As As Ah Ad Ac"
+PACK_B = "Kc Kd 2c / 8c 8d 8h 3c 3d / Ks Qs Js Ts 9s"
+
+
+def test_rules_md_pack_example() -> None:
+    """RULES.md 1.1: A holds both aces of spades, both players a nine of spades."""
+    pack = Rules(extra_suits="s")
+    hands = [Hand.parse(PACK_A, extra_suits="s"), Hand.parse(PACK_B, extra_suits="s")]
+    _assert_agrees(hands, pack)
+    result = settle(hands, pack)
+    assert result.pairs[0].rows == (-1, 1, 1)
+    assert result.net == (1, -1)
+    table = {"middle": {"five_of_a_kind": 20}, "back": {"five_of_a_kind": 10, "straight_flush": 5}}
+    _assert_agrees(hands, pack.replace(royalties=table))
+    assert settle(hands, pack.replace(royalties=table)).net == (10, -10)
+    assert result.players[0].strengths[2] == evaluate("As As Ah Ad Ac", extra_suits="s")
+    # One deck: As twice in A's back. The pack holds As twice, so a third (B's for its Ks) is refused.
+    with pytest.raises(ValueError, match="card As appears twice"):
+        settle([PACK_A, PACK_B], Rules())
+    third = PACK_B.replace("Ks", "As")
+    with pytest.raises(
+        ValueError, match=r"As appears three times .* held by player 0 \(twice\) and player 1"
+    ):
+        settle([PACK_A, third], pack)
+    with pytest.raises(ValueError, match="held by player 0 and player 0 and player 1"):
+        ref.settle(
+            [
+                {"front": f.split(), "middle": m.split(), "back": b.split()}
+                for f, m, b in (text.split(" / ") for text in (PACK_A, third))
+            ],
+            pack.resolved(),
+        )
+    with pytest.raises(ValueError, match=r"As appears three times .*: the pack holds it twice"):
+        Hand.parse("As As As / 9s 9h 9d 4c 4d / Ks Ah Ad Ac 2c", extra_suits="s")
+
+
+def test_player_count_needs_added_suits() -> None:
+    hands = [Hand.from_cards(list(range(13 * p, 13 * p + 13))) for p in range(4)]
+    fifth = Hand.from_cards([4 * r + 3 for r in range(13)], extra_suits="s")  # the added spades
+    assert sum(settle([*hands, fifth], Rules(extra_suits="s")).net) == 0
+    with pytest.raises(ValueError, match="a round of 5 players needs 1 added suit"):
+        settle([*hands, fifth], Rules())
+    with pytest.raises(ValueError, match="a round of 6 players needs 2 added suits"):
+        settle([*hands, fifth, fifth], Rules(extra_suits="s"))
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        settle([*hands, fifth, fifth, fifth], Rules(extra_suits="hs"))
+    for bad, problem in (("x", "not a suit letter"), ("ss", "names a suit twice"), ("cdh", "more than two")):
+        with pytest.raises(ValueError, match=f"rules knob 'extra_suits': .*{problem}"):
+            Rules(extra_suits=bad)
