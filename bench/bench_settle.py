@@ -1,5 +1,6 @@
 """Settlement speed: 4-player rounds per second for settle_batch (C++, one core) against the pure-Python
-reference, on the same random deals.
+reference, on the same random deals; and 6-player rounds of the 78-card pack (extra_suits) on a line of
+their own.
 
     python bench/bench_settle.py [--rounds N] [--reference-rounds M] [--repeat R] [--seed S]
 
@@ -46,6 +47,17 @@ def main() -> None:
     bonus_rate = batch("pagat-bonus (royalties, declared naturals only)", bonus)
     auto_rate = batch("pagat-bonus, natural_declaration='auto'", auto)
     batch("shisanshui-app (auto naturals, x2 shooting, home run)", app)
+
+    # The extended pack (RULES.md 1.1): six players dealt from 78 cards (clubs and hearts twice), so cards
+    # repeat at the table and within hands; its own line, the 52-card lines above being the ones to keep.
+    six = Rules.preset("shisanshui-puxian-six")
+    pack = np.concatenate([np.arange(52), [c for c in range(52) if c % 4 in (0, 2)]]).astype(np.uint8)
+    order = np.argsort(np.random.default_rng(args.seed).random((len(rounds), 78)), axis=1)
+    six_rounds = np.ascontiguousarray(pack[order].reshape(len(rounds), 6, 13))
+    seconds = best_time(lambda: settle_batch(six_rounds, six), args.repeat)
+    rows.append(
+        ("settle_batch, 1 core", "shisanshui-puxian-six (6 players, 78 cards)", len(rounds) / seconds)
+    )
 
     hands = [[Hand.from_cards(p) for p in r] for r in few]
     seconds = best_time(lambda: [settle(h, bonus) for h in hands], 1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import concurrent.futures
 import random
 
+import chinese_poker as cp
 import numpy as np
 import pytest
 from chinese_poker import Hand, Rules, _core, arrange, arrangements, describe, parse_cards, settle
@@ -247,3 +248,33 @@ def test_among_equal_strengths_the_highest_codes_go_behind() -> None:
     # middle; each row is written highest card first.
     chosen = arrange(TIES, Rules.preset("pagat"), "strongest")
     assert str(chosen.hand) == "As Ah Kh / 7c 6c 5c 4c 3c / 7d 6d 5d 4d 3d"
+
+
+# --- deck group (issue #15): hands holding a card twice (a pack with added suits, RULES.md 1.1) ---------
+
+DOUBLED = "As As Ah Ad Ac Ks Ks Qs Js Ts 2c 3d 4h"  # five aces, and two kings of spades
+
+
+def test_arranging_a_hand_with_a_card_twice() -> None:
+    rules = Rules(extra_suits="s", royalties={"back": {"five_of_a_kind": 10}})
+    codes = sorted(cp.parse_cards(DOUBLED, "s"))
+    strongest = arrange(DOUBLED, rules, strategy="strongest")
+    assert sorted(strongest.hand.cards) == codes
+    assert cp.category(strongest.strengths[2]) == cp.HandCategory.FIVE_OF_A_KIND
+    assert not strongest.hand.is_foul(rules)
+    expected = arrange(DOUBLED, rules)
+    assert sorted(expected.hand.cards) == codes
+    assert not expected.hand.is_foul(rules)
+    settings, strengths = cp.arrangements(DOUBLED, rules, with_strengths=True)
+    assert all(sorted(row.tolist()) == codes for row in settings)
+    assert strengths[0][2] == cp.evaluate("As As Ah Ad Ac", extra_suits="s")
+    batch = arrange_batch(np.array([codes, codes[::-1]], dtype=np.uint8), rules, "strongest")
+    assert all(sorted(row.tolist()) == codes for row in batch)
+    # A king-high straight flush K-Q-J-T-9 in spades is not in the hand; the back five of a kind stands
+    # above any straight flush, so a setting with one in the middle would still be legal.
+    assert not cp.Hand("2c 3d 4h", "Ks Qs Js Ts 9s", "As As Ah Ad Ac", extra_suits="s").is_foul(rules)
+    assert cp.Hand("2c 3d 4h", "As As Ah Ad Ac", "Ks Qs Js Ts 9s", extra_suits="s").is_foul(rules)
+    with pytest.raises(ValueError, match="As appears twice"):
+        arrange(DOUBLED, Rules())
+    with pytest.raises(ValueError, match="hand 0, index 7: card Ks appears twice"):
+        arrange_batch(np.array([codes], dtype=np.uint8), Rules(), "strongest")

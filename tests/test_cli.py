@@ -134,7 +134,7 @@ def test_score_rules_file_and_declared_natural(cli: Cli, tmp_path: Path) -> None
     ("text", "fragments"),
     [
         ('{"players": [', ["<stdin>", "malformed JSON at line 1"]),
-        (json.dumps(e2_round() | {"players": E2_PLAYERS[:1]}), ['round 1 (id "e2")', "2 to 4 players"]),
+        (json.dumps(e2_round() | {"players": E2_PLAYERS[:1]}), ['round 1 (id "e2")', "2 to 6 players"]),
         ("BAD_CARD", ['round 1 (id "e2"), player 2 (East): middle: unknown card', "'Xx'"]),
         ("DUPLICATE", ['round 1 (id "e2")', "card Ts is held by both North and East"]),
         ("ROW_SIZE", ['round 1 (id "e2"), player 3 (South): the back takes 5 cards, got 4']),

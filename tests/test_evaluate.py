@@ -267,6 +267,7 @@ def test_hand_category_values() -> None:
         ("FULL_HOUSE", 6),
         ("FOUR_OF_A_KIND", 7),
         ("STRAIGHT_FLUSH", 8),
+        ("FIVE_OF_A_KIND", 9),
     ]
     assert HandCategory.FLUSH > HandCategory.STRAIGHT
     assert cp.HandCategory is HandCategory

@@ -211,19 +211,24 @@ def distinct_rows(rng: np.random.Generator, rows: int, width: int) -> np.ndarray
     return np.argsort(rng.random((rows, 52)), axis=1)[:, :width].astype(np.uint8)
 
 
-def rows_are_valid(flat_rows: np.ndarray) -> np.ndarray:
-    """Per row of a 2-d array of codes: every code below 52 and none twice."""
+def rows_are_valid(flat_rows: np.ndarray, extra_suits: str = "") -> np.ndarray:
+    """Per row of a 2-d array of codes: every code below 52 and none twice (with ``extra_suits``, the rules'
+    added suits: a card of those suits at most twice, RULES.md 1.1)."""
     if flat_rows.shape[1] == 0:
         return np.ones(len(flat_rows), dtype=bool)
     in_range = (flat_rows < 52).all(axis=1)
+    if extra_suits:
+        copies = np.array([2 if "cdhs"[c % 4] in extra_suits else 1 for c in range(256)])
+        counts = [np.bincount(row, minlength=256) for row in flat_rows]
+        return in_range & np.array([bool((count <= copies).all()) for count in counts], dtype=bool)
     ordered = np.sort(flat_rows, axis=1)
     distinct = (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)
     return in_range & distinct
 
 
-def first_bad_item(items: np.ndarray) -> int:
-    """Index of the first bad item of (N, ...) codes (-1 if none)."""
-    valid = rows_are_valid(items.reshape(len(items), int(np.prod(items.shape[1:]))))
+def first_bad_item(items: np.ndarray, extra_suits: str = "") -> int:
+    """Index of the first bad item of (N, ...) codes (-1 if none); ``extra_suits`` as for rows_are_valid."""
+    valid = rows_are_valid(items.reshape(len(items), int(np.prod(items.shape[1:]))), extra_suits)
     bad = np.flatnonzero(~valid)
     return int(bad[0]) if bad.size else -1
 
@@ -482,7 +487,13 @@ def array_case(
 
 
 def check_first_bad_named(
-    data: Any, label: str, ndim: int, widths: tuple[int, ...], middle: tuple[int, ...] = ()
+    data: Any,
+    label: str,
+    ndim: int,
+    widths: tuple[int, ...],
+    middle: tuple[int, ...] = (),
+    *,
+    extra_suits: str = "",
 ) -> Callable[[BaseException], str | None]:
     """For a C-contiguous uint8 array of the right shape: the error must be a ValueError naming the first bad
     item (``"round 3,"``)."""
@@ -492,7 +503,7 @@ def check_first_bad_named(
             return None
         if data.ndim != ndim or data.shape[-1] not in widths or (middle and data.shape[1] not in middle):
             return None
-        bad = first_bad_item(data) if len(data) else -1
+        bad = first_bad_item(data, extra_suits) if len(data) else -1
         if bad < 0:
             return None
         if not isinstance(error, ValueError):
@@ -548,6 +559,10 @@ def test_fuzz_settle_batch() -> None:
     for case, rng in case_rngs("settle_batch"):
         rounds, expect, what = array_case(rng, 3, (13,), middle=(2, 3, 4))
         rules, rules_expect = rules_argument(rng)
+        # A pack with added suits (RULES.md 1.1) holds a card of those suits twice: a copy is no error there.
+        pack = rules.extra_suits if isinstance(rules, Rules) else ""
+        if pack and what in ("a card twice", "random codes"):
+            expect = VALID if first_bad_item(rounds, pack) < 0 else INVALID
         expect = INVALID if rules_expect == INVALID else expect
         too_many = (
             isinstance(rounds, np.ndarray) and rounds.ndim == 3 and rounds.shape[1] > max_players_of(rules)
@@ -560,14 +575,14 @@ def test_fuzz_settle_batch() -> None:
         if too_few:
             expect, what = INVALID, what + ", fewer than 4 players under ace_basis 'table'"
 
-        def check(net: Any, rounds: Any = rounds, rules: Any = rules) -> str | None:
+        def check(net: Any, rounds: Any = rounds, rules: Any = rules, pack: str = pack) -> str | None:
             data = np.ascontiguousarray(rounds)
             if not isinstance(net, np.ndarray) or net.dtype != np.int64 or net.shape != data.shape[:2]:
                 return "not an int64 array of shape (rounds, players)"
             if (net.sum(axis=1) != 0).any():
                 return "a round whose nets do not sum to zero"
             for cards, row in zip(data[:3], net):
-                expected = settle([Hand.from_cards(c) for c in cards], rules).net
+                expected = settle([Hand.from_cards(c, extra_suits=pack) for c in cards], rules).net
                 if tuple(int(v) for v in row) != expected:
                     return f"nets {row.tolist()} where settle gives {expected}"
             return None
@@ -580,7 +595,7 @@ def test_fuzz_settle_batch() -> None:
             lambda rounds=rounds, rules=rules: settle_batch(rounds, rules),
             check,
             # Too few players under ace_basis "table" is refused up front, before any card is read.
-            error_check=check_first_bad_named(rounds, "round", 3, (13,), (2, 3, 4))
+            error_check=check_first_bad_named(rounds, "round", 3, (13,), (2, 3, 4), extra_suits=pack)
             if rules_expect == VALID and not too_many and not too_few
             else None,
         )
@@ -601,6 +616,10 @@ def test_fuzz_arrange_batch() -> None:
         if rng.random() < 0.08:
             strategy = ["best", "", None, 1, ["expected"]][int(rng.integers(5))]
         arguments_valid = rules_valid and strategy in STRATEGIES
+        # A pack with added suits (RULES.md 1.1) holds a card of those suits twice: a copy is no error there.
+        pack = rules.extra_suits if isinstance(rules, Rules) else ""
+        if pack and what in ("a card twice", "random codes"):
+            expect = VALID if first_bad_item(hands, pack) < 0 else INVALID
         expect = expect if arguments_valid else INVALID
 
         def check(settings: Any, hands: Any = hands, rules: Any = rules) -> str | None:
@@ -614,7 +633,8 @@ def test_fuzz_arrange_batch() -> None:
             for hand, setting in zip(data, settings):
                 if sorted(setting.tolist()) != sorted(hand.tolist()):
                     return f"setting {setting.tolist()} is not a permutation of hand {hand.tolist()}"
-                if Hand.from_cards(setting).is_foul(rules):
+                pack = rules.extra_suits if isinstance(rules, Rules) else ""
+                if Hand.from_cards(setting, extra_suits=pack).is_foul(rules):
                     return f"setting {setting.tolist()} fouls"
             return None
 
@@ -625,7 +645,9 @@ def test_fuzz_arrange_batch() -> None:
             expect,
             lambda hands=hands, rules=rules, strategy=strategy: arrange_batch(hands, rules, strategy),
             check,
-            error_check=check_first_bad_named(hands, "hand", 2, (13,)) if arguments_valid else None,
+            error_check=check_first_bad_named(hands, "hand", 2, (13,), extra_suits=pack)
+            if arguments_valid
+            else None,
         )
     failures.check()
 

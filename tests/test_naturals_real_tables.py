@@ -81,10 +81,17 @@ def test_worked_examples_on_both_engines(cards: str, knobs: dict, kind: str, hel
 
 
 def test_new_kinds_are_appended_in_the_plan_order() -> None:
-    assert NATURAL_NAMES[-6:] == (
+    assert NATURAL_NAMES[-10:-4] == (
         "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten",
         "twelve_royals_and_one",
     )  # fmt: skip
+    # deck group (issue #15): the kinds of packs with added suits, after them
+    assert NATURAL_NAMES[-4:] == (
+        "six_of_a_kind",
+        "seven_of_a_kind",
+        "eight_of_a_kind",
+        "two_fives_and_trips",
+    )
     assert NATURAL_KINDS == NATURAL_NAMES
 
 

@@ -226,7 +226,54 @@ def test_shisanshui_puxian_naturals() -> None:
     assert one_result.net == (26, -26)
 
 
-@pytest.mark.parametrize("name", ["maubinh", "shisanshui-rtxux", "shisanshui-luosong", "shisanshui-puxian"])
+# deck group (issue #15): the same server's room with clubs and hearts added (加二色), five players here.
+PUXIAN_SIX = Rules.preset("shisanshui-puxian-six")
+PUXIAN_SIX_ROUND = [
+    Hand.parse(text, extra_suits="ch")
+    for text in (
+        "Qc Qd Qh / 9c 9c 9h 9h 9d / Ac Ac Ah Ah Ad",
+        "Jc 5h 2c / 8s Td As Tc 8c / 7h 7c Kd 7c Kh",
+        "2c 3s 6h / 8c 4h Qs Jc 4c / Th Kh Ts Tc Kc",
+        "7d 9s Ks / 3h 2h 4h 2h 7h / Qc 3c 6c Kc 5c",
+        "6c 4s 2s / 5d Qh 7s 5h 5c / 6d Jh Jd 6h Js",
+    )
+]
+
+
+def test_shisanshui_puxian_six_worked_example() -> None:
+    result, _ = both(PUXIAN_SIX_ROUND, PUXIAN_SIX)
+    assert [p.foul for p in result.players] == [False] * 5
+    north_east = result.pair(0, 1)
+    assert north_east.rows == (1, 1, 1)
+    assert north_east.royalties[0] == (3, 20, 10)  # front trips, middle and back five of a kind
+    assert north_east.subtotal == 66  # 33, shot x2
+    assert north_east.home_run == 2
+    assert [result.pair(0, k).units for k in (1, 2, 3, 4)] == [132, 132, 132, 132]
+    assert result.home_run == (True, False, False, False, False)
+    # West's middle is a flush holding a pair of deuces (both 2h): a flush, under its clubs flush back.
+    assert result.players[3].strengths[1] == 0x574322
+    assert result.pair(2, 4).units == -12  # the fifth player shoots South: 3 x 2, doubled by the 全垒打
+    assert result.net == (528, -134, -148, -126, -120)
+    # Six at the table need both added suits; a 52-card deck seats four.
+    with pytest.raises(ValueError, match="5 players needs 1 added suit"):
+        settle(PUXIAN_SIX_ROUND, PUXIAN_SIX.replace(extra_suits=""))
+    assert both(PUXIAN_SIX_ROUND, PUXIAN_SIX.replace(extra_suits="hc"))[0].net == result.net
+
+
+def test_shisanshui_puxian_six_naturals() -> None:
+    six = Hand.declared("Ac Ac Ah Ah Ad As 3c 4c 5c 6h 7h 9h 9c", extra_suits="ch")
+    fives = Hand.declared("Kc Kc Kh Kh Kd Qc Qc Qh Qh Qs 2c 2d 2h", extra_suits="ch")
+    plain = Hand("2s 3d 4d", "5d 6d 7d 8d Td", "7s 8s 9s Ts Js")
+    result, _ = both([six, fives, plain], PUXIAN_SIX)
+    assert [p.natural for p in result.players] == ["six_of_a_kind", "two_fives_and_trips", None]
+    # 六六大顺 20 and 三皇五帝 26 against the plain hand; between them the larger payout, 26, wins.
+    assert [result.pair(0, 2).units, result.pair(1, 2).units, result.pair(0, 1).units] == [20, 26, -26]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["maubinh", "shisanshui-rtxux", "shisanshui-luosong", "shisanshui-puxian", "shisanshui-puxian-six"],
+)
 def test_real_table_presets_name_their_source(name: str) -> None:
     rules = Rules.preset(name)
     assert rules.name == name

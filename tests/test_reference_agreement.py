@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import chain, combinations, combinations_with_replacement
+from math import comb, prod
+
 import chinese_poker as cp
 import numpy as np
 import pytest
@@ -167,3 +170,118 @@ def test_batch_row_equals_single_call(cards: list[int], wheel: str) -> None:
         evaluate_batch(np.array([cards, cards[::-1]], dtype=np.uint8), wheel).tolist()
         == [evaluate(cards, wheel)] * 2
     )
+
+
+# --- packs with added suits (RULES.md 1.1): a card of an added suit may appear twice --------------------
+
+EXTRA_SUITS = ("s", "h", "cd", "hs")
+
+
+@st.composite
+def pack_rows(draw: st.DrawFn) -> tuple[list[int], str]:
+    """A pack (its added suits) and a row of 3 or 5 cards dealt from it, copies allowed."""
+    extra_suits = draw(st.sampled_from(EXTRA_SUITS))
+    pack = list(range(52)) + [c for c in range(52) if "cdhs"[c % 4] in extra_suits]
+    size = draw(st.sampled_from([3, 5, 5]))
+    # Often many cards of one rank or one suit, so that five of a kind and paired flushes come up.
+    if draw(st.booleans()):
+        rank = draw(st.integers(0, 12))
+        pack = [c for c in pack if c // 4 == rank] + [c for c in pack if c // 4 != rank][:8]
+    elif draw(st.booleans()):
+        suit = "cdhs".index(draw(st.sampled_from(extra_suits)))
+        pack = [c for c in pack if c % 4 == suit]
+    positions = draw(st.lists(st.integers(0, len(pack) - 1), min_size=size, max_size=size, unique=True))
+    return [pack[k] for k in positions], extra_suits
+
+
+@settings(max_examples=400)
+@given(drawn=pack_rows(), wheel=wheels)
+def test_reference_agrees_on_rows_of_packs_with_added_suits(drawn: tuple[list[int], str], wheel: str) -> None:
+    cards, extra_suits = drawn
+    assert evaluate(cards, wheel, extra_suits=extra_suits) == reference.evaluate(cards, wheel, extra_suits)
+    batch = evaluate_batch(np.array([cards], dtype=np.uint8), wheel, extra_suits=extra_suits)
+    assert batch.tolist() == [evaluate(cards, wheel, extra_suits=extra_suits)]
+
+
+@given(drawn=pack_rows(), wheel=wheels, suit_map=st.permutations(range(4)))
+def test_relabelling_suits_never_matters_in_packs_with_added_suits(
+    drawn: tuple[list[int], str], wheel: str, suit_map: list[int]
+) -> None:
+    """Renaming the suits renames the added suits with them; no hand changes its strength."""
+    cards, extra_suits = drawn
+    relabelled = [card - card % 4 + suit_map[card % 4] for card in cards]
+    renamed = "".join("cdhs"[suit_map["cdhs".index(letter)]] for letter in extra_suits)
+    assert evaluate(relabelled, wheel, extra_suits=renamed) == evaluate(cards, wheel, extra_suits=extra_suits)
+
+
+@given(drawn=pack_rows(), wheel=wheels)
+def test_a_copy_changes_nothing_for_a_distinct_row(drawn: tuple[list[int], str], wheel: str) -> None:
+    """Rows without a repeated card evaluate as in one deck, whatever the pack."""
+    cards, extra_suits = drawn
+    assume(len(set(cards)) == len(cards))
+    assert evaluate(cards, wheel, extra_suits=extra_suits) == evaluate(cards, wheel)
+
+
+def test_five_of_a_kind_and_paired_flushes() -> None:
+    five = evaluate("As As Ah Ad Ac", extra_suits="s")
+    assert category(five) == HandCategory.FIVE_OF_A_KIND
+    assert cp.describe(five) == "Five of a kind, aces"
+    assert five > evaluate("As Ks Qs Js Ts") > evaluate("Ks Kh Kd Kc As")
+    assert evaluate("2s 2s 2h 2d 2c", extra_suits="s") > evaluate("As Ks Qs Js Ts")
+    paired = evaluate("As As Ks Qs Js", extra_suits="s")
+    assert category(paired) == HandCategory.FLUSH
+    assert cp.tiebreak_vector(paired) == (14, 14, 13, 12, 11)
+    assert evaluate("Ks Qs Js 9s 8s") < paired < evaluate("2c 2d 2h 3c 3d")
+    with pytest.raises(ValueError, match="appears twice"):
+        evaluate("As As Ah Ad Ac")
+    with pytest.raises(ValueError, match="appears three times"):
+        evaluate("As As As Ad Ac", extra_suits="s")
+
+
+def _independent_counts_65() -> dict[int, int]:
+    """Five-card hands of the 65-card pack (spades twice) by category, counted without the engine: over every
+    multiset of five ranks (each rank has five cards: c, d, h and two spades), the ways to pick its cards,
+    and of those the ways that are one suit (one way in each single suit when the ranks are distinct; the
+    product of C(2, count) in spades)."""
+    counts: dict[int, int] = {}
+    for ranks in combinations_with_replacement(range(13), 5):
+        per_rank = [ranks.count(r) for r in sorted(set(ranks))]
+        ways = prod(comb(5, n) for n in per_rank)
+        one_suit = (3 if max(per_rank) == 1 else 0) + prod(comb(2, n) for n in per_rank)
+        distinct = sorted(set(ranks))
+        straight = len(distinct) == 5 and (distinct[4] - distinct[0] == 4 or distinct == [0, 1, 2, 3, 12])
+        shape = sorted(per_rank, reverse=True)
+        plain = {
+            (5,): HandCategory.FIVE_OF_A_KIND,
+            (4, 1): HandCategory.FOUR_OF_A_KIND,
+            (3, 2): HandCategory.FULL_HOUSE,
+            (3, 1, 1): HandCategory.THREE_OF_A_KIND,
+            (2, 2, 1): HandCategory.TWO_PAIR,
+            (2, 1, 1, 1): HandCategory.ONE_PAIR,
+            (1, 1, 1, 1, 1): HandCategory.STRAIGHT if straight else HandCategory.HIGH_CARD,
+        }[tuple(shape)]
+        flush = HandCategory.STRAIGHT_FLUSH if straight else HandCategory.FLUSH
+        counts[plain] = counts.get(plain, 0) + ways - one_suit
+        if one_suit:
+            counts[flush] = counts.get(flush, 0) + one_suit
+    return counts
+
+
+@pytest.mark.slow
+def test_every_five_card_hand_of_the_65_card_pack() -> None:
+    """All C(65, 5) = 8,259,888 hands of the pack with spades twice, by category, against the independent
+    count; and a stratified sample against the reference."""
+    pack = np.array(list(range(52)) + [4 * r + 3 for r in range(13)], dtype=np.uint8)
+    picks = np.fromiter(chain.from_iterable(combinations(range(65), 5)), dtype=np.uint8).reshape(-1, 5)
+    hands = pack[picks]
+    assert len(hands) == 8_259_888
+    strengths = evaluate_batch(hands, extra_suits="s", threads=0)
+    by_category = np.bincount(strengths >> 20, minlength=10)
+    expected = _independent_counts_65()
+    assert sum(expected.values()) == 8_259_888
+    assert {HandCategory(c): int(n) for c, n in enumerate(by_category) if n} == expected
+    assert expected[HandCategory.FIVE_OF_A_KIND] == 13
+    # One hand of every strength the pack makes, checked against the reference.
+    _, first = np.unique(strengths, return_index=True)
+    for row in hands[first].tolist():
+        assert evaluate(row, extra_suits="s") == reference.evaluate(row, "low", "s")

@@ -546,17 +546,33 @@ NATURAL_EXAMPLES = {
         "Jc Jd Qc Qd Qh Kc Kd Kh Ks Ac Ad Ah 2c",
         "Jc Tc Qc Qd Qh Kc Kd Kh Ks Ac Ad Ah 2c",
     ),
+    # deck group (issue #15): only a pack with added suits holds these (the test gives it clubs and hearts)
+    "six_of_a_kind": ("Ac Ac Ah Ah Ad As 2c 3d 4h 5s 6c 7d 8h", "Ac Ac Ah Ah Ad Ks 2c 3d 4h 5s 6c 7d 8h"),
+    "two_fives_and_trips": (
+        "Ac Ac Ah Ah Ad Kc Kc Kh Kh Ks 2c 2d 2h",
+        "Ac Ac Ah Ah Ad Kc Kc Kh Kh Ks 2c 2d 3h",
+    ),
 }
+
+# Two added suits give a rank six copies at most, so these are never held (jokers would make them).
+NEVER_HELD = ("seven_of_a_kind", "eight_of_a_kind")
 
 
 def test_every_kind_has_an_example():
-    assert set(NATURAL_EXAMPLES) == set(NATURAL_KINDS)
+    assert set(NATURAL_EXAMPLES) | set(NEVER_HELD) == set(NATURAL_KINDS)
+
+
+@pytest.mark.parametrize("kind", NEVER_HELD)
+def test_seven_and_eight_of_a_kind_need_more_copies(kind):
+    rules = resolve_rules("pagat", naturals=[[kind, 1], ["six_of_a_kind", 1]], extra_suits="ch")
+    assert detect_natural("Ac Ac Ah Ah Ad As 2c 3d 4h 5s 6c 7d 8h", rules) == "six_of_a_kind"
 
 
 @pytest.mark.parametrize("kind", sorted(NATURAL_EXAMPLES))
 def test_natural_detected_and_near_miss(kind):
     held, near_miss = NATURAL_EXAMPLES[kind]
-    rules = resolve_rules("pagat", naturals=[[kind, 1]])
+    # Clubs and hearts added to the pack, for the kinds only such a pack holds (the others need no copy).
+    rules = resolve_rules("pagat", naturals=[[kind, 1]], extra_suits="ch")
     assert detect_natural(held, rules) == kind
     assert detect_natural(near_miss, rules) is None
 
@@ -833,9 +849,9 @@ def test_bad_stakes(stakes, message):
 
 def test_input_validation():
     rules = resolve_rules("pagat")
-    with pytest.raises(ValueError, match="2 to 4 players, got 1"):
+    with pytest.raises(ValueError, match="2 to 4 players with extra_suits '', got 1"):
         settle([E1_A], rules)
-    with pytest.raises(ValueError, match="2 to 4 players, got 5"):
+    with pytest.raises(ValueError, match="2 to 4 players with extra_suits '', got 5"):
         settle([E1_A, E1_B, E2[0], E2[1], E2[2]], rules)
     with pytest.raises(ValueError, match="player 1"):
         settle([E1_A, {"front": [1, 2, 3]}], rules)  # missing rows

@@ -172,7 +172,10 @@ def test_round_input_round_trip() -> None:
         (lambda d: d["players"][0].update(cards=SIX_PAIRS), r"either front, middle and back, or cards"),
         (lambda d: d["players"][0].update(name=""), r"player 1 \(P1\): name must be a non-empty string"),
         (lambda d: d["players"][1].update(name="North"), r"players 1 and 2 are both named 'North'"),
-        (lambda d: d.update(players=d["players"][:1]), r"a round has 2 to 4 players, got 1"),
+        (
+            lambda d: d.update(players=d["players"][:1]),
+            r"a round has 2 to 6 players \(5 and 6 with added suits\), got 1",
+        ),
         (lambda d: d.update(rules="pagatt"), r"rules: unknown preset 'pagatt' \(did you mean 'pagat'\?\)"),
         (lambda d: d.update(rules={"wheel": "middle"}), r"rules: rules knob 'wheel'"),
         (lambda d: d.update(stakes=[[1, 2], [2, 1]]), r"stakes must be a 4 x 4 matrix"),

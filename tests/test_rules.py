@@ -82,6 +82,8 @@ DEFAULTS: dict[str, Any] = {
     "ace_basis": "pairwise",
     "shooting": "scoop",
     "home_run_scope": "own_pairs",
+    # deck group (issue #15)
+    "extra_suits": "",
 }
 
 PAGAT_NATURALS = [["six_pairs", 3], ["three_straights", 3], ["three_flushes", 3], ["dragon", 13]]
@@ -293,6 +295,34 @@ PRESET_KNOBS["shisanshui-puxian"] = {
     ],
     "royalties": "eastern",  # the TOML file spells the table out; it is the eastern table
 }
+PRESET_KNOBS["shisanshui-puxian-six"] = {
+    **{knob: value for knob, value in PRESET_KNOBS["shisanshui-puxian"].items() if knob != "royalties"},
+    "extra_suits": "ch",
+    "naturals": [
+        ["all_one_colour", 6],
+        ["three_flushes", 6],
+        ["three_straights", 6],
+        ["six_pairs", 6],
+        ["five_pairs_and_trips", 6],
+        ["all_small", 6],
+        ["all_big", 6],
+        ["six_of_a_kind", 20],
+        ["three_straight_flushes", 26],
+        ["twelve_royals_and_one", 26],
+        ["two_fives_and_trips", 26],
+        ["seven_of_a_kind", 40],
+        ["three_quads", 52],
+        ["four_trips", 52],
+        ["dragon", 52],
+        ["eight_of_a_kind", 80],
+        ["clean_dragon", 104],
+    ],
+    "royalties": {
+        "front": {"three_of_a_kind": 3},
+        "middle": {"full_house": 2, "four_of_a_kind": 8, "straight_flush": 10, "five_of_a_kind": 20},
+        "back": {"four_of_a_kind": 4, "straight_flush": 5, "five_of_a_kind": 10},
+    },
+}
 PRESET_SOURCES = {
     "pagat": "pagat.com, Chinese Poker",
     "pagat-bonus": "with its special hands",
@@ -307,6 +337,7 @@ PRESET_SOURCES = {
     "shisanshui-rtxux": "RTXUX/shisanshui-server",
     "shisanshui-luosong": "yongkangsssConfig",
     "shisanshui-puxian": "atom-chen/ShiSanShuiServer",
+    "shisanshui-puxian-six": "atom-chen/ShiSanShuiServer, 莆仙 rules with 加二色",
 }
 EMPTY_TABLE: dict[str, dict[str, int]] = {"front": {}, "middle": {}, "back": {}}
 PAGAT_TABLE = {
@@ -358,6 +389,7 @@ def test_preset_names_in_rules_order() -> None:
         "shisanshui-rtxux",
         "shisanshui-luosong",
         "shisanshui-puxian",
+        "shisanshui-puxian-six",
     )
     assert set(Rules.presets()) == set(PRESET_KNOBS)
 

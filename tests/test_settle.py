@@ -224,7 +224,10 @@ def test_surrender_and_stakes() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: settle([*E2, Hand("2c 3c 4c", "5c 6c 7c 8c 9c", "Tc Jc Qc Kc Ac")]), "2 to 4 players"),
+        (
+            lambda: settle([*E2, Hand("2c 3c 4c", "5c 6c 7c 8c 9c", "Tc Jc Qc Kc Ac")]),
+            "5 players needs 1 added suit",
+        ),
         (lambda: settle([E1[0], E1[0]]), "held by player 0 and player 1"),
         (lambda: settle(E1, stakes=[[1, 2], [3, 1]]), "symmetric"),
         (lambda: settle(E1, stakes=[[1, 1, 1]]), "2 x 2"),
@@ -256,8 +259,10 @@ def test_settle_batch_errors() -> None:
         settle_batch(rounds)
     with pytest.raises(TypeError, match="uint8"):
         settle_batch(rounds.astype(np.int64))
-    with pytest.raises(ValueError, match="2 to 4 players"):
+    with pytest.raises(ValueError, match="5 players needs 1 added suit"):
         settle_batch(np.zeros((1, 5, 13), dtype=np.uint8))
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        settle_batch(np.zeros((1, 7, 13), dtype=np.uint8))
     with pytest.raises(ValueError, match="contiguous"):
         settle_batch(np.zeros((4, 2, 26), dtype=np.uint8)[:, :, ::2])
     with pytest.raises(ValueError, match="13 cards"):
@@ -375,6 +380,11 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
         fantasyland=draw(st.sampled_from(CHOICES["fantasyland"]))
         if settlement.get("ace_basis", rules.ace_basis) == "pairwise"
         else "off",
+        # deck group (issue #15): a pack with one or two suits added, often none (ace_basis "table" needs
+        # one deck: its aces must all be dealt)
+        extra_suits=draw(st.sampled_from(["", "", "s", "h", "ch", "ds"]))
+        if settlement.get("ace_basis", rules.ace_basis) == "pairwise"
+        else "",
     )
 
 
@@ -427,15 +437,16 @@ def _special(kind: str, deck: list[int], rng: random.Random) -> list[int] | None
 
 @st.composite
 def deal_strategy(draw: st.DrawFn, rules: Rules) -> tuple[list[Hand], list[bool] | None]:
-    """2 to 4 players; some tidied (middle and back in order), some left as dealt (often foul); sometimes a
-    player holding a natural pattern; declarations and surrenders when the rules allow them."""
+    """2 to 4 players (6 with added suits: the pack's cards of those suits twice); some tidied (middle and
+    back in order), some left as dealt (often foul); sometimes a player holding a natural pattern;
+    declarations and surrenders when the rules allow them."""
     # With fantasyland on a round has 2 or 3 players (RULES.md 4.2).
-    # ace_basis "table" needs 4 players (RULES.md 11.9).
-    players = draw(st.integers(2, 3 if rules.fantasyland != "off" else 4))
+    # ace_basis "table" needs 4 players (RULES.md 11.9); each added suit seats one more (RULES.md 1.1).
+    players = draw(st.integers(2, 3 if rules.fantasyland != "off" else 4 + len(rules.extra_suits)))
     if rules.ace_basis == "table":
         players = 4
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    deck = list(range(52))
+    deck = list(range(52)) + [c for c in range(52) if "cdhs"[c % 4] in rules.extra_suits]
     rng.shuffle(deck)
     special = draw(st.sampled_from(["pairs", "flushes", "straights", "dragon"]))
     hands: list[Hand] = []
@@ -445,22 +456,24 @@ def deal_strategy(draw: st.DrawFn, rules: Rules) -> tuple[list[Hand], list[bool]
             cards = _special(special, deck, rng)
         if cards is None:
             cards = deck[:13]
-        deck = [c for c in deck if c not in cards]
+        for card in cards:  # one copy each: the pack may hold a card twice
+            deck.remove(card)
         if not draw(st.booleans()) or rules.natural_declaration == "auto":
             rng.shuffle(cards)
-        hand = Hand(cards[:3], cards[3:8], cards[8:])
+        pack = rules.extra_suits
+        hand = Hand(cards[:3], cards[3:8], cards[8:], extra_suits=pack)
         # Two players in three try to set a legal hand; the rest keep the deal's split (often a foul).
         if draw(st.integers(0, 2)) > 0:
             for _ in range(40):
                 if not ref.is_foul(hand.front, hand.middle, hand.back, rules.resolved()):
                     break
                 rng.shuffle(cards)
-                hand = Hand(cards[:3], cards[3:8], cards[8:])
+                hand = Hand(cards[:3], cards[3:8], cards[8:], extra_suits=pack)
         declares = rules.natural_declaration == "must_declare" and rules.naturals and draw(st.booleans())
         if declares and detect_natural(cards, rules) is not None:
-            hand = Hand.declared(cards)
+            hand = Hand.declared(cards, extra_suits=pack)
         elif rules.false_declaration_units > 0 and draw(st.integers(0, 5)) == 0:
-            hand = Hand.declared(cards)  # perhaps a false declaration (paid for under these rules)
+            hand = Hand.declared(cards, extra_suits=pack)  # perhaps a false declaration (paid for here)
         hands.append(hand)
     surrender = None
     if rules.surrender_units > 0:
@@ -583,9 +596,17 @@ def test_settle_batch_matches_settle() -> None:
 # --- invariants -----------------------------------------------------------------------------------------
 
 
-def _relabel(hand: Hand, perm: tuple[int, ...]) -> Hand:
+def _relabel(hand: Hand, perm: tuple[int, ...], extra_suits: str = "") -> Hand:
+    """``hand`` with each suit s renamed perm[s]; ``extra_suits``: the renamed pack's added suits."""
     codes = [4 * (c // 4) + perm[c % 4] for c in hand.cards]
-    return Hand.declared(codes) if hand.is_declared else Hand(codes[:3], codes[3:8], codes[8:])
+    if hand.is_declared:
+        return Hand.declared(codes, extra_suits=extra_suits)
+    return Hand(codes[:3], codes[3:8], codes[8:], extra_suits=extra_suits)
+
+
+def _relabel_suits(extra_suits: str, perm: tuple[int, ...]) -> str:
+    """The added suits of a pack whose suits are renamed by ``perm`` (suit s becomes perm[s])."""
+    return "".join("cdhs"[perm["cdhs".index(letter)]] for letter in extra_suits)
 
 
 @settings(max_examples=150, deadline=None)
@@ -617,7 +638,10 @@ def test_relabelling_suits_changes_nothing_while_suits_break_no_ties(data: st.Da
     rules = _without_colours(data.draw(rules_strategy()))
     hands, _ = data.draw(deal_strategy(rules))
     perm = tuple(data.draw(st.permutations(range(4))))
-    assert settle([_relabel(h, perm) for h in hands], rules).net == settle(hands, rules).net
+    # With added suits the renamed pack adds the renamed suits (RULES.md 1.1).
+    renamed = rules.replace(extra_suits=_relabel_suits(rules.extra_suits, perm))
+    relabelled = [_relabel(h, perm, renamed.extra_suits) for h in hands]
+    assert settle(relabelled, renamed).net == settle(hands, rules).net
 
 
 _ROW_SLICES = (slice(0, 3), slice(3, 8), slice(8, 13))
@@ -730,3 +754,56 @@ def test_settle_batch_is_thread_safe() -> None:
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: settle_batch(rounds, rules), range(8)))
     assert all(np.array_equal(r, single) for r in results)
+
+
+# --- deck group (issue #15): the pack of RULES.md 1.1 ---------------------------------------------------
+
+PACK_A = "Qc Jd 3h / 9s 9h 9d 4c 4d / As As Ah Ad Ac"
+PACK_B = "Kc Kd 2c / 8c 8d 8h 3c 3d / Ks Qs Js Ts 9s"
+
+
+def test_rules_md_pack_example() -> None:
+    """RULES.md 1.1: A holds both aces of spades, both players a nine of spades."""
+    pack = Rules(extra_suits="s")
+    hands = [Hand.parse(PACK_A, extra_suits="s"), Hand.parse(PACK_B, extra_suits="s")]
+    _assert_agrees(hands, pack)
+    result = settle(hands, pack)
+    assert result.pairs[0].rows == (-1, 1, 1)
+    assert result.net == (1, -1)
+    table = {"middle": {"five_of_a_kind": 20}, "back": {"five_of_a_kind": 10, "straight_flush": 5}}
+    _assert_agrees(hands, pack.replace(royalties=table))
+    assert settle(hands, pack.replace(royalties=table)).net == (10, -10)
+    assert result.players[0].strengths[2] == evaluate("As As Ah Ad Ac", extra_suits="s")
+    # One deck: As twice in A's back. The pack holds As twice, so a third (B's for its Ks) is refused.
+    with pytest.raises(ValueError, match="card As appears twice"):
+        settle([PACK_A, PACK_B], Rules())
+    third = PACK_B.replace("Ks", "As")
+    with pytest.raises(
+        ValueError, match=r"As appears three times .* held by player 0 \(twice\) and player 1"
+    ):
+        settle([PACK_A, third], pack)
+    with pytest.raises(ValueError, match="held by player 0 and player 0 and player 1"):
+        ref.settle(
+            [
+                {"front": f.split(), "middle": m.split(), "back": b.split()}
+                for f, m, b in (text.split(" / ") for text in (PACK_A, third))
+            ],
+            pack.resolved(),
+        )
+    with pytest.raises(ValueError, match=r"As appears three times .*: the pack holds it twice"):
+        Hand.parse("As As As / 9s 9h 9d 4c 4d / Ks Ah Ad Ac 2c", extra_suits="s")
+
+
+def test_player_count_needs_added_suits() -> None:
+    hands = [Hand.from_cards(list(range(13 * p, 13 * p + 13))) for p in range(4)]
+    fifth = Hand.from_cards([4 * r + 3 for r in range(13)], extra_suits="s")  # the added spades
+    assert sum(settle([*hands, fifth], Rules(extra_suits="s")).net) == 0
+    with pytest.raises(ValueError, match="a round of 5 players needs 1 added suit"):
+        settle([*hands, fifth], Rules())
+    with pytest.raises(ValueError, match="a round of 6 players needs 2 added suits"):
+        settle([*hands, fifth, fifth], Rules(extra_suits="s"))
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        settle([*hands, fifth, fifth, fifth], Rules(extra_suits="hs"))
+    for bad, problem in (("x", "not a suit letter"), ("ss", "names a suit twice"), ("cdh", "more than two")):
+        with pytest.raises(ValueError, match=f"rules knob 'extra_suits': .*{problem}"):
+            Rules(extra_suits=bad)

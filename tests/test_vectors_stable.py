@@ -35,3 +35,27 @@ def test_vectors_of_release_0_1_0_still_verify() -> None:
         assert len(actual) == len(expected) == per_preset
         assert all(case["rules"] == preset for case in expected[:3])
         assert compare_outputs(expected, actual, strict=True) == [], preset
+
+
+ADDED_SUITS = Path(__file__).with_name("data") / "vectors-added-suits.jsonl"
+
+
+def test_vectors_of_packs_with_added_suits_still_verify() -> None:
+    """Vectors under shisanshui-puxian-six (78 cards, clubs and hearts twice; made with ``chinese-poker
+    vectors --rules shisanshui-puxian-six --count 24 --seed 15``): rounds of 5 and 6 players, cards held
+    twice at the table and within a hand, verify field by field."""
+    text = ADDED_SUITS.read_text(encoding="utf-8")
+    expected = load_outputs(text, "shisanshui-puxian-six")
+    _, raws = read_rounds(text, json_lines=True)
+    rounds = [parse_round(raw.data) for raw in raws]
+    actual = [round_output(rnd, settle_round(rnd)) for rnd in rounds]
+    assert compare_outputs(expected, actual, strict=True) == []
+    sizes = [len(rnd.hands) for rnd in rounds]
+    assert sizes.count(5) == 7
+    assert sizes.count(6) == 9
+    repeated_at_table = [
+        rnd for rnd in rounds if len({c for h in rnd.hands for c in h.cards}) < 13 * len(rnd.hands)
+    ]
+    repeated_in_a_hand = [rnd for rnd in rounds if any(len(set(h.cards)) < 13 for h in rnd.hands)]
+    assert len(repeated_at_table) == 25
+    assert len(repeated_in_a_hand) == 25

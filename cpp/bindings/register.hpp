@@ -24,8 +24,15 @@ void register_settle(pybind11::module_& m);
 void register_arrange(pybind11::module_& m);
 
 // The card parser: a card text or an iterable of card strings and codes, repeats rejected (ValueError or
-// TypeError naming the token and its position).
-std::vector<std::uint8_t> parse_cards_object(pybind11::handle cards);
+// TypeError naming the token and its position), except that a card of a suit in `extra_suits` (bit s for
+// suit code s: a pack with that suit added) may appear twice.
+std::vector<std::uint8_t> parse_cards_object(pybind11::handle cards, unsigned extra_suits = 0);
+
+// The suits of an extra_suits text ("", "s", "hs", ...; letters c d h s, each once, at most two) as bits by
+// suit code; ValueError naming `name` otherwise.
+unsigned suit_bits(const pybind11::object& text, const char* name);
+// The text of such bits, in the order c d h s.
+std::string suit_letters(unsigned bits);
 
 // Checks a batch argument up front, numpy-ufunc style: a C-contiguous uint8 numpy array with `ndim`
 // dimensions whose last dimension is one of `last_dims`; TypeError or ValueError naming `name` otherwise.

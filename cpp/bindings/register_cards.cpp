@@ -1,5 +1,6 @@
 // The one card parser: card text and sequences of cards (strings or codes) into codes, with the errors
 // that name the bad token and its position. chinese_poker.cards and evaluate() both use it.
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,35 @@ std::uint8_t one_card(py::handle item, const std::string& at) {
 
 }  // namespace
 
-std::vector<std::uint8_t> parse_cards_object(py::handle cards) {
+unsigned suit_bits(const py::object& text, const char* name) {
+  if (!PyUnicode_Check(text.ptr())) {
+    throw py::type_error(std::string(name) + " must be a str of suit letters such as 's' or 'sh', got " +
+                         type_name(text));
+  }
+  const std::string letters = py::str(text);
+  unsigned bits = 0;
+  for (const char letter : letters) {
+    const char* at = std::strchr("cdhs", letter);
+    if (letter == '\0' || at == nullptr) {
+      throw py::value_error(std::string(name) + ": " + quoted(text) + " is not a set of suit letters c, d, h, s");
+    }
+    const unsigned bit = 1u << (at - "cdhs");
+    if ((bits & bit) != 0) throw py::value_error(std::string(name) + ": " + quoted(text) + " names a suit twice");
+    bits |= bit;
+  }
+  if (letters.size() > 2) throw py::value_error(std::string(name) + ": at most two suits, got " + quoted(text));
+  return bits;
+}
+
+std::string suit_letters(unsigned bits) {
+  std::string text;
+  for (int s = 0; s < kNumSuits; ++s) {
+    if ((bits >> s & 1u) != 0) text += "cdhs"[s];
+  }
+  return text;
+}
+
+std::vector<std::uint8_t> parse_cards_object(py::handle cards, unsigned extra_suits) {
   std::vector<std::uint8_t> codes;
   if (PyUnicode_Check(cards.ptr())) {
     const py::bytes utf8 = utf8_of(cards);
@@ -80,14 +109,27 @@ std::vector<std::uint8_t> parse_cards_object(py::handle cards) {
     }
   }
   int first_at[kDeckSize];
+  int second_at[kDeckSize];
   for (int& at : first_at) at = -1;
+  for (int& at : second_at) at = -1;
   for (std::size_t k = 0; k < codes.size(); ++k) {
-    int& first = first_at[codes[k]];
-    if (first >= 0) {
-      throw py::value_error("card " + format_card(codes[k]) + " appears twice (positions " + std::to_string(first) +
-                            " and " + std::to_string(k) + ")");
+    const int code = codes[k];
+    int& first = first_at[code];
+    if (first < 0) {
+      first = static_cast<int>(k);
+      continue;
     }
-    first = static_cast<int>(k);
+    if (second_at[code] < 0 && copies_in_pack(code, extra_suits) == 2) {
+      second_at[code] = static_cast<int>(k);
+      continue;
+    }
+    if (second_at[code] >= 0) {
+      throw py::value_error("card " + format_card(code) + " appears three times (positions " + std::to_string(first) +
+                            ", " + std::to_string(second_at[code]) + " and " + std::to_string(k) +
+                            "): the pack holds it twice");
+    }
+    throw py::value_error("card " + format_card(code) + " appears twice (positions " + std::to_string(first) +
+                          " and " + std::to_string(k) + ")");
   }
   return codes;
 }
@@ -98,15 +140,16 @@ void register_cards(py::module_& m) {
       "Card code (0..51) of one card: a string such as 'As', '10h' or 'T\u2665', or an int 0..51.");
   m.def(
       "parse_cards",
-      [](const py::object& cards) {
-        const std::vector<std::uint8_t> codes = parse_cards_object(cards);
+      [](const py::object& cards, const py::object& extra_suits) {
+        const std::vector<std::uint8_t> codes = parse_cards_object(cards, suit_bits(extra_suits, "extra_suits"));
         py::tuple out(codes.size());
         for (std::size_t k = 0; k < codes.size(); ++k) out[k] = int{codes[k]};
         return out;
       },
-      py::arg("cards"),
+      py::arg("cards"), py::arg("extra_suits") = "",
       "Card codes of a card text ('As Kd 10h', 'AsKd10h', commas, any case, suit symbols) or an iterable\n"
-      "of card strings and codes; ValueError naming the bad token and its position, or a repeated card.");
+      "of card strings and codes; ValueError naming the bad token and its position, or a repeated card\n"
+      "(a card of a suit in extra_suits may appear twice: the pack holds it twice).");
   m.def("format_card", &format_card, py::arg("card"), "Canonical text of one card code, e.g. 'As'.");
 }
 

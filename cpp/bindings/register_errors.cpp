@@ -1,6 +1,7 @@
 // chinese_poker._core.InputError: the one exception type for bad input found by the core, a ValueError
 // whose attributes say where (by index), so that the Python layer can name rounds and players.
 #include <string>
+#include <vector>
 
 #include "register.hpp"
 
@@ -62,6 +63,30 @@ void raise_card_issue(const CardIssue& issue, const char* item_label, bool by_pl
   text += "index " + std::to_string(where.position) + ": ";
   if (issue.kind == CardIssueKind::kOutOfRange) {
     raise_input_error("card_out_of_range", text + "card code " + std::to_string(issue.card) + " is not in 0..51",
+                      where);
+  }
+  if (issue.second_position >= 0) {
+    // A card of an added suit, held a third time (the pack holds it twice).
+    std::string holders = "index " + std::to_string(issue.first_position) + ", index " +
+                          std::to_string(issue.second_position) + " and index " + std::to_string(issue.position);
+    if (by_player) {
+      // Each holder once, with how many copies it holds: "player 0 (twice) and player 2".
+      const int at[3] = {issue.first_position / 13, issue.second_position / 13, issue.position / 13};
+      std::vector<std::string> names;
+      for (int k = 0; k < 3; ++k) {
+        if ((k > 0 && at[k] == at[0]) || (k > 1 && at[k] == at[1])) continue;
+        const int copies = (at[0] == at[k]) + (at[1] == at[k]) + (at[2] == at[k]);
+        names.push_back("player " + std::to_string(at[k]) +
+                        (copies == 2 ? " (twice)" : copies == 3 ? " (three times)" : ""));
+      }
+      holders.clear();
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        holders += (k == 0 ? "" : k + 1 == names.size() ? " and " : ", ") + names[k];
+      }
+    }
+    raise_input_error("card_repeated",
+                      text + "card " + format_card(issue.card) + " appears three times but the pack holds it twice: " +
+                          "it is held by " + holders,
                       where);
   }
   if (by_player && where.other != where.player) {

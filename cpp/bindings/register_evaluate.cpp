@@ -64,6 +64,7 @@ bool read_int_cards(PyObject* seq, std::uint8_t* out, Py_ssize_t* count, bool* e
 PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   PyObject* cards_obj = nullptr;
   PyObject* wheel_obj = nullptr;
+  PyObject* suits_obj = nullptr;
   if (nargs >= 1) cards_obj = args[0];
   if (nargs >= 2) wheel_obj = args[1];
   if (nargs > 2) {
@@ -78,6 +79,8 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
       wheel_obj = value;
     } else if (PyUnicode_CompareWithASCIIString(name, "cards") == 0 && cards_obj == nullptr) {
       cards_obj = value;
+    } else if (PyUnicode_CompareWithASCIIString(name, "extra_suits") == 0 && suits_obj == nullptr) {
+      suits_obj = value;
     } else {
       PyErr_Format(PyExc_TypeError, "evaluate() got an unexpected or repeated keyword argument %R", name);
       return nullptr;
@@ -89,6 +92,15 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
   }
   Wheel wheel;
   if (!wheel_from_object(wheel_obj, &wheel)) return nullptr;
+  unsigned extra_suits = 0;
+  if (suits_obj != nullptr) {
+    try {
+      extra_suits = suit_bits(py::reinterpret_borrow<py::object>(suits_obj), "extra_suits");
+    } catch (const py::builtin_exception& e) {
+      e.set_error();
+      return nullptr;
+    }
+  }
 
   std::uint8_t cards[5];
   Py_ssize_t n = 0;
@@ -96,7 +108,7 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
   if (!read_int_cards(cards_obj, cards, &n, &error)) {
     // Strings, numpy arrays, other iterables: the one card parser, with its precise messages.
     try {
-      const std::vector<std::uint8_t> codes = parse_cards_object(cards_obj);
+      const std::vector<std::uint8_t> codes = parse_cards_object(cards_obj, extra_suits);
       if (codes.size() != 3 && codes.size() != 5) {
         PyErr_Format(PyExc_ValueError, "evaluate takes 3 or 5 cards, got %zu", codes.size());
         return nullptr;
@@ -116,24 +128,30 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
     }
   }
   if (error) return nullptr;
-  const CardIssue issue = check_cards(cards, static_cast<int>(n), 0);
+  const CardIssue issue = check_cards_in_pack(cards, static_cast<int>(n), 0, extra_suits);
   if (issue.kind == CardIssueKind::kDuplicate) {
-    PyErr_Format(PyExc_ValueError, "card %s at index %d appears twice", format_card(issue.card).c_str(),
-                 issue.position);
+    PyErr_Format(PyExc_ValueError, "card %s at index %d appears %s", format_card(issue.card).c_str(),
+                 issue.position, issue.second_position >= 0 ? "three times (the pack holds it twice)" : "twice");
     return nullptr;
   }
-  const Strength s = n == 5 ? evaluate5(cards, wheel) : evaluate3(cards);
+  Strength s = 0;
+  if (n == 5) {
+    s = extra_suits != 0 ? evaluate5_in_pack(cards, wheel) : evaluate5(cards, wheel);
+  } else {
+    s = evaluate3(cards);
+  }
   return PyLong_FromUnsignedLong(s);
 }
 
 PyMethodDef g_methods[] = {
     {"evaluate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(evaluate_fast)),
      METH_FASTCALL | METH_KEYWORDS,
-     "evaluate(cards, wheel='low') -> int\n--\n\n"
+     "evaluate(cards, wheel='low', extra_suits='') -> int\n--\n\n"
      "Strength of a 3- or 5-card row: greater is stronger, equal exactly when the rows tie.\n\n"
      "cards: 3 or 5 cards as card codes 0..51, card strings ('As', '10h', 'T\\u2665') or one string\n"
      "('As Kd Qh'). wheel: 'low' (A-2-3-4-5 is the lowest straight) or 'second' (just below T-J-Q-K-A).\n"
-     "Three-card rows have no straights or flushes; 3- and 5-card strengths share one scale.\n"},
+     "Three-card rows have no straights or flushes; 3- and 5-card strengths share one scale.\n"
+     "extra_suits: the suits added to the pack ('s', 'sh'), whose cards may appear twice.\n"},
     {nullptr, nullptr, 0, nullptr}};
 
 
@@ -222,7 +240,8 @@ void register_evaluate(py::module_& m) {
 
   m.def(
       "evaluate_batch",
-      [](const py::object& cards, const py::object& wheel_obj, const py::object& threads) {
+      [](const py::object& cards, const py::object& wheel_obj, const py::object& threads,
+         const py::object& extra_suits_obj) {
         Wheel wheel;
         if (!PyUnicode_Check(wheel_obj.ptr())) {
           throw py::type_error("wheel must be 'low' or 'second' (a str), got " +
@@ -231,6 +250,7 @@ void register_evaluate(py::module_& m) {
         if (!wheel_from_object(wheel_obj.ptr(), &wheel)) throw py::error_already_set();
         auto arr = require_card_array(cards, "cards", 2, {3, 5});
         const Parallel parallel = parallel_from(threads);
+        const unsigned extra_suits = suit_bits(extra_suits_obj, "extra_suits");
         const auto rows = static_cast<std::size_t>(arr.shape(0));
         const int width = static_cast<int>(arr.shape(1));
         py::array_t<std::int32_t> out(static_cast<py::ssize_t>(rows));
@@ -239,15 +259,16 @@ void register_evaluate(py::module_& m) {
         CardIssue issue;
         {
           py::gil_scoped_release release;
-          issue = evaluate_batch(in, rows, width, wheel, dst, parallel);
+          issue = evaluate_batch(in, rows, width, wheel, dst, parallel, extra_suits);
         }
         if (issue) raise_card_issue(issue, "row", false);
         return out;
       },
-      py::arg("cards"), py::arg("wheel") = "low", py::arg("threads") = 1,
+      py::arg("cards"), py::arg("wheel") = "low", py::arg("threads") = 1, py::arg("extra_suits") = "",
       "Strengths of N rows: cards is a C-contiguous uint8 array of shape (N, 5) or (N, 3); returns an int32\n"
       "array of shape (N,). Every row is validated (codes < 52, no card twice); the GIL is released and the\n"
-      "rows are spread over `threads` threads (0: every core); an error names the lowest bad row.");
+      "rows are spread over `threads` threads (0: every core); an error names the lowest bad row. With\n"
+      "extra_suits ('s', 'sh': suits added to the pack) a card of those suits may appear twice in a row.");
 }
 
 }  // namespace chinese_poker::bindings

@@ -35,11 +35,11 @@ enum class HomeRunScope : int { own_pairs = 0, table = 1 };
 // Royalty table keys: the row's category, and royal_flush and wheel_straight_flush in their own slots.
 enum class RoyaltyCategory : int {
   high_card, one_pair, two_pair, three_of_a_kind, straight, flush, full_house, four_of_a_kind,
-  straight_flush, royal_flush, wheel_straight_flush,
+  straight_flush, five_of_a_kind, royal_flush, wheel_straight_flush,
 };
 constexpr const char* kCategoryNames[kRoyaltySlots] = {
     "high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-    "four_of_a_kind", "straight_flush", "royal_flush", "wheel_straight_flush"};
+    "four_of_a_kind", "straight_flush", "five_of_a_kind", "royal_flush", "wheel_straight_flush"};
 constexpr char kRankLetters[] = "23456789TJQKA";
 constexpr const char* kRowNames[3] = {"front", "middle", "back"};
 
@@ -60,7 +60,9 @@ constexpr const char* kKnobNames[] = {
     // ofc group
     "fantasyland",
     // presets group
-    "ace_basis", "shooting", "home_run_scope"};
+    "ace_basis", "shooting", "home_run_scope",
+    // deck group (issue #15)
+    "extra_suits"};
 
 [[noreturn]] void bad_knob(const char* knob, const std::string& problem) {
   throw py::value_error(std::string("RulesSpec.") + knob + ": " + problem);
@@ -438,6 +440,11 @@ void register_rules(py::module_& m) {
   flag_knob<AceBasis>(cls, "ace_basis", &RulesSpec::ace_basis_table);
   flag_knob<Shooting>(cls, "shooting", &RulesSpec::shooting_no_lost_row);
   flag_knob<HomeRunScope>(cls, "home_run_scope", &RulesSpec::home_run_scope_table);
+  // ---- deck group (issue #15) ----
+  cls.def_property(
+      "extra_suits", [](const RulesSpec& s) { return suit_letters(s.extra_suits); },
+      [](RulesSpec& s, const py::object& value) { s.extra_suits = static_cast<std::uint8_t>(suit_bits(value, "extra_suits")); },
+      "The suits added to the pack once more, as letters in the order c d h s ('' for none, at most two).");
 }
 
 }  // namespace chinese_poker::bindings

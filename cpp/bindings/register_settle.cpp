@@ -75,13 +75,22 @@ py::tuple triple(const T (&v)[3]) {
     case SettleStatus::kOverflow:
       raise_input_error("overflow", round + "the units of " + who + " do not fit in 64 bits", where);
     case SettleStatus::kBadPlayerCount:
-      if (players > kMaxFantasylandPlayers && players <= kMaxPlayers) {
+      if (players > kMaxFantasylandPlayers && players <= kMaxDeckPlayers) {
         raise_input_error("player_count",
                           "with fantasyland on a round has 2 or 3 players (a fantasyland hand of 14 to 17 cards "
                           "and three 13-card boards do not fit in one deck), got " + std::to_string(players),
                           where);
       }
-      raise_input_error("player_count", "a round has 2 to 4 players", where);
+      if (players > kMaxDeckPlayers && players <= kMaxPlayers) {
+        raise_input_error("player_count",
+                          "a round of " + std::to_string(players) + " players needs " +
+                              std::to_string(players - kMaxDeckPlayers) + " added suit" +
+                              (players - kMaxDeckPlayers > 1 ? "s" : "") +
+                              " in the pack (rules knob 'extra_suits': one per player beyond 4, e.g. \"" +
+                              (players == 5 ? "s" : "sh") + "\"), got " + std::to_string(players) + " players",
+                          where);
+      }
+      raise_input_error("player_count", "a round has 2 to 6 players (5 and 6 with added suits)", where);
     // --- settlement group (issue #10) ---
     case SettleStatus::kBadBanker:
       raise_input_error("bad_banker",
@@ -103,7 +112,9 @@ py::tuple triple(const T (&v)[3]) {
                         round + "rules knob 'ace_basis' = \"table\" needs a round of 4 players without a banker "
                                 "(each player's ace_units x (aces - 1) sums to zero only when four players hold the "
                                 "whole deck); got " + std::to_string(players) + " players" +
-                            (error.other >= 0 ? " and banker seat " + std::to_string(error.other) : "") + "; use ace_basis = \"pairwise\" otherwise",
+                            (error.other >= 0 ? " and banker seat " + std::to_string(error.other) : "") +
+                            (players == kMaxDeckPlayers && error.other < 0 ? " and suits added to the pack (extra_suits)" : "") +
+                            "; use ace_basis = \"pairwise\" otherwise",
                         where);
     case SettleStatus::kOk:
       break;
@@ -142,7 +153,7 @@ struct BatchCall {
     count = cards.shape(0);
     players = static_cast<int>(cards.shape(1));
     if (players < kMinPlayers || players > kMaxPlayers) {
-      throw py::value_error("rounds must have 2 to 4 players on axis 1, got " + std::to_string(players));
+      throw py::value_error("rounds must have 2 to 6 players on axis 1, got " + std::to_string(players));
     }
     const py::ssize_t p = players;
     const std::string r_text = std::to_string(count), p_text = std::to_string(players);
@@ -357,7 +368,7 @@ void register_settle(py::module_& m) {
         const std::string_view codes = cards;
         const int players = static_cast<int>(codes.size() / 13);
         if (codes.size() % 13 != 0 || players < kMinPlayers || players > kMaxPlayers) {
-          throw py::value_error("a round has 2 to 4 players of 13 cards, got " + std::to_string(codes.size()) + " cards");
+          throw py::value_error("a round has 2 to 6 players of 13 cards, got " + std::to_string(codes.size()) + " cards");
         }
         const std::vector<bool> declared_flags = flags(declared, "declared", players);
         const std::vector<bool> surrender_flags = flags(surrendered, "surrendered", players);

@@ -56,14 +56,25 @@ void gather(const std::uint8_t* c, unsigned mask, std::uint8_t* out) noexcept {
   }
 }
 
-void evaluate_subsets(const std::uint8_t* c, Wheel wheel, HandSubsets& h) noexcept {
+// Subsets are of the hand's 13 positions, not of cards, so a card held twice (a pack with added suits)
+// is two positions like any two cards; only the evaluation of a five-card subset needs the pack's kernel.
+void evaluate_subsets(const std::uint8_t* c, Wheel wheel, bool in_pack, HandSubsets& h) noexcept {
   const detail::Tables& t = detail::tables();
   const SubsetTables& s = subsets();
+  const auto w = static_cast<unsigned>(wheel);
   std::uint8_t cards[5];
-  for (int i = 0; i < 1287; ++i) {
-    gather(c, s.five[i], cards);
-    h.five[i] = detail::eval5_with(t, cards, static_cast<unsigned>(wheel));
-    h.five_class[i] = detail::class5_with(t, cards, static_cast<unsigned>(wheel));
+  if (in_pack) {
+    for (int i = 0; i < 1287; ++i) {
+      gather(c, s.five[i], cards);
+      h.five[i] = detail::eval5_pack_with(t, cards, w);
+      h.five_class[i] = detail::class5_pack_with(t, cards, w);
+    }
+  } else {
+    for (int i = 0; i < 1287; ++i) {
+      gather(c, s.five[i], cards);
+      h.five[i] = detail::eval5_with(t, cards, w);
+      h.five_class[i] = detail::class5_with(t, cards, w);
+    }
   }
   for (int i = 0; i < 286; ++i) {
     gather(c, s.three[i], cards);
@@ -249,21 +260,23 @@ HandValues& hand_values() noexcept {
   return opaque(instance);
 }
 
-// Copies 13 cards, checks the copy and puts it in falling code order: every search runs over the hand's
-// positions, so the setting kept among equally strong ones is then a function of the 13 cards alone, not
-// of the order they were given in (and each row comes out highest card first).
-CardIssue copy_checked(const std::uint8_t* cards13, std::int64_t item, std::uint8_t* copy) noexcept {
+// Copies 13 cards, checks the copy against the rules' pack (a card of an added suit may appear twice) and
+// puts it in falling code order: every search runs over the hand's positions, so the setting kept among
+// equally strong ones is then a function of the 13 cards alone, not of the order they were given in (and
+// each row comes out highest card first).
+CardIssue copy_checked(const std::uint8_t* cards13, std::int64_t item, const RulesSpec& rules,
+                       std::uint8_t* copy) noexcept {
   std::memcpy(copy, cards13, 13);
-  const CardIssue issue = check_cards(copy, 13, item);
+  const CardIssue issue = check_cards_in_pack(copy, 13, item, rules.extra_suits);
   if (!issue) std::sort(copy, copy + 13, [](std::uint8_t a, std::uint8_t b) { return a > b; });
   return issue;
 }
 
 void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept {
-  assert(!check_cards(cards13, 13, 0));
+  assert(!check_cards_in_pack(cards13, 13, 0, rules.extra_suits));
   Scratch& sc = scratch();
   HandSubsets& h = sc.subsets;
-  evaluate_subsets(cards13, rules.wheel, h);
+  evaluate_subsets(cards13, rules.wheel, rules.extra_suits != 0, h);
   // Backs strongest first: the first back with a legal completion is the strongest back; only backs of the
   // same strength (other suits) can still matter after it.
   BackQueue queue(sc.order, [&](int x, int y) { return h.five[x] != h.five[y] ? h.five[x] > h.five[y] : x < y; });
@@ -279,17 +292,18 @@ void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrang
       }
     });
   }
-  // 13 distinct cards always have a legal setting (the strongest five behind the next strongest five).
+  // 13 cards always have a legal setting (the strongest five behind the strongest five of the other eight;
+  // a card held twice changes nothing there).
   assert(best_b >= 0);
   fill(cards13, h, best_b, best_m, best_f, out);
 }
 
 double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
                       Arrangement* out) noexcept {
-  assert(!check_cards(cards13, 13, 0));
+  assert(!check_cards_in_pack(cards13, 13, 0, rules.extra_suits));
   Scratch& sc = scratch();
   HandSubsets& h = sc.subsets;
-  evaluate_subsets(cards13, rules.wheel, h);
+  evaluate_subsets(cards13, rules.wheel, rules.extra_suits != 0, h);
   HandValues& values = hand_values();
   for (int i = 0; i < 1287; ++i) {
     values.middle[i] = row_value(model.row[1], h.five_class[i]);
@@ -352,6 +366,25 @@ std::ptrdiff_t find_class(const RowModel& row, Strength s) noexcept {
   return it - row.classes.begin();
 }
 
+// Expected units of a setting whose row strengths may be ones no 52-card class has (a pack with added
+// suits): each row valued at the strongest class of its row model not above it.
+bool expected_units_at_most(const Strength strength[3], const ExpectedModel& model, double* out) noexcept {
+  RowValue v[3];
+  for (int r = 0; r < 3; ++r) {
+    const RowModel& row = model.row[r];
+    const auto above = std::upper_bound(row.classes.begin(), row.classes.end(), strength[r]);
+    if (above == row.classes.begin()) return false;
+    const auto i = static_cast<std::size_t>((above - row.classes.begin()) - 1);
+    if (i >= row.win.size() || i >= row.loss.size() || i >= row.extra_win.size() || i >= row.extra_loss.size() ||
+        i >= row.always.size()) {
+      return false;
+    }
+    v[r] = row_value(row, i);
+  }
+  *out = expectation(v, model);
+  return true;
+}
+
 // Debug-build check of what every arranging entry point requires of its rules and model. The model's
 // sizes only, so that it costs nothing per hand; validate_model checks all of it once, where a model is made.
 [[maybe_unused]] bool usable(const RulesSpec& rules, const ExpectedModel& model) noexcept {
@@ -402,11 +435,11 @@ CardIssue legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rules
   assert(validate_rules(rules) == nullptr);
   *count = 0;
   std::uint8_t c[13];
-  const CardIssue issue = copy_checked(cards13, 0, c);
+  const CardIssue issue = copy_checked(cards13, 0, rules, c);
   if (issue) return issue;
   Scratch& sc = scratch();
   HandSubsets& h = sc.subsets;
-  evaluate_subsets(c, rules.wheel, h);
+  evaluate_subsets(c, rules.wheel, rules.extra_suits != 0, h);
   const std::size_t n = collect_legal(h, rules, sc.legal);
   for (std::size_t k = 0; k < n; ++k) fill(c, h, sc.legal[k].back, sc.legal[k].middle, sc.legal[k].front, &out[k]);
   if (!distinct_strengths && !drop_dominated) {
@@ -433,7 +466,7 @@ CardIssue legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rules
 CardIssue strongest_arrangement(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept {
   assert(validate_rules(rules) == nullptr);
   std::uint8_t c[13];
-  const CardIssue issue = copy_checked(cards13, 0, c);
+  const CardIssue issue = copy_checked(cards13, 0, rules, c);
   if (issue) return issue;
   strongest_valid(c, rules, out);
   return CardIssue{};
@@ -461,7 +494,7 @@ CardIssue expected_arrangement(const std::uint8_t* cards13, const RulesSpec& rul
                                Arrangement* out, double* expected) noexcept {
   assert(usable(rules, model));
   std::uint8_t c[13];
-  const CardIssue issue = copy_checked(cards13, 0, c);
+  const CardIssue issue = copy_checked(cards13, 0, rules, c);
   if (issue) return issue;
   *expected = expected_valid(c, rules, model, out);
   return CardIssue{};
@@ -471,7 +504,7 @@ CardIssue arrange_hand(const std::uint8_t* cards13, const RulesSpec& rules, cons
                        bool by_expected, ArrangeResult* out) noexcept {
   assert(usable(rules, model));
   std::uint8_t c[13];
-  const CardIssue issue = copy_checked(cards13, 0, c);
+  const CardIssue issue = copy_checked(cards13, 0, rules, c);
   if (issue) return issue;
   Arrangement a;
   double ev = 0;
@@ -479,9 +512,13 @@ CardIssue arrange_hand(const std::uint8_t* cards13, const RulesSpec& rules, cons
     ev = expected_valid(c, rules, model, &a);
   } else {
     strongest_valid(c, rules, &a);
-    // A legal setting's strengths are classes of its rows, which a valid model covers.
-    [[maybe_unused]] const bool found = expected_units(a.strength, model, &ev);
-    assert(found);
+    // A legal setting's strengths are classes of its rows, which a valid model covers; a row only a pack
+    // with added suits holds (a five of a kind, a flush with a pair) is valued at the strongest class
+    // below it, as the expected arranging values it.
+    if (!expected_units(a.strength, model, &ev)) {
+      [[maybe_unused]] const bool found = expected_units_at_most(a.strength, model, &ev);
+      assert(found);
+    }
   }
   std::memcpy(out->cards, a.cards, sizeof out->cards);
   for (int r = 0; r < 3; ++r) out->strength[r] = a.strength[r];
@@ -498,14 +535,14 @@ CardIssue arrange_batch(const std::uint8_t* cards, std::size_t count, const Rule
   // A cheap pass first so that a bad hand late in a batch fails before any hand is arranged; each hand is
   // checked again on its own copy below, which is what the arranging reads.
   for (std::size_t i = 0; i < count; ++i) {
-    const CardIssue issue = check_cards(cards + 13 * i, 13, static_cast<std::int64_t>(i));
+    const CardIssue issue = check_cards_in_pack(cards + 13 * i, 13, static_cast<std::int64_t>(i), rules.extra_suits);
     if (issue) return issue;
   }
   const auto arrange_hands = [&](std::size_t begin, std::size_t end, std::size_t* bad) noexcept {
     Arrangement a;
     std::uint8_t c[13];
     for (std::size_t i = begin; i < end; ++i) {
-      const CardIssue issue = copy_checked(cards + 13 * i, static_cast<std::int64_t>(i), c);
+      const CardIssue issue = copy_checked(cards + 13 * i, static_cast<std::int64_t>(i), rules, c);
       if (issue) {
         *bad = i;
         return issue;

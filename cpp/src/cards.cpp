@@ -35,6 +35,38 @@ CardIssue check_cards(const std::uint8_t* cards, int count, std::int64_t item) n
   return issue;
 }
 
+CardIssue check_cards_in_pack(const std::uint8_t* cards, int count, std::int64_t item,
+                               unsigned extra_suits) noexcept {
+  if (extra_suits == 0) return check_cards(cards, count, item);
+  assert(count >= 0 && (count == 0 || cards != nullptr));
+  CardIssue issue;
+  int first_at[kDeckSize];
+  int second_at[kDeckSize];
+  for (int& at : first_at) at = -1;
+  for (int& at : second_at) at = -1;
+  for (int k = 0; k < count; ++k) {
+    const int c = cards[k];
+    if (c >= kDeckSize) {
+      issue.kind = CardIssueKind::kOutOfRange;
+    } else if (first_at[c] < 0) {
+      first_at[c] = k;
+      continue;
+    } else if (second_at[c] < 0 && copies_in_pack(c, extra_suits) == 2) {
+      second_at[c] = k;
+      continue;
+    } else {
+      issue.kind = CardIssueKind::kDuplicate;
+      issue.first_position = first_at[c];
+      issue.second_position = second_at[c];
+    }
+    issue.item = item;
+    issue.position = k;
+    issue.card = c;
+    return issue;
+  }
+  return issue;
+}
+
 std::string format_card(int card) {
   if (card < 0 || card >= kDeckSize) return "??";
   return std::string{kRankChars[card_rank(card)], kSuitChars[card_suit(card)]};

@@ -147,7 +147,19 @@ Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush,
   int category = kHighCard;
   const int top = groups[0].first;
   const int second = num_groups > 1 ? groups[1].first : 0;
-  if (top == 4) {
+  // A flush with a card twice (a pack with added suits): its five ranks, high to low (RULES.md 2.1). Three
+  // of one rank in one suit cannot happen (at most two copies of a card), so a pair or two pairs.
+  if (flush && total == 5 && top == 2) {
+    int ranks[5] = {0, 0, 0, 0, 0};
+    int n = 0;
+    for (std::size_t r = count.size(); r-- > 0;) {
+      for (int k = 0; k < count[r]; ++k) ranks[n++] = static_cast<int>(r) + 2;
+    }
+    return make_strength(kFlush, ranks[0], ranks[1], ranks[2], ranks[3], ranks[4]);
+  }
+  if (top == 5) {
+    category = kFiveOfAKind;
+  } else if (top == 4) {
     category = kFourOfAKind;
   } else if (top == 3) {
     category = second == 2 ? kFullHouse : kThreeOfAKind;
@@ -251,14 +263,21 @@ Tables::Tables() {
   std::vector<bool> used(kSlotCapacity, false);
   std::array<std::vector<Strength>, 2> flush_strength;
   for (std::vector<Strength>& f : flush_strength) f.assign(kSlotCapacity, 0);
+  std::vector<bool> pack_only(kSlotCapacity, false);  // five of a kind: plain, but no 52-card class
   for_each_five_ranks([&](const std::array<int, kNumRanks>& count, std::uint32_t key) {
     const int most = *std::max_element(count.begin(), count.end());
-    if (most == 5) return;  // five of a kind: its slot keeps 0, a bad row's (discarded) value
     const std::uint32_t slot = slot_of_key(*this, key);
-    used[slot] = true;
     for (std::size_t w = 0; w < 2; ++w) {
       plain[w][slot] = strength_of_counts(count, false, static_cast<Wheel>(w));
-      if (most == 1) flush_strength[w][slot] = strength_of_counts(count, true, static_cast<Wheel>(w));
+      if (most <= 2) pack_flush[w][slot] = strength_of_counts(count, true, static_cast<Wheel>(w));
+      if (most == 1) flush_strength[w][slot] = pack_flush[w][slot];
+    }
+    // Five of a kind needs a card twice (a pack with added suits), and so does a bad row (codes >= 52
+    // carry the deuce's key): its slot is no 52-card class.
+    if (most == 5) {
+      pack_only[slot] = true;
+    } else {
+      used[slot] = true;
     }
   });
   std::array<int, kNumRanks> count{};
@@ -283,9 +302,16 @@ Tables::Tables() {
     }
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
+    // The class of a strength only a pack with added suits holds: that of the strongest class below it.
+    auto class_at_most = [&](Strength s) {
+      const auto above = std::upper_bound(all.begin(), all.end(), s);
+      return static_cast<std::uint16_t>(above == all.begin() ? 0 : (above - all.begin()) - 1);
+    };
     for (std::size_t slot = 0; slot < num_slots; ++slot) {
       if (used[slot]) plain_class[w][slot] = index_in(all, plain[w][slot]);
+      if (pack_only[slot]) plain_class[w][slot] = class_at_most(plain[w][slot]);
       if (flush_strength[w][slot] != 0) flush_class[w][slot] = index_in(all, flush_strength[w][slot]);
+      if (pack_flush[w][slot] != 0) pack_flush_class[w][slot] = class_at_most(pack_flush[w][slot]);
     }
   }
   three_classes.assign(front.begin(), front.end());
@@ -296,7 +322,7 @@ Tables::Tables() {
 
 std::size_t Tables::memory_bytes() const noexcept {
   return sizeof(card_word) + sizeof(card_bit) + sizeof(card_pair) + sizeof(row_offset) + sizeof(plain) +
-         sizeof(plain_class) + sizeof(flush_class) + sizeof(front) + sizeof(front_class) + sizeof(front_part) +
+         sizeof(plain_class) + sizeof(flush_class) + sizeof(pack_flush) + sizeof(pack_flush_class) + sizeof(front) + sizeof(front_class) + sizeof(front_part) +
          (five_classes[0].capacity() + five_classes[1].capacity() + three_classes.capacity()) * sizeof(Strength);
 }
 
@@ -396,22 +422,30 @@ constexpr std::size_t kBlockRows = 256;
 
 // The slow path for a block that held a bad row: each row is copied once, checked, and evaluated from the
 // copy, so the row reported is the first bad one as read here.
+// Under a pack with added suits (`extra_suits`), a row holding a card twice lands here too: it is checked
+// against the pack and evaluated by the pack's kernel.
 CardIssue evaluate_block_checked(const Tables& t, unsigned wheel, const std::uint8_t* cards, std::size_t begin,
-                                 std::size_t end, int width, std::int32_t* out) noexcept {
+                                 std::size_t end, int width, std::int32_t* out, unsigned extra_suits) noexcept {
   const std::size_t step = static_cast<std::size_t>(width);
   for (std::size_t i = begin; i < end; ++i) {
     std::uint8_t row[5];
     for (std::size_t k = 0; k < step; ++k) row[k] = cards[step * i + k];
-    const CardIssue issue = check_cards(row, width, static_cast<std::int64_t>(i));
+    const CardIssue issue = check_cards_in_pack(row, width, static_cast<std::int64_t>(i), extra_suits);
     if (issue) return issue;
-    out[i] = static_cast<std::int32_t>(width == 5 ? eval5_with(t, row, wheel) : eval3_with(t, row));
+    Strength s = 0;
+    if (width != 5) {
+      s = eval3_with(t, row);
+    } else {
+      s = extra_suits != 0 ? detail::eval5_pack_with(t, row, wheel) : eval5_with(t, row, wheel);
+    }
+    out[i] = static_cast<std::int32_t>(s);
   }
   return CardIssue{};
 }
 
 // Rows first..last-1, block by block: the first invalid row (`item`), or no issue.
 CardIssue evaluate_range(const Tables& t, unsigned w, const std::uint8_t* cards, std::size_t first, std::size_t last,
-                         int width, std::int32_t* out) noexcept {
+                         int width, std::int32_t* out, unsigned extra_suits) noexcept {
   for (std::size_t begin = first; begin < last; begin += kBlockRows) {
     const std::size_t end = std::min(last, begin + kBlockRows);
 #ifdef CP_EVALUATE_SSE2
@@ -422,7 +456,7 @@ CardIssue evaluate_range(const Tables& t, unsigned w, const std::uint8_t* cards,
                                          : detail::evaluate_rows3(t, cards, begin, end, out);
 #endif
     if (bad != 0) {
-      const CardIssue issue = evaluate_block_checked(t, w, cards, begin, end, width, out);
+      const CardIssue issue = evaluate_block_checked(t, w, cards, begin, end, width, out, extra_suits);
       if (issue) return issue;
     }
   }
@@ -437,12 +471,16 @@ Strength evaluate5(const std::uint8_t* cards, Wheel wheel) noexcept {
 
 Strength evaluate3(const std::uint8_t* cards) noexcept { return eval3_with(tables(), cards); }
 
+Strength evaluate5_in_pack(const std::uint8_t* cards, Wheel wheel) noexcept {
+  return detail::eval5_pack_with(tables(), cards, static_cast<unsigned>(wheel));
+}
+
 CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
-                         std::int32_t* out, const Parallel& parallel) noexcept {
+                         std::int32_t* out, const Parallel& parallel, unsigned extra_suits) noexcept {
   const Tables& t = tables();
   const unsigned w = static_cast<unsigned>(wheel);
   const auto evaluate_rows = [&](std::size_t first, std::size_t last, std::size_t* bad) noexcept {
-    const CardIssue issue = evaluate_range(t, w, cards, first, last, width, out);
+    const CardIssue issue = evaluate_range(t, w, cards, first, last, width, out, extra_suits);
     if (issue) *bad = static_cast<std::size_t>(issue.item);
     return issue;
   };

@@ -64,12 +64,18 @@ struct Tables {
   std::array<CardPair, 256> card_pair{};           // both side by side
   std::array<std::uint32_t, kNumRows> row_offset{};  // perfect-hash displacement per row of keys
   std::size_t num_slots = 0;                         // slots in use (the rest of the capacity is never read)
-  // [wheel][slot]: strength of a non-flush hand with that rank multiset (0 for five of a kind).
+  // [wheel][slot]: strength of a non-flush hand with that rank multiset (five of a kind included).
   std::array<std::array<Strength, kSlotCapacity>, 2> plain{};
   // Dense class indices, ascending with strength: 0..7461 for five cards (per wheel), 0..454 for three.
   // The arranger indexes its per-class value tables with them instead of searching for a strength.
   std::array<std::array<std::uint16_t, kSlotCapacity>, 2> plain_class{};
   std::array<std::array<std::uint16_t, kSlotCapacity>, 2> flush_class{};  // [wheel][slot] of five distinct ranks
+  // Packs with added suits (a card twice): [wheel][slot] the flush strength of any rank multiset a flush can
+  // have there (five distinct ranks, or a pair or two pairs among them; 0 for the others), and its class:
+  // the 52-card class of the strongest 52-card strength not above it, which is what the expected model of
+  // a 52-card field knows. A five of a kind is plain (plain[w][slot]) and takes the top class likewise.
+  std::array<std::array<Strength, kSlotCapacity>, 2> pack_flush{};
+  std::array<std::array<std::uint16_t, kSlotCapacity>, 2> pack_flush_class{};
   std::array<Strength, 13 * 13 * 13> front{};                             // [r0*169 + r1*13 + r2]
   std::array<std::uint16_t, 13 * 13 * 13> front_class{};
   // [k][code]: card k's share of the front index, rank * 169, rank * 13 or rank (0 for codes >= 52), so the
@@ -122,6 +128,18 @@ inline Strength eval5_with(const Tables& t, const std::uint8_t* c, unsigned whee
 inline std::uint16_t class5_with(const Tables& t, const std::uint8_t* c, unsigned wheel) noexcept {
   const FiveCardKey k = key5_with(t, c);
   return k.flush ? t.flush_class[wheel][k.index] : t.plain_class[wheel][k.index];
+}
+
+// The pack versions (a card may appear twice): only the flush differs, read from its own table, since a
+// flush holding a pair has no arithmetic relation to the plain pair.
+inline Strength eval5_pack_with(const Tables& t, const std::uint8_t* c, unsigned wheel) noexcept {
+  const FiveCardKey k = key5_with(t, c);
+  return k.flush ? t.pack_flush[wheel][k.index] : t.plain[wheel][k.index];
+}
+
+inline std::uint16_t class5_pack_with(const Tables& t, const std::uint8_t* c, unsigned wheel) noexcept {
+  const FiveCardKey k = key5_with(t, c);
+  return k.flush ? t.pack_flush_class[wheel][k.index] : t.plain_class[wheel][k.index];
 }
 
 inline std::size_t key3_with(const Tables& t, const std::uint8_t* c) noexcept {

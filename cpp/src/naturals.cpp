@@ -30,20 +30,27 @@ struct Counts {
     }
     // Counted in registers, not by incrementing with[rank[r]]: those increments hit the same few slots
     // one after another and wait on each other's stores.
-    int once = 0, twice = 0, thrice = 0, four = 0;
+    int none = 0, once = 0, twice = 0, thrice = 0, four = 0;
     for (int r = 0; r < kNumRanks; ++r) {
       const int n = static_cast<int>(ranks >> (4 * r) & 15u);
       rank[r] = n;
+      none += n == 0;
       once += n == 1;
       twice += n == 2;
       thrice += n == 3;
       four += n == 4;
     }
+    with[0] = none;
     with[1] = once;
     with[2] = twice;
     with[3] = thrice;
     with[4] = four;
-    with[0] = kNumRanks - once - twice - thrice - four;  // 13 cards of one pack: no rank more than 4 times
+    // Only a pack with added suits holds a rank 5 or 6 times (a nibble holds any count of 13 cards).
+    if (none + once + twice + thrice + four != kNumRanks) {
+      for (int r = 0; r < kNumRanks; ++r) {
+        if (rank[r] >= 5) ++with[rank[r]];
+      }
+    }
     for (int s = 0; s < kNumSuits; ++s) suit[s] = static_cast<int>(suits >> (16 * s) & 0xFFFFu);
   }
   int ranks_with(int n) const { return with[n]; }
@@ -209,6 +216,8 @@ std::uint64_t pack_rows(Strength back, Strength middle, std::uint64_t front12) {
 // Six pairs: a trips counts as a pair and a single only with trips_as_pair_plus_single, a four of a kind as
 // two pairs only with quads_as_two_pairs; otherwise either spoils the hand.
 bool six_pairs(const Counts& counts, const RulesSpec& rules) {
+  // A count of 5 or 6 (added suits) adds no pair here, and the other 8 or 7 cards make at most 4 pairs:
+  // no six pairs, as RULES.md 10 reads it, without a test on this path.
   if (counts.with[3] > 0 && !rules.trips_as_pair_plus_single) return false;
   if (counts.with[4] > 0 && !rules.quads_as_two_pairs) return false;
   return counts.with[2] + counts.with[3] + 2 * counts.with[4] == 6;
@@ -224,14 +233,14 @@ std::uint64_t three_straights_key(const std::uint8_t* c, const RulesSpec& rules,
   std::uint64_t best = 0;
   const StraightRules allowed(rules);
   auto five_ok = [&](const std::uint8_t* five) {
-    const Strength s = evaluate5(five, rules.wheel);
+    const Strength s = evaluate5_in_pack(five, rules.wheel);
     if (!allowed.wheel && is_wheel5(five)) return false;
     return flushes_too ? category_of(s) == kStraightFlush : is_straight5(s);
   };
   for_each_split(c, five_ok, [&](const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b) {
     if (!is_front_straight(f, allowed) || (flushes_too && !one_suit(f, 3))) return;
     if (flushes_too && rules.three_flushes_distinct_suits && !three_suits(f, m, b)) return;
-    const std::uint64_t key = pack_rows(evaluate5(b, rules.wheel), evaluate5(m, rules.wheel),
+    const std::uint64_t key = pack_rows(evaluate5_in_pack(b, rules.wheel), evaluate5_in_pack(m, rules.wheel),
                                         static_cast<std::uint64_t>(front_straight_top(f)));
     if (key > best) best = key;
   });
@@ -244,7 +253,9 @@ std::uint64_t three_flushes_key(const std::uint8_t* c, const RulesSpec& rules) {
   for_each_split(c, five_ok, [&](const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b) {
     if (!one_suit(f, 3) || (rules.three_flushes_distinct_suits && !three_suits(f, m, b))) return;
     const Strength front = evaluate3(f);
-    const std::uint64_t key = pack_rows(evaluate5(b, rules.wheel), evaluate5(m, rules.wheel), (front >> 8) & 0xFFFu);
+    // The pack's evaluator: with added suits a flush row may hold a pair (equal to evaluate5 otherwise).
+    const std::uint64_t key =
+        pack_rows(evaluate5_in_pack(b, rules.wheel), evaluate5_in_pack(m, rules.wheel), (front >> 8) & 0xFFFu);
     if (key > best) best = key;
   });
   return best;
@@ -352,14 +363,24 @@ bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, c
       return tens_and_up(counts) >= 12;
     case NaturalKind::kTwelveRoyalsAndOne:
       return jacks_and_up(counts) >= 12;
+    // deck group (issue #15)
+    case NaturalKind::kSixOfAKind:
+      return counts.ranks_with_at_least(6) >= 1;
+    case NaturalKind::kSevenOfAKind:
+      return counts.ranks_with_at_least(7) >= 1;
+    case NaturalKind::kEightOfAKind:
+      return counts.ranks_with_at_least(8) >= 1;
+    case NaturalKind::kTwoFivesAndTrips:
+      return counts.ranks_with(5) == 2 && counts.ranks_with(3) == 1;
   }
   return false;
 }
 
-// Copies 13 cards and checks the copy; false when they are not 13 distinct codes < 52.
-bool copy_valid(const std::uint8_t* cards13, std::uint8_t* copy) noexcept {
+// Copies 13 cards and checks the copy; false when they are not 13 codes < 52 that the rules' pack holds
+// (each card once, a card of an added suit at most twice).
+bool copy_valid(const std::uint8_t* cards13, std::uint8_t* copy, const RulesSpec& rules) noexcept {
   std::memcpy(copy, cards13, 13);
-  return !check_cards(copy, 13, -1);
+  return !check_cards_in_pack(copy, 13, -1, rules.extra_suits);
 }
 
 }  // namespace
@@ -367,7 +388,7 @@ bool copy_valid(const std::uint8_t* cards13, std::uint8_t* copy) noexcept {
 namespace detail {
 
 int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
-  assert(!check_cards(cards13, 13, 0));
+  assert(!check_cards_in_pack(cards13, 13, 0, rules.extra_suits));
   const Counts counts(cards13);
   for (int level = rules.num_naturals - 1; level >= 0; --level) {
     if (holds_with(rules.natural_kind[static_cast<std::size_t>(level)], cards13, counts, rules)) return level;
@@ -376,7 +397,7 @@ int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) no
 }
 
 std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept {
-  assert(!check_cards(c, 13, 0));
+  assert(!check_cards_in_pack(c, 13, 0, rules.extra_suits));
   if (rules.natural_tiebreak == NaturalTiebreak::kNone) return 0;
   switch (kind) {
     case NaturalKind::kSixPairs:
@@ -404,21 +425,21 @@ std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* c, const R
 bool holds_natural(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
   assert(validate_rules(rules) == nullptr);
   std::uint8_t c[13];
-  if (!copy_valid(cards13, c)) return false;
+  if (!copy_valid(cards13, c, rules)) return false;
   return holds_with(kind, c, Counts(c), rules);
 }
 
 int detect_natural(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
   assert(validate_rules(rules) == nullptr);
   std::uint8_t c[13];
-  if (!copy_valid(cards13, c)) return -1;
+  if (!copy_valid(cards13, c, rules)) return -1;
   return detail::detect_natural_valid(c, rules);
 }
 
 std::uint32_t held_naturals(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
   assert(validate_rules(rules) == nullptr);
   std::uint8_t c[13];
-  if (!copy_valid(cards13, c)) return 0;
+  if (!copy_valid(cards13, c, rules)) return 0;
   const Counts counts(c);
   std::uint32_t held = 0;
   for (int k = 0; k < kNumNaturalKinds; ++k) {
@@ -430,7 +451,7 @@ std::uint32_t held_naturals(const std::uint8_t* cards13, const RulesSpec& rules)
 std::uint64_t natural_key(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
   assert(validate_rules(rules) == nullptr);
   std::uint8_t c[13];
-  if (!copy_valid(cards13, c)) return 0;
+  if (!copy_valid(cards13, c, rules)) return 0;
   return detail::natural_key_valid(kind, c, rules);
 }
 
@@ -441,7 +462,9 @@ const char* natural_name(NaturalKind kind) noexcept {
       "three_quads", "three_straight_flushes", "twelve_royals",
       // naturals group (issue #10)
       "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten",
-      "twelve_royals_and_one"};
+      "twelve_royals_and_one",
+      // deck group (issue #15)
+      "six_of_a_kind", "seven_of_a_kind", "eight_of_a_kind", "two_fives_and_trips"};
   const int k = static_cast<int>(kind);
   return k >= 0 && k < kNumNaturalKinds ? kNames[k] : "?";
 }

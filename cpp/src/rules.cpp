@@ -1,5 +1,7 @@
 #include "chinese_poker/rules.hpp"
 
+#include "bits.hpp"
+
 namespace chinese_poker {
 
 namespace {
@@ -92,6 +94,8 @@ const char* validate_rules(const RulesSpec& rules) noexcept {
       rules.fantasyland != Fantasyland::kProgressive) {
     return "fantasyland";
   }
+  // ---- deck group (issue #15) ----
+  if ((rules.extra_suits & ~0xFu) != 0 || detail::popcount32(rules.extra_suits) > 2) return "extra_suits";
   return nullptr;
 }
 

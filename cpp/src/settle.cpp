@@ -25,6 +25,13 @@ Strength row_strength(const detail::Tables& t, const std::uint8_t* cards, int ro
                        : detail::eval5_with(t, cards + kRowStart[row], static_cast<unsigned>(wheel));
 }
 
+// The same in a pack with added suits, where a row may hold a card twice (a five of a kind, a flush with a
+// pair): the 52-card path above keeps its arithmetic flush.
+Strength row_strength_in_pack(const detail::Tables& t, const std::uint8_t* cards, int row, Wheel wheel) noexcept {
+  return row == kFront ? detail::eval3_with(t, cards + kRowStart[row])
+                       : detail::eval5_pack_with(t, cards + kRowStart[row], static_cast<unsigned>(wheel));
+}
+
 // Sort key of a card for the suit tie-break (RULES.md 12). "highest_card": group size, then rank (the ace
 // low in a wheel), then suit. "by_card": rank (the ace always high), then suit.
 int suit_sort_key(const std::uint8_t* row, int n, int k, bool wheel, const RulesSpec& rules) noexcept {
@@ -268,7 +275,7 @@ int fantasyland_cards(const RulesSpec& rules, const Strength* s, bool in_fantasy
 
 // Foul, natural, strengths and royalties of a player whose 13 cards are valid.
 SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept {
-  assert(!check_cards(in.cards, 13, 0));
+  assert(!check_cards_in_pack(in.cards, 13, 0, rules.extra_suits));
   PlayerFacts& f = *out;
   f = PlayerFacts{};
   SettleError error;
@@ -297,10 +304,13 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
   }
   if (f.has_setting) {
     const detail::Tables& t = detail::tables();
-    for (int row = 0; row < 3; ++row) {
-      f.strength[row] = row_strength(t, in.cards, row, rules.wheel);
-      f.royalty[row] = royalty_of(rules, row, f.strength[row]);
+    // One test per player, not per row: a one-deck round evaluates exactly as before the pack knob.
+    if (rules.extra_suits == 0) {
+      for (int row = 0; row < 3; ++row) f.strength[row] = row_strength(t, in.cards, row, rules.wheel);
+    } else {
+      for (int row = 0; row < 3; ++row) f.strength[row] = row_strength_in_pack(t, in.cards, row, rules.wheel);
     }
+    for (int row = 0; row < 3; ++row) f.royalty[row] = royalty_of(rules, row, f.strength[row]);
     const Strength front = f.strength[kFront], middle = f.strength[kMiddle], back = f.strength[kBack];
     // Suits never matter here, even with the suit tie-break on (RULES.md None9).
     const unsigned reasons = (front > middle ? unsigned{kFoulFrontBeatsMiddle} : 0u) |
@@ -353,8 +363,9 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   assert(num_players >= kMinPlayers && num_players <= kMaxPlayers);
   assert(options.banker >= -1 && options.banker < num_players);
   // [presets group] The table's Chi A sums to zero only when four players hold the whole deck and all
-  // settle with each other.
-  if (rules.ace_basis_table && (num_players != kMaxPlayers || options.banker >= 0)) {
+  // settle with each other (so not with a suit added to the pack: its aces are not all dealt).
+  if (rules.ace_basis_table &&
+      (num_players != kMaxDeckPlayers || options.banker >= 0 || rules.extra_suits != 0)) {
     SettleError error;
     error.status = SettleStatus::kAceBasisTable;
     error.other = options.banker;  // names the banker seat in the message, -1 when there is none
@@ -515,10 +526,6 @@ SettleError check_stakes(const std::int64_t* stakes, int n) noexcept {
   return SettleError{};
 }
 
-// [ofc group] The most players a round may have under `rules`.
-int max_players(const RulesSpec& rules) noexcept {
-  return rules.fantasyland == Fantasyland::kOff ? kMaxPlayers : kMaxFantasylandPlayers;
-}
 
 SettleError bad_cards(const CardIssue& issue, int player) noexcept {
   SettleError error;
@@ -604,7 +611,7 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
   assert(in.cards != nullptr);
   std::uint8_t cards[13];
   std::memcpy(cards, in.cards, sizeof cards);
-  const CardIssue issue = check_cards(cards, 13, -1);
+  const CardIssue issue = check_cards_in_pack(cards, 13, -1, rules.extra_suits);
   if (issue) return bad_cards(issue, index);
   PlayerInput local = in;
   local.cards = cards;
@@ -643,7 +650,7 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
     local[p] = players[p];
     local[p].cards = table + 13 * p;
   }
-  const CardIssue issue = check_round(table, num_players, -1);
+  const CardIssue issue = check_round(table, num_players, -1, rules.extra_suits);
   if (issue) return bad_cards(issue, issue.position / 13);
   // A fantasyland flag needs fantasyland rules (settle_batch checks its flags per round the same way).
   if (const SettleError error = check_fantasyland_flags(local, num_players, rules)) return error;
@@ -667,8 +674,15 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
   return settle_valid(local, num_players, rules, checked, out);
 }
 
-CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept {
+int max_players(const RulesSpec& rules) noexcept {
+  if (rules.fantasyland != Fantasyland::kOff) return kMaxFantasylandPlayers;
+  return kMaxDeckPlayers + detail::popcount32(rules.extra_suits);
+}
+
+CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round, unsigned extra_suits) noexcept {
   assert(num_players >= 0 && num_players <= kMaxPlayers);
+  // A pack with added suits holds some cards twice (and up to 78 cards): counted card by card.
+  if (extra_suits != 0) return check_cards_in_pack(cards, num_players * 13, round, extra_suits);
   // Fast test first (every round of a batch passes through here): the codes must be distinct positions
   // below 52. A card seen before sets a bit of `twice`; no popcount (a library call without -mpopcnt).
   // Each player's 13 cards are one chain of dependent ORs, the players' chains independent of each other
@@ -731,7 +745,7 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
       std::memcpy(round, cards + r * stride, stride);
       const auto index = static_cast<std::int64_t>(r);
       *bad = r;
-      const CardIssue issue = check_round(round, num_players, index);
+      const CardIssue issue = check_round(round, num_players, index, rules.extra_suits);
       if (issue) {
         SettleError error = bad_cards(issue, issue.position / 13);
         error.round = index;

@@ -16,11 +16,11 @@ class InputError(ValueError):
     card: int | None
 
 def parse_card(card: object) -> int: ...
-def parse_cards(cards: object) -> tuple[int, ...]: ...
+def parse_cards(cards: object, extra_suits: str = "") -> tuple[int, ...]: ...
 def format_card(card: int) -> str: ...
-def evaluate(cards: str | Iterable[str | int], wheel: str = "low") -> int: ...
+def evaluate(cards: str | Iterable[str | int], wheel: str = "low", extra_suits: str = "") -> int: ...
 def evaluate_batch(
-    cards: npt.NDArray[np.uint8], wheel: str = "low", threads: int = 1
+    cards: npt.NDArray[np.uint8], wheel: str = "low", threads: int = 1, extra_suits: str = ""
 ) -> npt.NDArray[np.int32]: ...
 
 class Wheel(enum.Enum):
@@ -87,8 +87,9 @@ class RoyaltyCategory(enum.Enum):
     full_house = 6
     four_of_a_kind = 7
     straight_flush = 8
-    royal_flush = 9
-    wheel_straight_flush = 10
+    five_of_a_kind = 9
+    royal_flush = 10
+    wheel_straight_flush = 11
 
 class Fantasyland(enum.Enum):
     off = 0
@@ -129,6 +130,10 @@ class NaturalKind(enum.Enum):
     one_black = 16
     twelve_royals_ten = 17
     twelve_royals_and_one = 18
+    six_of_a_kind = 19
+    seven_of_a_kind = 20
+    eight_of_a_kind = 21
+    two_fives_and_trips = 22
 
 class DecidedBy(enum.Enum):
     natural = 0
@@ -193,6 +198,7 @@ class RulesSpec:
     ace_basis: AceBasis
     shooting: Shooting
     home_run_scope: HomeRunScope
+    extra_suits: str
     def __init__(self) -> None: ...
 
 class PlayerFacts:

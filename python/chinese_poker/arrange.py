@@ -64,9 +64,11 @@ class Arrangement:
     strategy: str
 
 
-def _thirteen(cards13: CardsLike, function: str) -> bytes:
+def _thirteen(cards13: CardsLike, function: str, extra_suits: str = "") -> bytes:
+    """The 13 codes as the core takes them; a card of a suit in ``extra_suits`` (the rules' added suits)
+    may appear twice."""
     try:
-        codes = _core.parse_cards(cards13)  # unprefixed: the message is this function's
+        codes = _core.parse_cards(cards13, extra_suits)  # unprefixed: the message is this function's
     except TypeError as error:
         raise TypeError(f"{function}: {error}") from None
     if len(codes) != 13:
@@ -149,9 +151,10 @@ def arrangements(
     ``drop_dominated``, a setting that another legal one matches or beats in all three rows is left out (the
     Pareto front remains).
     """
-    spec = core_spec(rules_or_default(rules))
+    resolved = rules_or_default(rules)
+    spec = core_spec(resolved)
     settings, strengths = _core.legal_arrangements(
-        _thirteen(cards13, "arrangements"), spec, True, drop_dominated
+        _thirteen(cards13, "arrangements", resolved.extra_suits), spec, True, drop_dominated
     )
     return (settings, strengths) if with_strengths else settings
 
@@ -173,7 +176,10 @@ def arrange(
         raise ValueError(f"opponents must be 1, 2 or 3, got {opponents!r}")
     rules = rules_or_default(rules)
     result = _core.arrange_hand(
-        _thirteen(cards13, "arrange"), core_spec(rules), _expected_model(rules), strategy == "expected"
+        _thirteen(cards13, "arrange", rules.extra_suits),
+        core_spec(rules),
+        _expected_model(rules),
+        strategy == "expected",
     )
     per_opponent = result.expected_units
     declare = None
@@ -184,7 +190,7 @@ def arrange(
             declare = natural
     front, middle, back = result.strengths
     return Arrangement(
-        hand=Hand.from_cards(result.cards),
+        hand=Hand.from_cards(result.cards, extra_suits=rules.extra_suits),
         strengths=(front, middle, back),
         expected_units=per_opponent * opponents,
         declare=declare,

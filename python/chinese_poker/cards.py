@@ -40,15 +40,17 @@ def parse_card(token: CardLike) -> int:
         raise TypeError(f"parse_card: {error}") from None
 
 
-def parse_cards(cards: CardsLike) -> tuple[int, ...]:
+def parse_cards(cards: CardsLike, extra_suits: str = "") -> tuple[int, ...]:
     """Card codes of several cards, in the order given.
 
     Accepts one string (``"As Kd 10h 9c"``, ``"AsKd10h"``, commas, any case, ``T`` or ``10``, the suit
     symbols ♣♦♥♠) or any iterable of card strings or ints 0..51 (numpy arrays included). Raises ValueError
     naming the offending token and its position for unknown cards, out-of-range codes and repeated cards.
+    ``extra_suits`` (the rules knob: suits added to the pack, e.g. ``"s"``): a card of those suits may
+    appear twice, since the pack holds it twice.
     """
     try:
-        return _core.parse_cards(cards)
+        return _core.parse_cards(cards, extra_suits)
     except TypeError as error:
         raise TypeError(f"parse_cards: {error}") from None
 

@@ -46,6 +46,8 @@ class HandCategory(IntEnum):
     FULL_HOUSE = 6
     FOUR_OF_A_KIND = 7
     STRAIGHT_FLUSH = 8
+    #: Five cards of one rank: only a pack with added suits (``extra_suits``) holds one.
+    FIVE_OF_A_KIND = 9
 
 
 _NAMES = {
@@ -69,17 +71,20 @@ evaluate = _core.evaluate
 
 
 def evaluate_batch(
-    cards: npt.NDArray[np.uint8], wheel: str = "low", *, threads: int = 1
+    cards: npt.NDArray[np.uint8], wheel: str = "low", *, threads: int = 1, extra_suits: str = ""
 ) -> npt.NDArray[np.int32]:
     """Strengths of many rows at once, in C++ with the GIL released: ``cards`` is a C-contiguous uint8 array
     (N, 5) or (N, 3) of card codes, ``wheel`` as for ``evaluate``; returns an int32 array (N,).
+
+    ``extra_suits``: the suits added to the pack (the rules knob of that name, e.g. ``"s"``), whose cards
+    may appear twice in a row (a copy is the same code): five of a kind, a flush holding a pair.
 
     ``threads``: how many threads share the rows (1, the default: the calling thread only; 0: every core
     this process may use). The strengths are the same for any count, and a bad row raises the error of the
     lowest bad row."""
     count = thread_count(threads, "evaluate_batch")
     try:
-        return _core.evaluate_batch(cards, wheel, count)
+        return _core.evaluate_batch(cards, wheel, count, extra_suits)
     except TypeError as error:
         raise _named("evaluate_batch", error) from None
 
@@ -125,7 +130,18 @@ def _all_strengths() -> frozenset[int]:
         HandCategory.FULL_HOUSE: list(permutations(range(14, 1, -1), 2)),
         HandCategory.FOUR_OF_A_KIND: list(permutations(range(14, 1, -1), 2)),
         HandCategory.STRAIGHT_FLUSH: sorted(straights),
+        # Only with a card twice (a pack with added suits): five of a kind, and flushes holding one pair
+        # or two pairs (all five ranks, high to low).
+        HandCategory.FIVE_OF_A_KIND: [(r,) for r in range(14, 1, -1)],
     }
+    vectors[HandCategory.FLUSH] = (
+        vectors[HandCategory.FLUSH]
+        + [tuple(sorted((p, p, *rest), reverse=True)) for p, *rest in _distinct(4)]
+        + [
+            tuple(sorted((high, high, low, low, kicker), reverse=True))
+            for high, low, kicker in vectors[HandCategory.TWO_PAIR]
+        ]
+    )
     strengths = set()
     for cat, group in vectors.items():
         for vector in group:
@@ -203,6 +219,8 @@ def _description(strength: int) -> str:
         if cat == HandCategory.STRAIGHT_FLUSH and v[0] == 14:
             return "Royal flush"
         return f"{name}, {_singular(v[0])} high"
+    if cat == HandCategory.FIVE_OF_A_KIND:
+        return f"Five of a kind, {_plural(v[0])}"
     if cat == HandCategory.FOUR_OF_A_KIND:
         return f"Four of a kind, {_plural(v[0])}{_kickers(v[1:])}"
     if cat == HandCategory.FULL_HOUSE:

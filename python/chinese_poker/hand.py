@@ -9,7 +9,7 @@ from typing import Any, Union
 import numpy as np
 
 from chinese_poker import _core
-from chinese_poker.cards import CardsLike, format_card, parse_cards
+from chinese_poker.cards import SUITS, CardsLike, format_card, parse_cards
 from chinese_poker.rules import Rules, core_spec
 
 #: What every entry point accepts as rules: ``Rules``, a preset name, or a rules document (mapping).
@@ -76,24 +76,27 @@ class Hand:
 
     __slots__ = ("_cards", "_declared")
 
-    def __init__(self, front: CardsLike, middle: CardsLike, back: CardsLike) -> None:
+    def __init__(
+        self, front: CardsLike, middle: CardsLike, back: CardsLike, *, extra_suits: str = ""
+    ) -> None:
+        """``extra_suits``: the suits added to the pack (the rules knob), whose cards may be held twice."""
         rows = []
         for name, size, given in zip(ROW_NAMES, ROW_SIZES, (front, middle, back)):
             try:
                 # Stripped, so that a message quotes the row as written, not its padding.
-                codes = parse_cards(given.strip() if isinstance(given, str) else given)
+                codes = parse_cards(given.strip() if isinstance(given, str) else given, extra_suits)
             except (ValueError, TypeError) as error:
                 raise type(error)(f"{name}: {error}") from None
             if len(codes) != size:
                 raise ValueError(f"the {name} takes {size} cards, got {len(codes)}")
             rows.append(codes)
-        self._cards: tuple[int, ...] = _distinct(rows[0] + rows[1] + rows[2])
+        self._cards: tuple[int, ...] = _distinct(rows[0] + rows[1] + rows[2], extra_suits)
         self._declared = False
 
     @classmethod
-    def declared(cls, cards13: CardsLike) -> Hand:
+    def declared(cls, cards13: CardsLike, *, extra_suits: str = "") -> Hand:
         """The hand of a player who declares a natural: 13 cards, no setting, never foul-checked."""
-        codes = parse_cards(cards13)
+        codes = parse_cards(cards13, extra_suits)
         if len(codes) != 13:
             raise ValueError(f"a declared natural takes 13 cards, got {len(codes)}")
         hand = cls.__new__(cls)
@@ -102,7 +105,7 @@ class Hand:
         return hand
 
     @classmethod
-    def parse(cls, text: str) -> Hand:
+    def parse(cls, text: str, *, extra_suits: str = "") -> Hand:
         """A setting from text: ``"front / middle / back"`` (``|`` also separates rows), as ``str(hand)``
         writes it, or 13 cards in order (front 3, middle 5, back 5); ``"declared ..."`` (what ``str`` gives
         for a declared natural) is ``Hand.declared`` of the 13 cards."""
@@ -110,21 +113,21 @@ class Hand:
             raise TypeError(f"Hand.parse takes a string, got {type(text).__name__}")
         stripped = text.strip()
         if stripped.lower().startswith("declared "):
-            return cls.declared(stripped[len("declared ") :])
+            return cls.declared(stripped[len("declared ") :], extra_suits=extra_suits)
         parts = stripped.replace("|", "/").split("/")
         if len(parts) == 3:
-            return cls(*(part.strip() for part in parts))
+            return cls(*(part.strip() for part in parts), extra_suits=extra_suits)
         if len(parts) != 1:
             raise ValueError(f"give the rows as 'front / middle / back' (3 parts), got {len(parts)} parts")
-        return cls.from_cards(stripped)
+        return cls.from_cards(stripped, extra_suits=extra_suits)
 
     @classmethod
-    def from_cards(cls, cards13: CardsLike) -> Hand:
+    def from_cards(cls, cards13: CardsLike, *, extra_suits: str = "") -> Hand:
         """A setting from 13 cards in order: front 3, then middle 5, then back 5."""
-        codes = parse_cards(cards13)
+        codes = parse_cards(cards13, extra_suits)
         if len(codes) != 13:
             raise ValueError(f"a hand takes 13 cards (front 3, middle 5, back 5), got {len(codes)}")
-        return cls(codes[:3], codes[3:8], codes[8:])
+        return cls(codes[:3], codes[3:8], codes[8:], extra_suits=extra_suits)
 
     @property
     def cards(self) -> tuple[int, ...]:
@@ -202,15 +205,24 @@ class Hand:
         return (False, (tuple(sorted(cards[:3])), tuple(sorted(cards[3:8])), tuple(sorted(cards[8:]))))
 
 
-def _distinct(codes: tuple[int, ...]) -> tuple[int, ...]:
-    seen: dict[int, int] = {}
+def _distinct(codes: tuple[int, ...], extra_suits: str = "") -> tuple[int, ...]:
+    """``codes``, checked that no card appears more often than the pack holds it: once, or twice for a card
+    of a suit in ``extra_suits``."""
+    seen: dict[int, list[int]] = {}
+    rows = [ROW_NAMES[0]] * 3 + [ROW_NAMES[1]] * 5 + [ROW_NAMES[2]] * 5
     for position, code in enumerate(codes):
-        if code in seen:
-            rows = [ROW_NAMES[0]] * 3 + [ROW_NAMES[1]] * 5 + [ROW_NAMES[2]] * 5
+        where = seen.setdefault(code, [])
+        copies = 2 if SUITS[code % 4] in extra_suits else 1
+        if len(where) >= copies:
+            if copies == 1:
+                first, second = rows[where[0]], rows[position]
+                raise ValueError(f"card {format_card(code)} appears twice (in the {first} and the {second})")
+            held = ", ".join(f"the {rows[k]}" for k in where)
             raise ValueError(
-                f"card {format_card(code)} appears twice (in the {rows[seen[code]]} and the {rows[position]})"
+                f"card {format_card(code)} appears three times but the pack holds it twice "
+                f"(in {held} and the {rows[position]})"
             )
-        seen[code] = position
+        where.append(position)
     return codes
 
 
@@ -220,20 +232,23 @@ def detect_natural(cards13: CardsLike, rules: RulesLike | None = None) -> str | 
     Considers every kind the rules list, whatever ``natural_declaration`` says; three straights and three
     flushes are found by a search over the splits.
     """
-    kind = _core.detect_natural(_natural_codes(cards13), core_spec(rules_or_default(rules)))
+    resolved = rules_or_default(rules)
+    kind = _core.detect_natural(_natural_codes(cards13, resolved.extra_suits), core_spec(resolved))
     return None if kind is None else kind.name
 
 
 def held_naturals(cards13: CardsLike, rules: RulesLike | None = None) -> tuple[str, ...]:
     """Every natural kind the 13 cards hold under the knobs of ``rules`` (how quads, trips and a front
     straight with an ace count), whether or not the rules list it; in the order of ``NATURAL_NAMES``."""
-    held = _core.held_naturals(_natural_codes(cards13), core_spec(rules_or_default(rules)))
+    resolved = rules_or_default(rules)
+    held = _core.held_naturals(_natural_codes(cards13, resolved.extra_suits), core_spec(resolved))
     return tuple(kind.name for kind in held)
 
 
-def _natural_codes(cards13: CardsLike) -> bytes:
-    """The 13 card codes a natural is looked for in, as the core takes them."""
-    codes = parse_cards(cards13)
+def _natural_codes(cards13: CardsLike, extra_suits: str = "") -> bytes:
+    """The 13 card codes a natural is looked for in, as the core takes them (a card of a suit in
+    ``extra_suits``, the rules' added suits, may appear twice)."""
+    codes = parse_cards(cards13, extra_suits)
     if len(codes) != 13:
         raise ValueError(f"a natural takes 13 cards, got {len(codes)}")
     return bytes(codes)

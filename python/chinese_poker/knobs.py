@@ -67,6 +67,7 @@ __all__ = [
     "Wheel",
     "check_units",
     "knob_error",
+    "normalize_extra_suits",
     "normalize_horse_card",
     "normalize_naturals",
     "normalize_row_base",
@@ -119,8 +120,10 @@ ROWS: tuple[str, ...] = ("front", "middle", "back")
 #: ``royal_flush`` and ``wheel_straight_flush``. A category may also be keyed at a rank, ``"one_pair@6"``.
 ROYALTY_CATEGORIES: tuple[str, ...] = (
     "high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-    "four_of_a_kind", "straight_flush", "royal_flush", "wheel_straight_flush",
+    "four_of_a_kind", "straight_flush", "five_of_a_kind", "royal_flush", "wheel_straight_flush",
 )  # fmt: skip
+#: The category keys (the ones a rank key ``"category@R"`` may name): all but the two straight flush keys.
+_RANKED_CATEGORIES: tuple[str, ...] = ROYALTY_CATEGORIES[:10]
 
 #: The ranks a ``"category@R"`` key may name, lowest first.
 RANK_LETTERS = "23456789TJQKA"
@@ -129,7 +132,7 @@ RANK_LETTERS = "23456789TJQKA"
 _FIVE_CARD_SPANS: Mapping[str, tuple[str, str]] = MappingProxyType({
     "high_card": ("7", "A"), "one_pair": ("2", "A"), "two_pair": ("3", "A"),
     "three_of_a_kind": ("2", "A"), "straight": ("5", "A"), "flush": ("7", "A"), "full_house": ("2", "A"),
-    "four_of_a_kind": ("2", "A"), "straight_flush": ("6", "K"),
+    "four_of_a_kind": ("2", "A"), "straight_flush": ("6", "K"), "five_of_a_kind": ("2", "A"),
 })  # fmt: skip
 _FRONT_SPANS: Mapping[str, tuple[str, str]] = MappingProxyType({
     "high_card": ("4", "A"), "one_pair": ("2", "A"), "three_of_a_kind": ("2", "A"),
@@ -152,6 +155,8 @@ NATURAL_NAMES: tuple[str, ...] = (
     # naturals group (issue #10): the kinds of real tables
     "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten",
     "twelve_royals_and_one",
+    # deck group (issue #15): kinds only a pack with added suits holds
+    "six_of_a_kind", "seven_of_a_kind", "eight_of_a_kind", "two_fives_and_trips",
 )  # fmt: skip
 
 #: Upper bound of every unit count and multiplier [decided: keeps totals far inside the core's integers].
@@ -285,8 +290,8 @@ _TABLE_FORM = "'pagat', 'eastern', or a table {front|middle|back: {key: units}}"
 
 def _rank_key_problem(row: str, key: str, category: str, rank: str) -> ValueError | None:
     """The error for rank key ``key`` (``category@rank``) in ``row``, or None when it can occur there."""
-    if category not in ROYALTY_CATEGORIES[:9]:
-        categories = quoted(list(ROYALTY_CATEGORIES[:9]))
+    if category not in _RANKED_CATEGORIES:
+        categories = quoted(list(_RANKED_CATEGORIES))
         return knob_error(
             "royalties", f"unknown category {category!r} in key {key!r} in row {row!r}", categories
         )
@@ -465,6 +470,33 @@ def normalize_horse_card(value: object) -> str | None:
         raise knob_error("horse_card", str(error), "a card such as 'As', or none") from None
 
 
+# ----- deck group (issue #15) ------------------------------------------------------------------------------
+
+_SUIT_LETTERS = "cdhs"
+_EXTRA_SUITS_FORM = (
+    "'' (one 52-card deck), or one or two different suit letters of c, d, h, s, such as 's' or 'sh'"
+)
+
+
+def normalize_extra_suits(value: object) -> str:
+    """The stored form of ``extra_suits``: the added suits' letters in the order c, d, h, s (``"sh"`` is
+    stored as ``"hs"``), at most two, each once; ``""`` for a single 52-card deck."""
+    if not isinstance(value, str):
+        raise knob_error("extra_suits", f"got {value!r} ({type(value).__name__})", _EXTRA_SUITS_FORM)
+    for letter in value:
+        if letter not in _SUIT_LETTERS:
+            raise knob_error(
+                "extra_suits", f"{letter!r} in {value!r} is not a suit letter", _EXTRA_SUITS_FORM
+            )
+    if len(set(value)) != len(value):
+        raise knob_error("extra_suits", f"{value!r} names a suit twice", _EXTRA_SUITS_FORM)
+    if len(value) > 2:
+        raise knob_error(
+            "extra_suits", f"{value!r} adds {len(value)} suits, more than two", _EXTRA_SUITS_FORM
+        )
+    return "".join(letter for letter in _SUIT_LETTERS if letter in value)
+
+
 #: What each knob does, its values, its default and the section of docs/RULES.md that defines it; the
 #: body of ``help(Rules)``.
 KNOB_GUIDE = """\
@@ -569,6 +601,12 @@ The last knobs of the named real-table presets (RULES.md 3.1 and 11):
 - ``home_run_scope``: which pairs a home run multiplies; "own_pairs" (the home-run player's) | "table"
   (every pair of the round; home_run_bonus and home_run_cap stay on the home-run player's pairs);
   ("own_pairs"); 11.9.
+
+The pack (RULES.md 1):
+
+- ``extra_suits``: the suits whose 13 cards are in the pack once more; "" (one 52-card deck) | one or
+  two suit letters, "s", "sh"; (""). A round has up to 4 players plus one per added suit (5 need one,
+  6 need two), and a card of an added suit may be held twice at the table, even by one player.
 """
 
 

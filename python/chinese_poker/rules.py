@@ -60,6 +60,7 @@ from chinese_poker.knobs import (  # settlement group (issue #10)
     Wheel,
     check_units,
     knob_error,
+    normalize_extra_suits,
     normalize_horse_card,
     normalize_naturals,
     normalize_row_base,
@@ -145,6 +146,8 @@ class Rules:
     ace_basis: AceBasis = "pairwise"
     shooting: Shooting = "scoop"
     home_run_scope: HomeRunScope = "own_pairs"
+    # deck group (issue #15): the pack
+    extra_suits: str = ""
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -163,6 +166,7 @@ class Rules:
         object.__setattr__(self, "naturals", normalize_naturals(self.naturals))
         object.__setattr__(self, "row_base", normalize_row_base(self.row_base))  # settlement group
         object.__setattr__(self, "horse_card", normalize_horse_card(self.horse_card))
+        object.__setattr__(self, "extra_suits", normalize_extra_suits(self.extra_suits))  # deck group
         if self.name is not None and self.name not in PRESET_NAMES:
             presets = quoted(PRESET_NAMES)
             raise ValueError(f"rules name {self.name!r} is not a preset; allowed: None, {presets}")

@@ -19,8 +19,9 @@ struct Arrangement {
   Strength strength[3];     // front, middle, back
 };
 
-// The strengths a row can hold, ascending: 455 for the front, 7,462 for middle and back under `wheel`.
-// `row` is 0..2 (kFront, kMiddle, kBack).
+// The strengths a row can hold with one deck, ascending: 455 for the front, 7,462 for middle and back under
+// `wheel`. `row` is 0..2 (kFront, kMiddle, kBack). A row only a pack with added suits holds (five of a
+// kind, a flush with a pair) has no class: the expected arranging values it at the strongest class below.
 const std::vector<Strength>& row_classes(int row, Wheel wheel) noexcept;
 
 // What one row of ours is worth against one opponent's row, by our row's strength. `classes` must equal
@@ -75,7 +76,8 @@ void finish_model(ExpectedModel& model);
 [[nodiscard]] const char* validate_model(const ExpectedModel& model) noexcept;
 
 // Every function below that takes cards reads the caller's 13 codes once, into a private copy, checks the
-// copy (a code >= 52 or a repeat is returned as the CardIssue, with item 0) and works only from it, so the
+// copy (a code >= 52, or a card more often than the rules' pack holds it: once, twice for a suit in
+// rules.extra_suits, is returned as the CardIssue, with item 0) and works only from it, so the
 // caller's buffer may change meanwhile without any bad code reaching a table. `rules` must be valid
 // (validate_rules) and `model` valid (validate_model) and of the rules' wheel.
 

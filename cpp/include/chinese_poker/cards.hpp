@@ -25,11 +25,25 @@ struct CardIssue {
   int position = -1;        // index of the offending card within the item (a round: player * 13 + index)
   int card = -1;            // its code
   int first_position = -1;  // kDuplicate: where the same card first appears within the item
+  // kDuplicate under a pack holding the card twice (extra_suits): where its second copy appears; the card
+  // at `position` is then its third copy. -1 when the pack holds the card once.
+  int second_position = -1;
   explicit operator bool() const noexcept { return kind != CardIssueKind::kNone; }
 };
 
 // Checks `count` cards (at most 64) for codes >= 52 and repeats; `item` is copied into the result.
 [[nodiscard]] CardIssue check_cards(const std::uint8_t* cards, int count, std::int64_t item) noexcept;
+
+// The same for a pack of one 52-card deck plus the 13 ranks of each suit in `extra_suits` (bit s for suit
+// code s, RulesSpec::extra_suits) once more: a card of such a suit may appear twice, a third copy is a
+// kDuplicate naming the first two. `count` at most 6 x 13. With extra_suits 0 this is check_cards.
+[[nodiscard]] CardIssue check_cards_in_pack(const std::uint8_t* cards, int count, std::int64_t item,
+                                            unsigned extra_suits) noexcept;
+
+// How many copies of `card` (0..51) a pack with `extra_suits` holds: 1, or 2 for a card of an added suit.
+constexpr int copies_in_pack(int card, unsigned extra_suits) noexcept {
+  return 1 + static_cast<int>((extra_suits >> card_suit(card)) & 1u);
+}
 
 // Canonical two-character text of a card, e.g. "As", "Td"; "??" for an out-of-range code.
 std::string format_card(int card);

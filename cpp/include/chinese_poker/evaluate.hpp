@@ -29,6 +29,8 @@ enum Category : int {
   kFullHouse = 6,
   kFourOfAKind = 7,
   kStraightFlush = 8,
+  // Five cards of one rank: only a pack with a card twice (extra_suits) holds one; above the straight flush.
+  kFiveOfAKind = 9,
 };
 
 constexpr int kCategoryShift = 20;
@@ -47,6 +49,10 @@ constexpr Strength make_strength(int category, int v1, int v2 = 0, int v3 = 0, i
 // bytes still read only inside the tables, but give meaningless values.
 Strength evaluate5(const std::uint8_t* cards, Wheel wheel) noexcept;
 Strength evaluate3(const std::uint8_t* cards) noexcept;
+// The same for five cards of a pack with added suits (RulesSpec::extra_suits), where a card may appear
+// twice: a five of a kind, and a flush holding a pair or two pairs (valued by its five ranks, high to low).
+// Equal to evaluate5 on distinct cards, at the cost of one more table load for a flush.
+Strength evaluate5_in_pack(const std::uint8_t* cards, Wheel wheel) noexcept;
 
 // Evaluates `rows` rows of `width` (3 or 5) cards laid out contiguously and writes one strength per row.
 // Returns the first invalid row (`item` = its index; out is then unspecified), or no issue.
@@ -54,7 +60,11 @@ Strength evaluate3(const std::uint8_t* cards) noexcept;
 // changes meanwhile), no table is read out of range. Safe to call from many threads at once: it reads only
 // immutable tables and keeps no scratch. The rows are spread over `parallel.threads` threads: the
 // strengths, and the row an error names (the lowest invalid one), are the same for any thread count.
+// With `extra_suits` (RulesSpec::extra_suits) a row may hold a card of an added suit twice: such rows (never
+// seen by the 52-card kernels, whose repeat check sends their block to the row-by-row path) are checked
+// against the pack and evaluated by evaluate5_in_pack.
 [[nodiscard]] CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
-                                       std::int32_t* out, const Parallel& parallel = Parallel{}) noexcept;
+                                       std::int32_t* out, const Parallel& parallel = Parallel{},
+                                       unsigned extra_suits = 0) noexcept;
 
 }  // namespace chinese_poker

@@ -8,7 +8,8 @@
 namespace chinese_poker {
 
 // Each function here reads the 13 cards once, into a private copy, and checks the copy: cards that are
-// not 13 distinct codes < 52 hold no natural (false, -1, 0 and 0 below).
+// not 13 codes < 52 of the rules' pack (each card once, a card of a suit in rules.extra_suits at most
+// twice) hold no natural (false, -1, 0 and 0 below).
 
 // Whether the 13 cards hold `kind` under the rules' knobs.
 [[nodiscard]] bool holds_natural(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept;

@@ -32,20 +32,25 @@ enum class NaturalKind : std::uint8_t {
   kTwelveRoyalsTen,
   // every card J, Q, K or A but at most one (the 十二皇族 of atom-chen/ShiSanShuiServer)
   kTwelveRoyalsAndOne,
+  // deck group (issue #15): kinds only a pack with added suits can hold (a rank more than four times).
+  kSixOfAKind,       // 六六大顺: six cards of one rank
+  kSevenOfAKind,     // seven of one rank (needs more copies than two added suits give: never held yet)
+  kEightOfAKind,     // eight of one rank (likewise)
+  kTwoFivesAndTrips, // 三皇五帝: two ranks held five times each and one three times
 };
-constexpr int kNumNaturalKinds = 19;
+constexpr int kNumNaturalKinds = 23;
 
 // The natural_tiebreak knob: how two naturals of one kind compare (RULES.md section 5).
 enum class NaturalTiebreak : std::uint8_t { kFull, kTopPairOnly, kNone };
 
-// Index 9 of a royalty row is the royal flush, looked up before the straight flush when listed; index 10
-// the wheel straight flush (A-2-3-4-5 of one suit), likewise.
-constexpr int kRoyalFlushSlot = 9;
-constexpr int kWheelStraightFlushSlot = 10;
-constexpr int kRoyaltySlots = 11;
+// Indices 0..9 of a royalty row are the categories (five of a kind 9). Index 10 is the royal flush, looked up
+// before the straight flush when listed; index 11 the wheel straight flush (A-2-3-4-5 of one suit), likewise.
+constexpr int kRoyalFlushSlot = 10;
+constexpr int kWheelStraightFlushSlot = 11;
+constexpr int kRoyaltySlots = 12;
 
 // Rank-keyed royalties ("category@R"): one entry per category and rank value 2..14.
-constexpr int kRoyaltyCategories = 9;
+constexpr int kRoyaltyCategories = 10;
 constexpr int kRoyaltyRanks = 13;
 
 // fantasyland knob (RULES.md 4.2).
@@ -125,6 +130,12 @@ struct RulesSpec {
   // home_run_scope == "table": a home run multiplies every pair of the round by home_run_multiplier, not
   // only the home-run player's (home_run_bonus and home_run_cap stay on the home-run player's pairs).
   bool home_run_scope_table = false;
+
+  // ---- deck group (issue #15) ----
+  // extra_suits: bit s (suit code s: c d h s) set when that suit's 13 cards are in the pack a second time.
+  // At most two bits; each added suit seats one more player (4 + bits, up to 6) and lets its cards appear
+  // twice at the table.
+  std::uint8_t extra_suits = 0;
 };
 
 // Upper bound of every unit count and multiplier a RulesSpec may hold. With it (and kMaxStake) no
@@ -141,7 +152,8 @@ constexpr std::int64_t kMaxUnits = 1000;
 // "home_run_bonus", "natural_vs_natural", "false_declaration_units", "horse_card" (-1..51),
 // "horse_multiplier", or of the ofc group: "suit_by_card" (set without suit_tiebreak), "wheel_sf_listed" (as
 // royal_listed), "royalty_at" (an entry outside 0..kMaxUnits, unlisted but not 0, or listed at a rank
-// royalty_ranks_allowed excludes) or "fantasyland". Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
+// royalty_ranks_allowed excludes) or "fantasyland", or of the deck group: "extra_suits" (a bit above 3, or
+// more than two bits). Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
 // listed naturals pay 1..kMaxUnits. Every core entry point taking a RulesSpec requires it to be valid.
 [[nodiscard]] const char* validate_rules(const RulesSpec& rules) noexcept;
 
@@ -183,7 +195,7 @@ constexpr std::uint16_t royalty_ranks_allowed(int row, int category) noexcept {
     case kStraight: return from(5, 14);
     case kFlush: return from(7, 14);
     case kStraightFlush: return from(6, 13);
-    case kOnePair: case kThreeOfAKind: case kFullHouse: case kFourOfAKind: return from(2, 14);
+    case kOnePair: case kThreeOfAKind: case kFullHouse: case kFourOfAKind: case kFiveOfAKind: return from(2, 14);
     default: return 0;
   }
 }
@@ -194,7 +206,7 @@ constexpr std::uint16_t royalty_ranks_allowed(int row, int category) noexcept {
 // category, or a row outside 0..2, earns nothing. Allocation-free; a few loads and no loop.
 inline std::int64_t royalty_of(const RulesSpec& rules, int row, Strength s) noexcept {
   const int cat = category_of(s);
-  if (row < 0 || row > 2 || cat > kStraightFlush) return 0;
+  if (row < 0 || row > 2 || cat > kFiveOfAKind) return 0;
   const auto r = static_cast<std::size_t>(row);
   const auto c = static_cast<std::size_t>(cat);
   const auto& table = rules.royalty[r];

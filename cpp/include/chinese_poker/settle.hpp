@@ -1,4 +1,4 @@
-// Settlement of a round between 2 to 4 players (RULES.md section 3, RULES.md section 11).
+// Settlement of a round between 2 to 6 players (5 and 6 with added suits, RulesSpec::extra_suits) (RULES.md section 3, RULES.md section 11).
 #pragma once
 
 #include <cstddef>
@@ -11,8 +11,10 @@
 namespace chinese_poker {
 
 constexpr int kMinPlayers = 2;
-constexpr int kMaxPlayers = 4;
-constexpr int kMaxPairs = 6;
+// A 52-card deck seats 4; each suit added to the pack (extra_suits, at most two) seats one more.
+constexpr int kMaxDeckPlayers = 4;
+constexpr int kMaxPlayers = 6;
+constexpr int kMaxPairs = kMaxPlayers * (kMaxPlayers - 1) / 2;
 // With fantasyland on a player may be dealt 14 to 17 cards, so at most three players fit in one deck.
 constexpr int kMaxFantasylandPlayers = 3;
 
@@ -95,8 +97,8 @@ struct RoundResult {
   int num_pairs = 0;
   PlayerFacts facts[kMaxPlayers];
   PairResult pairs[kMaxPairs];          // (0,1), (0,2), ..., (P-2, P-1); banker rounds: the banker's only
-  bool home_run[kMaxPlayers] = {false, false, false, false};
-  std::int64_t net[kMaxPlayers] = {0, 0, 0, 0};
+  bool home_run[kMaxPlayers] = {};
+  std::int64_t net[kMaxPlayers] = {};
   int banker = -1;                      // settlement group (issue #10): the banker seat, or -1
 };
 
@@ -106,16 +108,18 @@ enum class SettleStatus : int {
   kSurrenderOff = 2,            // `player` surrendered while surrender_units == 0
   kOverflow = 3,                // an amount left int64: in pair (`player`, `other`), or in `player`'s net
   kBadStake = 4,                // stakes[player][other] is outside 0..kMaxStake or differs from [other][player]
-  kBadCards = 5,                // `cards` names the first bad card (a code >= 52, or a card twice at the table)
-  kBadPlayerCount = 6,          // fewer than kMinPlayers or more than kMaxPlayers players (more than
-                                // kMaxFantasylandPlayers with rules.fantasyland on)
+  kBadCards = 5,                // `cards` names the first bad card (a code >= 52, or a card at the table more
+                                // often than the pack holds it)
+  kBadPlayerCount = 6,          // fewer than kMinPlayers or more than max_players(rules): 4 plus one per added
+                                // suit (kMaxFantasylandPlayers with rules.fantasyland on)
   // --- settlement group (issue #10) ---
   kBadBanker = 7,               // the banker seat is not one of the players
   kBadBet = 8,                  // bets[player] is outside 1..kMaxBet (or bets given without a banker)
   // ---- ofc group ----
   kFantasylandOff = 9,          // `player` played in fantasyland while rules.fantasyland is off
   // ---- presets group ----
-  kAceBasisTable = 10,          // ace_basis "table" in a round that is not 4 players without a banker
+  kAceBasisTable = 10,          // ace_basis "table" in a round that is not 4 players without a banker, or
+                                // with added suits (rules.extra_suits)
 };
 
 // Greatest bet of one player in a banker round.
@@ -144,8 +148,12 @@ struct SettleError {
 [[nodiscard]] SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rules,
                                        PlayerFacts* out) noexcept;
 
-// Settles one round of `num_players` (2..4). Validates everything it reads, on a private copy of the
-// cards: every code < 52 and no card twice at the table (kBadCards), `stakes` (kBadStake), each player's
+// The most players a round may have under `rules`: kMaxFantasylandPlayers with fantasyland on, else
+// kMaxDeckPlayers plus one per suit in rules.extra_suits.
+[[nodiscard]] int max_players(const RulesSpec& rules) noexcept;
+
+// Settles one round of `num_players` (2..max_players(rules)). Validates everything it reads, on a private
+// copy of the cards: every code < 52 and no card at the table more often than the pack holds it (kBadCards), `stakes` (kBadStake), each player's
 // declaration and surrender, and every amount against int64 overflow (kOverflow). `stakes` is a
 // players x players row-major matrix (symmetric, entries 0..kMaxStake; the diagonal is not read but must
 // be in range too), or null for all ones. `out` is unspecified after an error. Allocates nothing.
@@ -158,9 +166,11 @@ struct SettleError {
 [[nodiscard]] SettleError settle_round(const PlayerInput* players, int num_players, const RulesSpec& rules,
                                        const RoundOptions& options, RoundResult* out) noexcept;
 
-// First problem in a round laid out as players x 13 codes: a code >= 52 or any card twice at the table.
+// First problem in a round laid out as players x 13 codes: a code >= 52 or a card at the table more often
+// than the pack holds it (once; twice for a suit in `extra_suits`, RulesSpec::extra_suits).
 // `item` of the result is `round`; `position` is player * 13 + index.
-[[nodiscard]] CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round) noexcept;
+[[nodiscard]] CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t round,
+                                    unsigned extra_suits = 0) noexcept;
 
 // Optional per-round columns of a batch; a null pointer gives every round the default (settle_round's).
 // Each round's entries are copied before they are checked or used, like its cards. Columns still to come

@@ -63,6 +63,8 @@ KNOB_PHRASES: dict[str, str] = {
     "ace_basis": "Chi A per pair (pairwise) or each player against the table, 4 players (11.9)",
     "shooting": "the scoop multiplier needs three won rows, or no lost row (11.7)",
     "home_run_scope": "a home run multiplies its player's pairs, or every pair of the round (11.9)",
+    # deck group (issue #15)
+    "extra_suits": "suits added to the pack once more: '' | 's' | 'sh'; 5 and 6 players (1)",
 }
 
 

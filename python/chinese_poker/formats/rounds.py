@@ -68,7 +68,7 @@ ROUND_KEYS: tuple[str, ...] = ("id", "rules", "players", "stakes", "banker", "be
 #: Keys a round object may hold that are carried along and never read (conformance vectors use them).
 METADATA_KEYS: tuple[str, ...] = ("expected", "tags", "note")
 
-_DEFAULT_NAMES = ("P1", "P2", "P3", "P4")
+_DEFAULT_NAMES = ("P1", "P2", "P3", "P4", "P5", "P6")
 
 #: What made an output: every output object carries it as ``"engine"``.
 ENGINE: Mapping[str, str] = MappingProxyType({"name": "chinese-poker", "version": __version__})
@@ -187,8 +187,8 @@ def parse_round(
     if not isinstance(players, list):
         missing = "missing" if "players" not in data else f"must be a list, got {type_name(players)}"
         raise RoundError(f"players {missing}", where)
-    if not 2 <= len(players) <= 4:
-        raise RoundError(f"a round has 2 to 4 players, got {len(players)}", where)
+    if not 2 <= len(players) <= 6:
+        raise RoundError(f"a round has 2 to 6 players (5 and 6 with added suits), got {len(players)}", where)
     names: list[str] = []
     hands: list[Hand] = []
     flags: list[bool] = []
@@ -198,7 +198,7 @@ def parse_round(
         if isinstance(player, Mapping) and isinstance(player.get("name"), str) and player["name"].strip():
             label = f"player {index + 1} ({player['name']})"
         try:
-            name, hand, surrender = parse_player(player)
+            name, hand, surrender = parse_player(player, round_rules.extra_suits)
         except ValueError as error:
             raise RoundError(str(error), where, label) from None
         names.append(name if name is not None else _DEFAULT_NAMES[index])

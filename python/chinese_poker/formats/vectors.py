@@ -128,7 +128,7 @@ def _strongest(cards: list[int] | tuple[int, ...], rules: Rules) -> tuple[str, s
 def _natural_player(name: str, cards: str, rules: Rules) -> dict[str, Any]:
     """A player holding 13 cards that may be a natural: declared when the rules count it and need a
     declaration, else laid out as the strongest setting (under ``auto`` a natural is found in the setting)."""
-    codes = parse_cards(cards)
+    codes = parse_cards(cards, rules.extra_suits)
     if rules.natural_declaration == "must_declare" and detect_natural(codes, rules) is not None:
         return {"name": name, "cards": cards, "declare_natural": True}
     front, middle, back = _strongest(codes, rules)
@@ -277,6 +277,22 @@ def edge_cases(rules: Rules) -> list[dict[str, Any]]:
         players[1]["surrender"] = True
         players[3]["surrender"] = True
         add("surrender", ["surrender"], players, "East and West surrender")
+    if rules.extra_suits and rules.fantasyland == "off" and rules.ace_basis == "pairwise":
+        # deck group (issue #15): the full table of a pack with added suits, each player the next 13 cards
+        # of the pack in code order, so copies fall in one hand (five or six of a kind) and across hands.
+        pack = sorted([*range(52), *(c for c in range(52) if "cdhs"[c % 4] in rules.extra_suits)])
+        seats = 4 + len(rules.extra_suits)
+        add(
+            "added-suits",
+            ["added-suits", f"{seats}-players"],
+            [
+                _natural_player(
+                    f"P{p + 1}", " ".join(format_card(c) for c in pack[13 * p : 13 * p + 13]), rules
+                )
+                for p in range(seats)
+            ],
+            f"the whole {13 * seats}-card pack at {seats} players, the cards in code order",
+        )
     if rules.fantasyland != "off":
         players = _setting_players(_FANTASYLAND)
         players[1]["fantasyland"] = True
@@ -297,9 +313,13 @@ def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
     players = rng.choice((2, 3, 3) if rules.fantasyland != "off" else (2, 3, 3, 4, 4, 4))
     if rules.ace_basis == "table":
         players = _ACE_TABLE_PLAYERS  # [presets group] RULES.md 11.9
-    entries = []
     tags = {"random"}
-    for index, cards in enumerate(deal_hands(rng, players)):
+    if rules.extra_suits and rules.fantasyland == "off":
+        # deck group (issue #15): a pack with added suits seats up to 4 + one per suit; often full.
+        players = rng.choice((players, *range(5, 5 + len(rules.extra_suits))))
+        tags.add("added-suits")
+    entries = []
+    for index, cards in enumerate(deal_hands(rng, players, rules.extra_suits)):
         name = f"P{index + 1}"
         text = " ".join(format_card(c) for c in cards)
         how = rng.random()

@@ -32,6 +32,8 @@ PRESET_NAMES: tuple[str, ...] = (
     "ofc",
     # presets group: real tables (issue #10)
     "maubinh", "shisanshui-rtxux", "shisanshui-luosong", "shisanshui-puxian",
+    # deck group (issue #15): packs with added suits
+    "shisanshui-puxian-six",
 )  # fmt: skip
 
 #: The preset ``Rules()`` equals.

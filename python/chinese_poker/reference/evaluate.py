@@ -18,11 +18,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Union
 
-from chinese_poker.cards import parse_cards
+from chinese_poker.cards import parse_card, parse_cards
 
 __all__ = [
     "CATEGORY_NAMES",
     "DEFAULT_RULES",
+    "FIVE_OF_A_KIND",
     "FLUSH",
     "FOUR_OF_A_KIND",
     "FULL_HOUSE",
@@ -39,6 +40,7 @@ __all__ = [
     "category_name",
     "category_of",
     "compare_rows",
+    "copies_in_pack",
     "encode",
     "evaluate",
     "knob",
@@ -60,6 +62,7 @@ FLUSH = 5
 FULL_HOUSE = 6
 FOUR_OF_A_KIND = 7
 STRAIGHT_FLUSH = 8
+FIVE_OF_A_KIND = 9  # only with a card twice: a pack with added suits (RULES.md 1, 2.1)
 
 CATEGORY_NAMES: tuple[str, ...] = (
     "high_card",
@@ -71,6 +74,7 @@ CATEGORY_NAMES: tuple[str, ...] = (
     "full_house",
     "four_of_a_kind",
     "straight_flush",
+    "five_of_a_kind",
 )
 
 WHEELS = ("low", "second")
@@ -126,9 +130,12 @@ DEFAULT_RULES: dict[str, Any] = {
     "ace_basis": "pairwise",
     "shooting": "scoop",
     "home_run_scope": "own_pairs",
+    # deck group (issue #15)
+    "extra_suits": "",
 }
 
 SUIT_LETTERS = "cdhs"
+RANKS_TEXT = "23456789TJQKA"
 
 
 def knob(rules: Mapping[str, Any] | None, name: str) -> Any:
@@ -148,12 +155,30 @@ def suit_of(card: int) -> int:
     return card % 4
 
 
-def card_codes(cards: CardsInput, counts: Sequence[int] | None = None) -> tuple[int, ...]:
+def copies_in_pack(card: int, extra_suits: str) -> int:
+    """How many copies of ``card`` the pack holds (RULES.md 1): 2 when its suit is one of ``extra_suits``
+    (the suits whose 13 cards are added once more), else 1."""
+    return 2 if SUIT_LETTERS[suit_of(card)] in extra_suits else 1
+
+
+def card_codes(
+    cards: CardsInput, counts: Sequence[int] | None = None, extra_suits: str = ""
+) -> tuple[int, ...]:
     """Card codes of ``cards`` (ints 0..51 or card text), checked for range and duplicates.
 
     ``counts`` optionally lists the allowed numbers of cards; another number raises ValueError.
+    ``extra_suits``: the suits added to the pack; a card of those suits may appear twice (text must then
+    separate the cards by spaces or commas).
     """
-    codes = parse_cards(cards)
+    if not extra_suits:
+        codes = parse_cards(cards)
+    else:
+        tokens = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+        codes = tuple(parse_card(token) for token in tokens)
+        for card in set(codes):
+            if codes.count(card) > copies_in_pack(card, extra_suits):
+                held = "twice" if copies_in_pack(card, extra_suits) == 1 else "three times"
+                raise ValueError(f"card {RANKS_TEXT[card // 4]}{SUIT_LETTERS[suit_of(card)]} appears {held}")
     if counts is not None and len(codes) not in counts:
         allowed = " or ".join(str(n) for n in counts)
         raise ValueError(f"expected {allowed} cards, got {len(codes)}")
@@ -219,6 +244,8 @@ def straight_ranks(ranks: Sequence[int], wheel: str) -> list[int] | None:
 def _evaluate_five(cards: Sequence[int], wheel: str) -> int:
     ranks = [rank_value(card) for card in cards]
     is_flush = len({suit_of(card) for card in cards}) == 1
+    if len(set(ranks)) == 1:
+        return encode(FIVE_OF_A_KIND, ranks[:1])
     straight = straight_ranks(ranks, wheel)
     if straight is not None:
         return encode(STRAIGHT_FLUSH if is_flush else STRAIGHT, straight)
@@ -251,13 +278,16 @@ def _evaluate_three(cards: Sequence[int]) -> int:
     return encode(HIGH_CARD, group_ranks)
 
 
-def evaluate(cards: CardsInput, wheel: str = "low") -> int:
+def evaluate(cards: CardsInput, wheel: str = "low", extra_suits: str = "") -> int:
     """Strength of a 3-card front or a 5-card middle/back, in the encoding of RULES.md section 8.
 
     Args:
         cards: three or five distinct card codes (ints 0..51) or card text such as ``"As Kd Qh"``.
         wheel: ``"low"`` (A-2-3-4-5 is the lowest straight) or ``"second"`` (it ranks just below
             T-J-Q-K-A).
+        extra_suits: the suits added to the pack (RULES.md 1), whose cards may appear twice: then five
+            of a kind (above the straight flush) and flushes holding a pair (a flush, its five ranks high
+            to low) can occur.
 
     Returns:
         The strength; a larger strength is a better row, equal strengths tie. Fronts and five-card rows
@@ -268,7 +298,7 @@ def evaluate(cards: CardsInput, wheel: str = "low") -> int:
     """
     if wheel not in WHEELS:
         raise ValueError(f"wheel must be one of {WHEELS}, got {wheel!r}")
-    codes = card_codes(cards, counts=(3, 5))
+    codes = card_codes(cards, counts=(3, 5), extra_suits=extra_suits)
     if len(codes) == 3:
         return _evaluate_three(codes)
     return _evaluate_five(codes, wheel)
@@ -323,12 +353,13 @@ def compare_rows(a: CardsInput, b: CardsInput, rules: Mapping[str, Any] | None =
     Raises:
         ValueError: on bad cards or rows of different lengths.
     """
-    row_a = card_codes(a, counts=(3, 5))
-    row_b = card_codes(b, counts=(3, 5))
+    pack = knob(rules, "extra_suits")
+    row_a = card_codes(a, counts=(3, 5), extra_suits=pack)
+    row_b = card_codes(b, counts=(3, 5), extra_suits=pack)
     if len(row_a) != len(row_b):
         raise ValueError(f"rows of different lengths: {len(row_a)} and {len(row_b)} cards")
     wheel = knob(rules, "wheel")
-    result = _sign(evaluate(row_a, wheel) - evaluate(row_b, wheel))
+    result = _sign(evaluate(row_a, wheel, pack) - evaluate(row_b, wheel, pack))
     if result != 0:
         return result
     tiebreak = knob(rules, "suit_tiebreak")

@@ -65,14 +65,17 @@ def _splits(
 
     Back and middle are ordered (both orders are produced), the front is the three cards left.
     """
-    for back in combinations(cards, 5):
+    # By positions, not card values: a card held twice (a pack with added suits) is two positions.
+    for back_at in combinations(range(len(cards)), 5):
+        back = tuple(cards[k] for k in back_at)
         if not five_card_row_ok(back):
             continue
-        rest = [card for card in cards if card not in back]
-        for middle in combinations(rest, 5):
+        rest = [k for k in range(len(cards)) if k not in back_at]
+        for middle_at in combinations(rest, 5):
+            middle = tuple(cards[k] for k in middle_at)
             if not five_card_row_ok(middle):
                 continue
-            front = tuple(card for card in rest if card not in middle)
+            front = tuple(cards[k] for k in rest if k not in middle_at)
             yield back, middle, front
 
 
@@ -110,7 +113,8 @@ def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_sui
             continue
         if one_suit and distinct and not _three_suits(back, middle, front):
             continue
-        key = (evaluate(back, wheel), evaluate(middle, wheel), top)
+        pack = knob(rules, "extra_suits")
+        key = (evaluate(back, wheel, pack), evaluate(middle, wheel, pack), top)
         if best is None or key > best:
             best = key
     return best
@@ -124,7 +128,8 @@ def _three_flushes_key(cards: Sequence[int], rules: Mapping[str, Any]) -> Natura
     for back, middle, front in _splits(cards, _one_suit):
         if not _one_suit(front) or (distinct and not _three_suits(back, middle, front)):
             continue
-        key = (evaluate(back, wheel), evaluate(middle, wheel), evaluate(front, wheel))
+        pack = knob(rules, "extra_suits")
+        key = (evaluate(back, wheel, pack), evaluate(middle, wheel, pack), evaluate(front, wheel, pack))
         if best is None or key > best:
             best = key
     return best
@@ -144,6 +149,8 @@ def _six_pairs_parts(cards: Sequence[int], rules: Mapping[str, Any]) -> tuple[li
                 return None
             pairs.append(rank)
             leftover.append(rank)
+        elif count >= 5:
+            return None  # five or six of a rank (a pack with added suits): no six pairs [decided]
         else:
             if not knob(rules, "quads_as_two_pairs"):
                 return None
@@ -261,6 +268,30 @@ def _holds_twelve_royals_and_one(cards: Sequence[int], rules: Mapping[str, Any])
     return sum(1 for card in cards if rank_value(card) < 11) <= 1
 
 
+# ----- deck group (issue #15): kinds only a pack with added suits holds (RULES.md 10) -----
+
+
+def _most_of_a_rank(cards: Sequence[int]) -> int:
+    return max(_rank_counts(cards).values())
+
+
+def _holds_six_of_a_kind(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return _most_of_a_rank(cards) >= 6
+
+
+def _holds_seven_of_a_kind(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return _most_of_a_rank(cards) >= 7
+
+
+def _holds_eight_of_a_kind(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    return _most_of_a_rank(cards) >= 8
+
+
+def _holds_two_fives_and_trips(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    """三皇五帝: two ranks held exactly five times and one exactly three times (5 + 5 + 3 = 13)."""
+    return sorted(_rank_counts(cards).values()) == [3, 5, 5]
+
+
 def _holds_three_straights(cards: Sequence[int], rules: Mapping[str, Any]) -> bool:
     return _three_straights_key(cards, rules, one_suit=False) is not None
 
@@ -294,14 +325,19 @@ _HOLDS: dict[str, Callable[[Sequence[int], Mapping[str, Any]], bool]] = {
     "one_black": _holds_one_black,
     "twelve_royals_ten": _holds_twelve_royals_ten,
     "twelve_royals_and_one": _holds_twelve_royals_and_one,
+    # deck group (issue #15)
+    "six_of_a_kind": _holds_six_of_a_kind,
+    "seven_of_a_kind": _holds_seven_of_a_kind,
+    "eight_of_a_kind": _holds_eight_of_a_kind,
+    "two_fives_and_trips": _holds_two_fives_and_trips,
 }
 
 #: Every natural kind this module knows.
 NATURAL_KINDS: tuple[str, ...] = tuple(_HOLDS)
 
 
-def _thirteen(cards13: CardsInput) -> tuple[int, ...]:
-    return card_codes(cards13, counts=(13,))
+def _thirteen(cards13: CardsInput, rules: Mapping[str, Any] | None = None) -> tuple[int, ...]:
+    return card_codes(cards13, counts=(13,), extra_suits=knob(rules, "extra_suits"))
 
 
 def _check_kind(kind: str) -> None:
@@ -322,7 +358,7 @@ def natural_list(rules: Mapping[str, Any]) -> list[tuple[str, int]]:
 def holds(kind: str, cards13: CardsInput, rules: Mapping[str, Any] | None = None) -> bool:
     """Whether the 13 cards hold the natural ``kind`` (whether or not the rules list it)."""
     _check_kind(kind)
-    return _HOLDS[kind](_thirteen(cards13), rules or {})
+    return _HOLDS[kind](_thirteen(cards13, rules), rules or {})
 
 
 def detect_natural(cards13: CardsInput, rules: Mapping[str, Any]) -> str | None:
@@ -337,7 +373,7 @@ def detect_natural(cards13: CardsInput, rules: Mapping[str, Any]) -> str | None:
     Raises:
         ValueError: on anything but 13 distinct valid cards, or an unknown kind in ``naturals``.
     """
-    cards = _thirteen(cards13)
+    cards = _thirteen(cards13, rules)
     for name, _units in reversed(natural_list(rules)):
         if _HOLDS[name](cards, rules):
             return name
@@ -360,7 +396,7 @@ def natural_key(kind: str, cards13: CardsInput, rules: Mapping[str, Any]) -> Nat
         ValueError: if the cards do not hold ``kind``, or on bad cards or an unknown kind.
     """
     _check_kind(kind)
-    cards = _thirteen(cards13)
+    cards = _thirteen(cards13, rules)
     if not _HOLDS[kind](cards, rules):
         raise ValueError(f"the cards do not hold {kind}")
     if knob(rules, "natural_tiebreak") == "none":

@@ -17,6 +17,7 @@ from chinese_poker.reference.evaluate import (
     card_codes,
     category_name,
     compare_rows,
+    copies_in_pack,
     evaluate,
     knob,
     tiebreak_vector,
@@ -244,6 +245,35 @@ PRESETS["shisanshui-puxian"] = {
     ],
     "royalties": "eastern",
 }
+# deck group (issue #15): the same server's 莆仙 rules with clubs and hearts added (加二色)
+PRESETS["shisanshui-puxian-six"] = {
+    **PRESETS["shisanshui-puxian"],
+    "extra_suits": "ch",
+    "naturals": [
+        ["all_one_colour", 6],
+        ["three_flushes", 6],
+        ["three_straights", 6],
+        ["six_pairs", 6],
+        ["five_pairs_and_trips", 6],
+        ["all_small", 6],
+        ["all_big", 6],
+        ["six_of_a_kind", 20],
+        ["three_straight_flushes", 26],
+        ["twelve_royals_and_one", 26],
+        ["two_fives_and_trips", 26],
+        ["seven_of_a_kind", 40],
+        ["three_quads", 52],
+        ["four_trips", 52],
+        ["dragon", 52],
+        ["eight_of_a_kind", 80],
+        ["clean_dragon", 104],
+    ],
+    "royalties": {
+        "front": {"three_of_a_kind": 3},
+        "middle": {"full_house": 2, "four_of_a_kind": 8, "straight_flush": 10, "five_of_a_kind": 20},
+        "back": {"four_of_a_kind": 4, "straight_flush": 5, "five_of_a_kind": 10},
+    },
+}
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "wheel": ("low", "second"),
@@ -365,6 +395,9 @@ def resolve_rules(preset_or_dict: str | Mapping[str, Any] = "pagat", **overrides
     for name, choices in _CHOICES.items():
         if rules[name] not in choices:
             raise ValueError(f"{name} must be one of {choices}, got {rules[name]!r}")
+    pack = rules["extra_suits"]
+    if not isinstance(pack, str) or len(set(pack)) != len(pack) or len(pack) > 2 or set(pack) - set("cdhs"):
+        raise ValueError(f"extra_suits must be at most two different suit letters, got {pack!r}")
     if sorted(str(rules["suit_order"])) != sorted("cdhs") or len(rules["suit_order"]) != 4:
         raise ValueError(
             f"suit_order must be an order of the letters s, h, d, c, got {rules['suit_order']!r}"
@@ -396,9 +429,10 @@ def is_foul(front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapp
     that starts with the same tie-break values).
     """
     wheel = knob(rules, "wheel")
-    f = evaluate(card_codes(front, counts=(3,)), wheel)
-    m = evaluate(card_codes(middle, counts=(5,)), wheel)
-    b = evaluate(card_codes(back, counts=(5,)), wheel)
+    pack = knob(rules, "extra_suits")
+    f = evaluate(card_codes(front, counts=(3,), extra_suits=pack), wheel, pack)
+    m = evaluate(card_codes(middle, counts=(5,), extra_suits=pack), wheel, pack)
+    b = evaluate(card_codes(back, counts=(5,), extra_suits=pack), wheel, pack)
     if f > m:
         return True
     if m > b:
@@ -449,8 +483,15 @@ def royalties(
     table = knob(rules, "royalties")
     if isinstance(table, str):
         table = _royalty_table(table)
-    rows = (card_codes(front, counts=(3,)), card_codes(middle, counts=(5,)), card_codes(back, counts=(5,)))
-    values = [_royalty_of_row(name, cards, evaluate(cards, wheel), table) for name, cards in zip(ROWS, rows)]
+    pack = knob(rules, "extra_suits")
+    rows = (
+        card_codes(front, counts=(3,), extra_suits=pack),
+        card_codes(middle, counts=(5,), extra_suits=pack),
+        card_codes(back, counts=(5,), extra_suits=pack),
+    )
+    values = [
+        _royalty_of_row(name, cards, evaluate(cards, wheel, pack), table) for name, cards in zip(ROWS, rows)
+    ]
     return values[0], values[1], values[2]
 
 
@@ -468,9 +509,10 @@ def fantasyland_cards(
     if mode == "off":
         return 0
     wheel = knob(rules, "wheel")
-    f = evaluate(card_codes(front, counts=(3,)), wheel)
-    m = evaluate(card_codes(middle, counts=(5,)), wheel)
-    b = evaluate(card_codes(back, counts=(5,)), wheel)
+    pack = knob(rules, "extra_suits")
+    f = evaluate(card_codes(front, counts=(3,), extra_suits=pack), wheel, pack)
+    m = evaluate(card_codes(middle, counts=(5,), extra_suits=pack), wheel, pack)
+    b = evaluate(card_codes(back, counts=(5,), extra_suits=pack), wheel, pack)
     top = category_name(f)
     if in_fantasyland:
         stays = (
@@ -500,21 +542,24 @@ class _Player:
             raise ValueError(f"{who}: give either a setting (front, middle, back) or declared, not both")
         self.declared = "declared" in spec
         self.rows: tuple[tuple[int, ...], ...] | None
+        pack = knob(rules, "extra_suits")
         try:
             if self.declared:
-                self.cards = card_codes(spec["declared"], counts=(13,))
+                self.cards = card_codes(spec["declared"], counts=(13,), extra_suits=pack)
                 self.rows = None
             else:
                 missing = [row for row in ROWS if row not in spec]
                 if missing:
                     raise ValueError(f"missing {', '.join(missing)}")
                 self.rows = (
-                    card_codes(spec["front"], counts=(3,)),
-                    card_codes(spec["middle"], counts=(5,)),
-                    card_codes(spec["back"], counts=(5,)),
+                    card_codes(spec["front"], counts=(3,), extra_suits=pack),
+                    card_codes(spec["middle"], counts=(5,), extra_suits=pack),
+                    card_codes(spec["back"], counts=(5,), extra_suits=pack),
                 )
                 self.cards = self.rows[0] + self.rows[1] + self.rows[2]
-                if len(set(self.cards)) != 13:
+                # Across the rows as within one: no card more often than the pack holds it (RULES.md 1).
+                card_codes(self.cards, counts=(13,), extra_suits=pack)
+                if not pack and len(set(self.cards)) != 13:
                     raise ValueError("a card appears in two rows")
         except (ValueError, TypeError) as error:
             raise ValueError(f"{who}: {error}") from None
@@ -886,21 +931,28 @@ def settle(
     if isinstance(rules, str):
         rules = resolve_rules(rules)
     count = len(players)
-    if not 2 <= count <= 4:
-        raise ValueError(f"a table has 2 to 4 players, got {count}")
+    # RULES.md 1: one 52-card deck seats 2 to 4; each added suit seats one more.
+    pack = knob(rules, "extra_suits")
+    if not 2 <= count <= 4 + len(pack):
+        raise ValueError(f"a table has 2 to {4 + len(pack)} players with extra_suits {pack!r}, got {count}")
     if knob(rules, "fantasyland") != "off" and count > 3:
         raise ValueError(f"with fantasyland on a table has 2 or 3 players, got {count}")
     table_aces = knob(rules, "ace_basis") == "table"
-    if table_aces and (count != 4 or banker is not None):
-        raise ValueError(f"ace_basis 'table' needs 4 players and no banker, got {count} players")
+    if table_aces and (count != 4 or banker is not None or pack):
+        raise ValueError(
+            f"ace_basis 'table' needs 4 players, no banker and one 52-card deck, got {count} players"
+        )
     seats = [_Player(index, spec, rules) for index, spec in enumerate(players)]
-    owner: dict[int, int] = {}
+    owner: dict[int, list[int]] = {}
     for seat in seats:
         for card in seat.cards:
-            if card in owner:
-                held = f"player {owner[card]} and player {seat.index}"
-                raise ValueError(f"card {format_card(card)} is held by both {held}")
-            owner[card] = seat.index
+            holders = owner.setdefault(card, [])
+            if len(holders) >= copies_in_pack(card, pack):
+                held = " and ".join(f"player {p}" for p in [*holders, seat.index])
+                raise ValueError(
+                    f"card {format_card(card)} is held by {held}: more copies than the pack holds"
+                )
+            holders.append(seat.index)
     matrix = _check_stakes(stakes, count)
     flags = _check_surrender(surrender, count, rules)
     bet_of = _check_banker(banker, bets, count)
