@@ -427,11 +427,28 @@ constexpr std::size_t kBlockRows = 256;
 CardIssue evaluate_block_checked(const Tables& t, unsigned wheel, const std::uint8_t* cards, std::size_t begin,
                                  std::size_t end, int width, std::int32_t* out, unsigned extra_suits) noexcept {
   const std::size_t step = static_cast<std::size_t>(width);
+  // The cards a second copy of which the pack holds (bit c for code c), for a row's quick test.
+  std::uint64_t twice_ok = 0;
+  for (int c = 0; c < kDeckSize; ++c) {
+    if (copies_in_pack(c, extra_suits) == 2) twice_ok |= std::uint64_t{1} << c;
+  }
   for (std::size_t i = begin; i < end; ++i) {
     std::uint8_t row[5];
     for (std::size_t k = 0; k < step; ++k) row[k] = cards[step * i + k];
-    const CardIssue issue = check_cards_in_pack(row, width, static_cast<std::int64_t>(i), extra_suits);
-    if (issue) return issue;
+    // Quick test of the pack's rule (codes < 52, a card twice only if the pack holds it twice, never three
+    // times); only a row that fails it is scanned again to name the card.
+    std::uint64_t once = 0, again = 0;
+    bool bad = false;
+    for (std::size_t k = 0; k < step; ++k) {
+      const std::uint64_t bit = std::uint64_t{1} << (row[k] & 63u);
+      bad = bad || row[k] >= kDeckSize || (again & bit) != 0 || ((once & bit) != 0 && (twice_ok & bit) == 0);
+      again |= once & bit;
+      once |= bit;
+    }
+    if (bad) {
+      const CardIssue issue = check_cards_in_pack(row, width, static_cast<std::int64_t>(i), extra_suits);
+      if (issue) return issue;
+    }
     Strength s = 0;
     if (width != 5) {
       s = eval3_with(t, row);
