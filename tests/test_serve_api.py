@@ -320,7 +320,7 @@ def test_version_and_health(client: TestClient) -> None:
     version = client.get("/v1/version").json()
     assert version["engine"] == {"name": "chinese-poker", "version": cp.__version__}
     assert version["api"] == "v1"
-    assert version["limits"] == {"max_body_bytes": 16 * 1024 * 1024, "max_rounds": 100_000, "max_players": 4}
+    assert version["limits"] == {"max_body_bytes": 16 * 1024 * 1024, "max_rounds": 100_000, "max_players": 6}
     assert client.get("/v1/health").json() == {"status": "ok"}
 
 
@@ -390,8 +390,8 @@ def test_limits() -> None:
 
 
 def test_limits_are_checked() -> None:
-    with pytest.raises(ValueError, match="max_players must be 2, 3 or 4, got 5"):
-        Limits(max_players=5)
+    with pytest.raises(ValueError, match="max_players must be 2 to 6, got 7"):
+        Limits(max_players=7)
     with pytest.raises(ValueError, match="max_rounds must be a positive integer"):
         Limits(max_rounds=0)
     assert Limits.from_env({"CHINESE_POKER_SERVE_LIMITS": Limits(max_rounds=9).to_env()}) == Limits(
@@ -454,4 +454,25 @@ def test_a_missing_extra_says_how_to_install_it(
     assert main(["serve", "--port", "0"]) == 2
     assert "pip install 'chinese-poker[serve]'" in capsys.readouterr().err
     assert main(["serve", "--max-players", "9"]) == 2
-    assert "max_players must be 2, 3 or 4, got 9" in capsys.readouterr().err
+    assert "max_players must be 2 to 6, got 9" in capsys.readouterr().err
+
+
+def test_a_five_player_room_with_an_added_suit(client: TestClient) -> None:
+    # RULES.md 6's shisanshui-puxian-six example (clubs and hearts added): a card held twice, 5 players.
+    rows = [
+        ("Qc Qd Qh", "9c 9c 9h 9h 9d", "Ac Ac Ah Ah Ad"),
+        ("Jc 5h 2c", "8s Td As Tc 8c", "7h 7c Kd 7c Kh"),
+        ("2c 3s 6h", "8c 4h Qs Jc 4c", "Th Kh Ts Tc Kc"),
+        ("7d 9s Ks", "3h 2h 4h 2h 7h", "Qc 3c 6c Kc 5c"),
+        ("6c 4s 2s", "5d Qh 7s 5h 5c", "6d Jh Jd 6h Js"),
+    ]
+    players = [{"front": front, "middle": middle, "back": back} for front, middle, back in rows]
+    answer = client.post("/v1/settle", json={"rules": "shisanshui-puxian-six", "players": players})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["net"] == [528, -134, -148, -126, -120]
+    # The same round under a 52-card preset: the copy of 9c is the first thing wrong, named as the CLI does.
+    refused = client.post("/v1/settle", json={"rules": "shisanshui-puxian", "players": players})
+    assert refused.status_code == 422
+    assert refused.json()["error"]["message"] == (
+        "round 1, player 1 (P1): middle: card 9c appears twice (positions 0 and 1)"
+    )

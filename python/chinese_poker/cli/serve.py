@@ -32,7 +32,7 @@ def add_parser(commands: Any) -> None:
         "--max-rounds", type=int, default=100_000, help="most rounds in one batch request (default 100000)"
     )
     serve.add_argument(
-        "--max-players", type=int, default=4, help="most players in one round, 2 to 4 (default 4)"
+        "--max-players", type=int, default=6, help="most players in one round, 2 to 6 (default 6)"
     )
     serve.add_argument(
         "--log-level",

@@ -14,7 +14,7 @@ __all__ = ["ENV_VAR", "Limits"]
 #: The environment variable that carries the limits to worker processes.
 ENV_VAR = "CHINESE_POKER_SERVE_LIMITS"
 
-_MAX_PLAYERS = 4  # the round format's own bound
+_MAX_PLAYERS = 6  # the round format's own bound: 4, plus one per added suit (extra_suits)
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,8 @@ class Limits:
     """What one request may hold.
 
     ``max_body_bytes``: the largest request body (larger: 413); ``max_rounds``: the most rounds in one
-    batch request (more: 413); ``max_players``: the most players in one round, 2 to 4 (more: 422).
+    batch request (more: 413); ``max_players``: the most players in one round, 2 to 6 (more: 422; 5 and 6
+    need rules with added suits).
     """
 
     max_body_bytes: int = 16 * 1024 * 1024
@@ -35,7 +36,7 @@ class Limits:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if not 2 <= self.max_players <= _MAX_PLAYERS:
-            raise ValueError(f"max_players must be 2, 3 or 4, got {self.max_players}")
+            raise ValueError(f"max_players must be 2 to {_MAX_PLAYERS}, got {self.max_players}")
 
     def to_dict(self) -> dict[str, int]:
         """The limits as a JSON-safe dict (``/v1/version`` shows them)."""

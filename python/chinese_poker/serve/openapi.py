@@ -225,7 +225,7 @@ def openapi_document() -> dict[str, Any]:
                 "summary": "net units only: R x P x 13 card bytes in, R x P little-endian int64 out",
                 "parameters": [
                     rules_query,
-                    _query("players", "players per round", {"type": "integer", "minimum": 2, "maximum": 4}),
+                    _query("players", "players per round", {"type": "integer", "minimum": 2, "maximum": 6}),
                 ],
                 "requestBody": {"required": True, "content": {"application/octet-stream": {}}},
                 "responses": _answers({**ok, "content": {"application/octet-stream": {}}}, 413, 422),
