@@ -105,26 +105,36 @@ def _strategy(data: Mapping[str, Any]) -> str:
     return str(strategy)
 
 
+def _bounded(data: Mapping[str, Any], key: str, default: int, *, low: int, high: int, allowed: str) -> int:
+    """The integer ``data[key]`` (``default`` when absent), which must be ``low..high`` (a 422 saying
+    ``allowed`` otherwise; a bool is no integer here)."""
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        shown = str(value) if isinstance(value, int) and not isinstance(value, bool) else type_name(value)
+        raise ApiError(422, "bad_request", f"{key} must be {allowed}, got {shown}")
+    return value
+
+
 def _opponents(data: Mapping[str, Any]) -> int:
-    opponents = data.get("opponents", 3)
-    if isinstance(opponents, bool) or not isinstance(opponents, int) or not 1 <= opponents <= 3:
-        shown = str(opponents) if isinstance(opponents, int) and not isinstance(opponents, bool) else None
-        raise ApiError(
-            422, "bad_request", f"opponents must be 1, 2 or 3, got {shown or type_name(opponents)}"
-        )
-    return opponents
+    return _bounded(data, "opponents", 3, low=1, high=3, allowed="1, 2 or 3")
+
+
+def _hand_request(body: bytes, what: str, keys: Sequence[str]) -> dict[str, Any]:
+    """The JSON object of an arrange or suggest request: only ``keys``, and ``cards`` among them."""
+    data = json_object(body, what)
+    for key in data:
+        if key not in keys:
+            raise ApiError(422, "bad_request", f"unknown key {key!r}; allowed: {', '.join(keys)}")
+    if "cards" not in data:
+        raise ApiError(422, "bad_request", "cards missing (13 cards to arrange)")
+    return data
 
 
 def arrange_one(body: bytes) -> Reply:
     """``POST /v1/arrange``: ``{"cards": 13 cards, "rules"?, "strategy"?, "opponents"?}``; the answer is
     the setting ``arrange`` chooses: its rows (as the output format writes them), ``expected_units``
     against ``opponents`` opponents, the natural to ``declare`` (or ``null``) and the ``strategy``."""
-    data = json_object(body, "an arrange request")
-    for key in data:
-        if key not in _ARRANGE_KEYS:
-            raise ApiError(422, "bad_request", f"unknown key {key!r}; allowed: {', '.join(_ARRANGE_KEYS)}")
-    if "cards" not in data:
-        raise ApiError(422, "bad_request", "cards missing (13 cards to arrange)")
+    data = _hand_request(body, "an arrange request", _ARRANGE_KEYS)
     rules: Rules = rules_field(data)
     strategy = _strategy(data)
     opponents = _opponents(data)
@@ -149,11 +159,7 @@ def arrange_one(body: bytes) -> Reply:
 
 
 def _suggestions(data: Mapping[str, Any]) -> int:
-    k = data.get("k", 3)
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_SUGGESTIONS:
-        shown = str(k) if isinstance(k, int) and not isinstance(k, bool) else type_name(k)
-        raise ApiError(422, "bad_request", f"k must be 1 to {MAX_SUGGESTIONS}, got {shown}")
-    return k
+    return _bounded(data, "k", 3, low=1, high=MAX_SUGGESTIONS, allowed=f"1 to {MAX_SUGGESTIONS}")
 
 
 def suggest_one(body: bytes) -> Reply:
@@ -163,12 +169,7 @@ def suggest_one(body: bytes) -> Reply:
     ``back``, ``rows`` (as the output format writes them, plus each row's ``win``, ``tie`` and ``loss``
     chances against the field), ``expected_units`` against ``opponents`` opponents, ``scoop``, the natural
     to ``declare`` (or ``null``) and ``why``."""
-    data = json_object(body, "a suggest request")
-    for key in data:
-        if key not in _SUGGEST_KEYS:
-            raise ApiError(422, "bad_request", f"unknown key {key!r}; allowed: {', '.join(_SUGGEST_KEYS)}")
-    if "cards" not in data:
-        raise ApiError(422, "bad_request", "cards missing (13 cards to arrange)")
+    data = _hand_request(body, "a suggest request", _SUGGEST_KEYS)
     rules: Rules = rules_field(data)
     k = _suggestions(data)
     opponents = _opponents(data)

@@ -59,9 +59,9 @@ def _config(host: str, port: int, options: dict[str, Any]) -> uvicorn.Config:
     )
 
 
-def _run_worker(sock: socket.socket, host: str, port: int, limits_env: str, options: dict[str, Any]) -> None:
-    """One worker process: uvicorn serving the shared socket until SIGTERM or SIGINT."""
-    os.environ[ENV_VAR] = limits_env
+def _run_worker(sock: socket.socket, host: str, port: int, options: dict[str, Any]) -> None:
+    """One worker process: uvicorn serving the shared socket until SIGTERM or SIGINT (the limits come in
+    the environment, set by ``serve`` before the process was spawned)."""
     uvicorn.Server(_config(host, port, dict(options))).run(sockets=[sock])
 
 
@@ -81,7 +81,7 @@ def serve(host: str, port: int, *, workers: int = 1, limits: Limits, **options: 
 
     def start() -> tuple[multiprocessing.process.BaseProcess, float]:
         process = context.Process(
-            target=_run_worker, args=(sock, host, port, limits.to_env(), options), daemon=False
+            target=_run_worker, args=(sock, host, port, options), daemon=False
         )
         process.start()
         return process, time.monotonic()
