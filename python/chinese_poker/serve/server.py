@@ -80,9 +80,7 @@ def serve(host: str, port: int, *, workers: int = 1, limits: Limits, **options: 
     stopping = False
 
     def start() -> tuple[multiprocessing.process.BaseProcess, float]:
-        process = context.Process(
-            target=_run_worker, args=(sock, host, port, options), daemon=False
-        )
+        process = context.Process(target=_run_worker, args=(sock, host, port, options), daemon=False)
         process.start()
         return process, time.monotonic()
 
