@@ -11,7 +11,17 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from chinese_poker import Hand, Rules, arrange, detect_natural, evaluate, evaluate_batch, settle, settle_batch
+from chinese_poker import (
+    Hand,
+    Rules,
+    arrange,
+    arrange_batch,
+    detect_natural,
+    evaluate,
+    evaluate_batch,
+    settle,
+    settle_batch,
+)
 from chinese_poker import reference as ref
 from chinese_poker.knobs import CHOICES, NATURAL_NAMES
 from chinese_poker.presets import PRESET_NAMES
@@ -591,6 +601,42 @@ def test_settle_batch_matches_settle() -> None:
             assert tuple(net[r]) == settle([Hand.from_cards(p) for p in rounds[r]], rules).net
     three = np.ascontiguousarray(rounds[:, :3])
     assert (settle_batch(three).sum(axis=1) == 0).all()
+
+
+# settle_batch has a kernel of its own for the plain call (net only, no per-round inputs, one deck); a
+# call asking for any column goes the general way, which settle takes too.
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_net_kernel_agrees_with_settle_under_random_rules(data: st.DataObject) -> None:
+    rules = data.draw(rules_strategy())
+    hands, _ = data.draw(deal_strategy(rules))
+    assume(not any(h.is_declared for h in hands))  # a declaration is a per-round input of the batch
+    rounds = np.array([[[*h.front, *h.middle, *h.back] for h in hands]], dtype=np.uint8)
+    assert tuple(settle_batch(rounds, rules)[0]) == settle(hands, rules).net
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rules_strategy(), players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_net_kernel_agrees_with_the_general_path_on_many_rounds(rules: Rules, players: int, seed: int) -> None:
+    """Many rounds under one rule set: half the hands set by the strongest arrangement (royalties, scoops
+    and home runs), half as dealt (fouls); the kernel's nets equal those of the general path."""
+    assume(rules.fantasyland == "off" and not rules.extra_suits)
+    if rules.ace_basis == "table":
+        players = 4
+    rng = np.random.default_rng(seed)
+    rounds = np.ascontiguousarray(
+        np.argsort(rng.random((400, 52)), axis=1)[:, : 13 * players].astype(np.uint8).reshape(400, players, 13)
+    )
+    dealt = rounds.reshape(-1, 13)
+    arranged = arrange_batch(dealt, rules, strategy="strongest")
+    keep = rng.random(len(dealt)) < 0.5
+    rounds = np.ascontiguousarray(np.where(keep[:, None], arranged, dealt).reshape(400, players, 13))
+    kernel = settle_batch(rounds, rules)
+    general = settle_batch(rounds, rules, detail=True).net
+    assert np.array_equal(kernel, general)
+    assert (kernel.sum(axis=1) == 0).all()
 
 
 # --- invariants -----------------------------------------------------------------------------------------

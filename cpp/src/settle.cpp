@@ -12,6 +12,7 @@
 #include "evaluate_tables.hpp"
 #include "naturals_detail.hpp"
 #include "parallel.hpp"
+#include "settle_net.hpp"
 
 namespace chinese_poker {
 
@@ -684,25 +685,33 @@ CardIssue check_round(const std::uint8_t* cards, int num_players, std::int64_t r
   // A pack with added suits holds some cards twice (and up to 78 cards): counted card by card.
   if (extra_suits != 0) return check_cards_in_pack(cards, num_players * 13, round, extra_suits);
   // Fast test first (every round of a batch passes through here): the codes must be distinct positions
-  // below 52. A card seen before sets a bit of `twice`; no popcount (a library call without -mpopcnt).
-  // Each player's 13 cards are one chain of dependent ORs, the players' chains independent of each other
-  // (so they overlap in the processor), then the players' masks meet. Only a failing round is scanned
-  // again to name the offending card.
-  std::uint64_t seen = 0, twice = 0;
-  unsigned high = 0;
-  for (int p = 0; p < num_players; ++p) {
-    const std::uint8_t* hand = cards + 13 * p;
-    std::uint64_t mine = 0, mine_twice = 0;
-    for (int k = 0; k < 13; ++k) {
-      const std::uint64_t bit = std::uint64_t{1} << (hand[k] & 63u);
-      mine_twice |= mine & bit;
-      mine |= bit;
-      high |= hand[k];
-    }
-    twice |= mine_twice | (seen & mine);
-    seen |= mine;
+  // below 52. Each card's bit (the evaluator's: a code of 52 or more has bit 52) is both added and ORed
+  // in: the sum equals the union exactly when no bit came twice (78 bits of at most 2^52 cannot carry out
+  // of 64 bits), and the union stays below bit 52 exactly when every code is below 52. Four independent
+  // chains, so that no card waits for the one before it; no popcount (a library call without -mpopcnt).
+  // Only a failing round is scanned again to name the offending card.
+  const detail::Tables& t = detail::tables();
+  std::uint64_t sum0 = 0, sum1 = 0, sum2 = 0, sum3 = 0, any0 = 0, any1 = 0, any2 = 0, any3 = 0;
+  const int count = num_players * 13;
+  int k = 0;
+  for (; k + 4 <= count; k += 4) {
+    const std::uint64_t b0 = t.card_bit[cards[k]], b1 = t.card_bit[cards[k + 1]];
+    const std::uint64_t b2 = t.card_bit[cards[k + 2]], b3 = t.card_bit[cards[k + 3]];
+    sum0 += b0;
+    any0 |= b0;
+    sum1 += b1;
+    any1 |= b1;
+    sum2 += b2;
+    any2 |= b2;
+    sum3 += b3;
+    any3 |= b3;
   }
-  if (twice == 0 && (seen >> kDeckSize) == 0 && (high & 0xC0u) == 0) return CardIssue{};
+  for (; k < count; ++k) {
+    sum0 += t.card_bit[cards[k]];
+    any0 |= t.card_bit[cards[k]];
+  }
+  const std::uint64_t seen = any0 | any1 | any2 | any3;
+  if (sum0 + sum1 + sum2 + sum3 == seen && (seen >> kDeckSize) == 0) return CardIssue{};
   return check_cards(cards, num_players * 13, round);
 }
 
@@ -726,7 +735,17 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
     const SettleError error = check_stakes(shared_stakes, num_players);
     if (error) return error;
   }
-  // Without any per-pair or per-player column (net only, the common call) the pair loop is skipped whole.
+  // About a hundred microseconds of work per chunk: little claiming overhead, fine-grained enough to
+  // even out threads slowed by other work on the machine.
+  constexpr std::size_t kRoundsPerChunk = 512;
+  // The common call (net only, no per-round inputs, one pack) has a kernel of its own.
+  if (detail::net_kernel_applies(rules, num_players, inputs, outputs)) {
+    return detail::for_each_chunk<SettleError>(
+        rounds, parallel, kRoundsPerChunk, [&](std::size_t begin, std::size_t end, std::size_t* bad) noexcept {
+          return detail::settle_rounds_net(cards, begin, end, num_players, rules, outputs.net, bad);
+        });
+  }
+  // Without any per-pair or per-player column (net only) the pair loop is skipped whole.
   const bool detail = outputs.rows != nullptr || outputs.rows_known != nullptr || outputs.decided_by != nullptr ||
                       outputs.scoop != nullptr || outputs.subtotal != nullptr || outputs.stake != nullptr ||
                       outputs.home_run != nullptr || outputs.units != nullptr || outputs.foul != nullptr ||
@@ -787,9 +806,6 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
     }
     return SettleError{};
   };
-  // About a hundred microseconds of work per chunk: little claiming overhead, fine-grained enough to
-  // even out threads slowed by other work on the machine.
-  constexpr std::size_t kRoundsPerChunk = 512;
   return detail::for_each_chunk<SettleError>(rounds, parallel, kRoundsPerChunk, settle_rounds);
 }
 
