@@ -619,17 +619,17 @@ def test_net_kernel_agrees_with_settle_under_random_rules(data: st.DataObject) -
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rules_strategy(), players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
-def test_net_kernel_agrees_with_the_general_path_on_many_rounds(rules: Rules, players: int, seed: int) -> None:
+def test_net_kernel_agrees_with_the_general_path_on_many_rounds(
+    rules: Rules, players: int, seed: int
+) -> None:
     """Many rounds under one rule set: half the hands set by the strongest arrangement (royalties, scoops
     and home runs), half as dealt (fouls); the kernel's nets equal those of the general path."""
     assume(rules.fantasyland == "off" and not rules.extra_suits)
     if rules.ace_basis == "table":
         players = 4
     rng = np.random.default_rng(seed)
-    rounds = np.ascontiguousarray(
-        np.argsort(rng.random((400, 52)), axis=1)[:, : 13 * players].astype(np.uint8).reshape(400, players, 13)
-    )
-    dealt = rounds.reshape(-1, 13)
+    deals = np.argsort(rng.random((400, 52)), axis=1)[:, : 13 * players].astype(np.uint8)
+    dealt = np.ascontiguousarray(deals.reshape(-1, 13))
     arranged = arrange_batch(dealt, rules, strategy="strongest")
     keep = rng.random(len(dealt)) < 0.5
     rounds = np.ascontiguousarray(np.where(keep[:, None], arranged, dealt).reshape(400, players, 13))
