@@ -3,25 +3,30 @@
 //   bench_evaluate [hands] [runs]      (defaults: 4,000,000 hands, best of 7 runs)
 //
 // Every evaluator gets the same random hands (fixed seed, cards in random order) and each figure is the
-// best of `runs` passes over the whole set, as ns per hand on one core. Rows:
+// best of `runs` passes over the whole set, as ns per hand on one core: by the wall clock (ns/hand) and by
+// the process's CPU time (cpu ns), which leaves out the time the machine gave to other processes. Rows:
 //   - evaluate_batch: the validating batch kernel (codes < 52, no card twice), as Python calls it;
 //   - evaluate5 loop: one unvalidated call per hand;
 //   - previous layout: a copy, kept here only for comparison, of the evaluator this one replaced (per-rank
 //     keys chosen smallest first, a 776 KiB table indexed by the key sum, then a strength table; flushes by
 //     rank mask; validation by a popcount of the card bits);
 //   - OMPEval's HandEvaluator::evaluate, when the build was given OMPEVAL_DIR (its checkout is compiled at
-//     build time; none of its code is in this repository).
-// The results of all rows are checked against each other before any figure is printed, and so are
-// evaluate_batch's reports of bad rows (against check_cards).
+//     build time; none of its code is in this repository): per hand, a Hand built from the five card codes
+//     (the same codes: 4 * rank + suit, deuce = rank 0), then evaluated; both steps are timed.
+// The results of all rows are checked against each other before any figure is printed (OMPEval's, which
+// are on its own scale, by category and by the order of all hands), and so are evaluate_batch's reports of
+// bad rows (against check_cards).
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bits.hpp"
@@ -217,15 +222,15 @@ struct Kernel {
   const char* what;
   int width;
   std::function<void()> run;
-  double best_ns = 1e300;
+  double best_ns = 1e300;      // wall clock
+  double best_cpu_ns = 1e300;  // CPU time of the process (one thread runs)
+  std::vector<double> cpu_ns{};  // of each run
 };
 
 [[noreturn]] void fail(const char* what) {
   std::fprintf(stderr, "bench_evaluate: %s\n", what);
   std::exit(1);
 }
-
-int sign(long long x) { return (x > 0) - (x < 0); }
 
 // Batches with bad cards here and there (codes >= 52, repeats, whole rows of one card): evaluate_batch must
 // report what check_cards reports for the first bad row, and the rows before it must hold their strengths.
@@ -265,6 +270,31 @@ void check_bad_rows(std::uint64_t seed) {
   }
 }
 
+#ifdef CP_HAVE_OMPEVAL
+// OMPEval's values are on a scale of its own (category in the bits from 12 up, 1 = high card .. 9 = straight
+// flush; the wheel is its lowest straight, like Wheel::Low). It must agree with evaluate5 on every hand's
+// category, and on the order of all the hands: sorted by our strength, its values rise where ours rise and
+// are equal where ours are equal. `counts` gets the hands of each category (both agree on them).
+void check_against_ompeval(const std::vector<std::int32_t>& ours, const std::vector<std::int32_t>& theirs,
+                           std::array<std::size_t, 9>& counts) {
+  counts.fill(0);
+  std::vector<std::pair<std::int32_t, std::int32_t>> both(ours.size());
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    const int category = cp::category_of(static_cast<cp::Strength>(ours[i]));
+    if (category < cp::kHighCard || category > cp::kStraightFlush || (theirs[i] >> 12) - 1 != category)
+      fail("OMPEval puts a hand in another category");
+    ++counts[static_cast<std::size_t>(category)];
+    both[i] = {ours[i], theirs[i]};
+  }
+  std::sort(both.begin(), both.end());
+  for (std::size_t i = 0; i + 1 < both.size(); ++i) {
+    const bool ours_equal = both[i].first == both[i + 1].first;
+    if (ours_equal ? both[i].second != both[i + 1].second : both[i].second >= both[i + 1].second)
+      fail("OMPEval orders two hands differently");
+  }
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -284,6 +314,7 @@ int main(int argc, char** argv) {
   }
 
   std::vector<Kernel> kernels;
+  std::array<std::size_t, 9> omp_categories{};  // hands per category, filled by the OMPEval check
   kernels.push_back({"evaluate_batch", "validating batch, width 5", 5, [&] {
                        if (cp::evaluate_batch(five.data(), hands, 5, cp::Wheel::Low, out.data())) fail("rejected valid rows");
                      }});
@@ -333,11 +364,9 @@ int main(int argc, char** argv) {
     k.run();
     const std::vector<std::int32_t>& expect = k.width == 5 ? expect5 : expect3;
     if (std::string(k.name) == "OMPEval") {
-      // Its values are on its own scale (the low wheel, like Wheel::Low): the order of hands must agree.
-      for (std::size_t i = 0; i + 1 < hands; ++i) {
-        if (sign(static_cast<long long>(out[i]) - out[i + 1]) != sign(static_cast<long long>(expect[i]) - expect[i + 1]))
-          fail("OMPEval orders two hands differently");
-      }
+#ifdef CP_HAVE_OMPEVAL
+      check_against_ompeval(expect, out, omp_categories);
+#endif
     } else if (out != expect) {
       std::fprintf(stderr, "%s (%s): ", k.name, k.what);
       fail("results differ from evaluate5 / evaluate3");
@@ -348,10 +377,15 @@ int main(int argc, char** argv) {
   // Runs interleaved, so that a change in the machine's load touches every kernel alike.
   for (int r = 0; r < runs; ++r) {
     for (Kernel& k : kernels) {
+      const std::clock_t cpu_start = std::clock();
       const auto start = std::chrono::steady_clock::now();
       k.run();
       const auto stop = std::chrono::steady_clock::now();
-      k.best_ns = std::min(k.best_ns, std::chrono::duration<double, std::nano>(stop - start).count() / static_cast<double>(hands));
+      const std::clock_t cpu_stop = std::clock();
+      const double n = static_cast<double>(hands);
+      k.best_ns = std::min(k.best_ns, std::chrono::duration<double, std::nano>(stop - start).count() / n);
+      k.cpu_ns.push_back(static_cast<double>(cpu_stop - cpu_start) * (1e9 / CLOCKS_PER_SEC) / n);
+      k.best_cpu_ns = std::min(k.best_cpu_ns, k.cpu_ns.back());
     }
   }
 
@@ -368,19 +402,39 @@ int main(int argc, char** argv) {
     return nullptr;
   };
   const Kernel* omp = find("OMPEval", 5);
-  const double base5 = find("previous layout", 5)->best_ns, base3 = find("previous layout", 3)->best_ns;
+  const double base5 = find("previous layout", 5)->best_cpu_ns, base3 = find("previous layout", 3)->best_cpu_ns;
   std::printf("%zu random hands per width (seed %llu), best of %d interleaved runs, ns per hand on one core\n", hands,
               static_cast<unsigned long long>(seed), runs);
-  std::printf("%-16s %-34s %8s %10s %9s\n", "evaluator", "what", "ns/hand", "/previous", "/OMPEval");
-  std::printf("-------------------------------------------------------------------------------------\n");
+  std::printf("%-16s %-34s %8s %8s %10s %9s\n", "evaluator", "what", "ns/hand", "cpu ns", "/previous", "/OMPEval");
+  std::printf("----------------------------------------------------------------------------------------------\n");
   for (const Kernel& k : kernels) {
     char vs_omp[16] = "-";
-    if (omp != nullptr && k.width == 5) std::snprintf(vs_omp, sizeof vs_omp, "%.2fx", k.best_ns / omp->best_ns);
-    std::printf("%-16s %-34s %8.2f %9.2fx %9s\n", k.name, k.what, k.best_ns, k.best_ns / (k.width == 5 ? base5 : base3),
-                vs_omp);
+    if (omp != nullptr && k.width == 5) std::snprintf(vs_omp, sizeof vs_omp, "%.2fx", k.best_cpu_ns / omp->best_cpu_ns);
+    std::printf("%-16s %-34s %8.2f %8.2f %9.2fx %9s\n", k.name, k.what, k.best_ns, k.best_cpu_ns,
+                k.best_cpu_ns / (k.width == 5 ? base5 : base3), vs_omp);
   }
-  std::printf("(/previous: against the previous layout's validating batch of the same width)\n");
-  if (omp == nullptr) std::printf("(OMPEval: not built; configure with -DOMPEVAL_DIR=<checkout> to compare)\n");
+  // The ratios come from the CPU time: on a shared machine the wall clock of a pass also holds other processes' turns.
+  std::printf("(/previous, /OMPEval: by cpu ns; /previous against the previous layout's validating batch of the same "
+              "width)\n");
+  if (omp == nullptr) {
+    std::printf("(OMPEval: not built; configure with -DOMPEVAL_DIR=<checkout> to compare)\n");
+  } else {
+    std::printf("(OMPEval: same hands, a Hand built from the 5 card codes and evaluated per hand; agrees with evaluate5 "
+                "on every hand's category and on the order of all %zu hands)\n", hands);
+    static const char* const names[9] = {"high card", "pair",       "two pair",       "trips",         "straight",
+                                         "flush",     "full house", "four of a kind", "straight flush"};
+    std::printf("  categories:");
+    for (std::size_t c = 0; c < 9; ++c) std::printf("%s %s %zu", c == 0 ? "" : ",", names[c], omp_categories[c]);
+    // Each run's ratio compares two passes made moments apart, so its median shrugs off a load that comes and goes.
+    const Kernel* batch = find("evaluate_batch", 5);
+    std::vector<double> ratios;
+    for (std::size_t r = 0; r < batch->cpu_ns.size(); ++r) ratios.push_back(batch->cpu_ns[r] / omp->cpu_ns[r]);
+    std::sort(ratios.begin(), ratios.end());
+    const std::size_t mid = ratios.size() / 2;
+    const double median = ratios.size() % 2 != 0 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+    std::printf("\n  evaluate_batch / OMPEval: %.2fx by ns/hand, %.2fx by cpu ns, %.2fx median of the %zu runs' cpu ns "
+                "ratios\n", batch->best_ns / omp->best_ns, batch->best_cpu_ns / omp->best_cpu_ns, median, ratios.size());
+  }
 
   const std::size_t words = sizeof(tables.card_word) + sizeof(tables.card_bit) + sizeof(tables.card_pair);
   std::printf("\nevaluator tables: %zu bytes (%.1f KiB); per-thread scratch: none (registers and a 5-byte copy)\n",
