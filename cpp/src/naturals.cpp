@@ -1,6 +1,7 @@
 #include "chinese_poker/naturals.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cstring>
 #include <utility>
@@ -12,47 +13,71 @@ namespace chinese_poker {
 
 namespace {
 
-// Rank and suit counts of 13 cards. Summed as packed fields (4 bits a rank, 16 bits a suit) so that
-// counting is a chain of register adds, not of memory increments; natural detection runs per player.
-// with[n] is how many ranks are held exactly n times, counted once here so that the kinds made of pairs,
-// trips and quads are a few additions each instead of a branchy pass over the ranks.
+// Nibble arithmetic on 13 rank counts packed 4 bits a rank (rank r in bits 4r..4r+3).
+constexpr std::uint64_t kNibbleOnes = 0x1111111111111ull;   // 1 in each of the 13 nibbles
+constexpr std::uint64_t kNibbleLow3 = 0x7777777777777ull;   // the low three bits of each
+constexpr std::uint64_t kNibbleHigh = 0x8888888888888ull;   // the top bit of each
+
+// The sum of 13 nibbles whose total is at most 15 (every partial sum then fits a nibble, so the product
+// carries nothing into the top nibble, where the sum lands).
+int nibble_sum(std::uint64_t v) { return static_cast<int>((v * kNibbleOnes) >> 48 & 15u); }
+
+// How many of the 13 nibbles of x equal k (0..7).
+int nibbles_equal(std::uint64_t x, unsigned k) {
+  const std::uint64_t t = x ^ (kNibbleOnes * k);                   // a zero nibble where x's equals k
+  const std::uint64_t nonzero = ((t & kNibbleLow3) + kNibbleLow3) | t;  // top bit set where t's nibble is not 0
+  return nibble_sum((~nonzero & kNibbleHigh) >> 3);
+}
+
+// Per card code: its rank's nibble, its suit's byte, its rank's bit (a table read instead of three
+// variable shifts).
+struct CardCounts {
+  std::uint64_t rank_nibble;
+  std::uint32_t suit_byte;
+  std::uint32_t rank_bit;
+};
+
+constexpr std::array<CardCounts, 64> make_card_counts() {
+  std::array<CardCounts, 64> table{};
+  for (int code = 0; code < kDeckSize; ++code) {
+    table[static_cast<std::size_t>(code)] = {std::uint64_t{1} << (4 * (code >> 2)), std::uint32_t{1} << (8 * (code & 3)),
+                                             std::uint32_t{1} << (code >> 2)};
+  }
+  return table;
+}
+constexpr std::array<CardCounts, 64> kCardCounts = make_card_counts();
+
+// Rank and suit counts of 13 cards, summed as packed fields (4 bits a rank, 8 bits a suit) from one table
+// read per card, so counting is a chain of register adds, not of memory increments; natural detection
+// runs per player. with[n] is how many ranks are held exactly n times, counted here by nibble arithmetic
+// so that the kinds made of pairs, trips and quads are a few additions each.
 struct Counts {
-  int rank[kNumRanks] = {};
+  std::uint64_t ranks = 0;  // nibble r: the cards of rank r (a pack with added suits holds up to 6)
   int suit[kNumSuits] = {};
   int with[16] = {};
   unsigned rank_mask = 0;
   explicit Counts(const std::uint8_t* c) {
-    std::uint64_t ranks = 0, suits = 0;
+    std::uint32_t suits = 0;
     for (int k = 0; k < 13; ++k) {
-      ranks += std::uint64_t{1} << (4 * card_rank(c[k]));
-      suits += std::uint64_t{1} << (16 * card_suit(c[k]));
-      rank_mask |= 1u << card_rank(c[k]);
+      const CardCounts& card = kCardCounts[c[k] & 63u];
+      ranks += card.rank_nibble;
+      suits += card.suit_byte;
+      rank_mask |= card.rank_bit;
     }
-    // Counted in registers, not by incrementing with[rank[r]]: those increments hit the same few slots
-    // one after another and wait on each other's stores.
-    int none = 0, once = 0, twice = 0, thrice = 0, four = 0;
-    for (int r = 0; r < kNumRanks; ++r) {
-      const int n = static_cast<int>(ranks >> (4 * r) & 15u);
-      rank[r] = n;
-      none += n == 0;
-      once += n == 1;
-      twice += n == 2;
-      thrice += n == 3;
-      four += n == 4;
+    int counted = 0;
+    for (unsigned n = 0; n <= 4; ++n) {
+      with[n] = nibbles_equal(ranks, n);
+      counted += with[n];
     }
-    with[0] = none;
-    with[1] = once;
-    with[2] = twice;
-    with[3] = thrice;
-    with[4] = four;
-    // Only a pack with added suits holds a rank 5 or 6 times (a nibble holds any count of 13 cards).
-    if (none + once + twice + thrice + four != kNumRanks) {
+    // Only a pack with added suits holds a rank 5 or 6 times.
+    if (counted != kNumRanks) {
       for (int r = 0; r < kNumRanks; ++r) {
-        if (rank[r] >= 5) ++with[rank[r]];
+        if (rank(r) >= 5) ++with[rank(r)];
       }
     }
-    for (int s = 0; s < kNumSuits; ++s) suit[s] = static_cast<int>(suits >> (16 * s) & 0xFFFFu);
+    for (int s = 0; s < kNumSuits; ++s) suit[s] = static_cast<int>(suits >> (8 * s) & 0xFFu);
   }
+  int rank(int r) const { return static_cast<int>(ranks >> (4 * r) & 15u); }
   int ranks_with(int n) const { return with[n]; }
   int ranks_with_at_least(int n) const {
     int total = 0;
@@ -95,25 +120,31 @@ bool straights_from(int (&slot)[14], int need3, int need5, const StraightRules& 
   return false;
 }
 
-// The rises of a slot profile: the sum over slots of how much the count goes up from the slot below.
+// The rises of a slot profile are the sum over slots of how much the count goes up from the slot below.
 // Each straight adds one at its lowest slot and takes one away after its top, so a profile made of three
 // straights rises by at most 3 in all; most hands rise by more, which settles them without a search.
-int rises(const int (&slot)[14]) {
-  int total = slot[0];
-  for (int s = 1; s < 14; ++s) total += std::max(0, slot[s] - slot[s - 1]);
-  return total;
-}
-
 bool has_three_straights(const Counts& counts, const StraightRules& allowed) {
-  int slot[14] = {};
-  for (int r = 0; r < kNumRanks; ++r) slot[r + 1] = counts.rank[r];
-  const int aces = slot[13];
+  // The rises of the profile with every ace high, by nibble arithmetic: nibble r of `up` is
+  // max(0, count[r] - count[r - 1]) (count[-1] = 0). (x | top bit) - previous stays inside each nibble
+  // since counts are at most 6; its top bit says whether the difference is at least 0.
+  const std::uint64_t x = counts.ranks;
+  const std::uint64_t d = (x | kNibbleHigh) - ((x << 4) & (kNibbleOnes * 15u));
+  const std::uint64_t up = d & kNibbleLow3 & (((d & kNibbleHigh) >> 3) * 7u);
+  const int all_high = nibble_sum(up);  // every rise at most the cards of its rank: 13 in all
+  const int aces = counts.rank(12), deuces = counts.rank(0), kings = counts.rank(11);
+  // The rises between deuce and king do not depend on where the aces play.
+  const int inner = all_high - deuces - std::max(0, aces - kings);
   // An ace plays low only in A-2-3 or the wheel; when neither counts, every ace stays high.
   const int max_low = allowed.front_a23 || allowed.wheel ? aces : 0;
   for (int low_aces = 0; low_aces <= max_low; ++low_aces) {
+    // Slots: low aces, deuce..king, high aces.
+    const int rise = low_aces + std::max(0, deuces - low_aces) + inner + std::max(0, aces - low_aces - kings);
+    if (rise > 3) continue;
+    int slot[14] = {};
+    for (int r = 0; r < kNumRanks; ++r) slot[r + 1] = counts.rank(r);
     slot[0] = low_aces;
     slot[13] = aces - low_aces;
-    if (rises(slot) <= 3 && straights_from(slot, 1, 2, allowed)) return true;
+    if (straights_from(slot, 1, 2, allowed)) return true;
   }
   return false;
 }
@@ -265,7 +296,7 @@ std::uint64_t six_pairs_key(const Counts& counts, const RulesSpec& rules) {
   std::uint64_t key = 0;
   int single = 0, pairs_packed = 0;
   for (int r = kNumRanks - 1; r >= 0; --r) {
-    const int n = counts.rank[r];
+    const int n = counts.rank(r);
     for (int p = 0; p < n / 2; ++p) {
       if (rules.natural_tiebreak == NaturalTiebreak::kTopPairOnly) {
         if (pairs_packed == 0) key = static_cast<std::uint64_t>(r + 2);
@@ -285,7 +316,7 @@ std::uint64_t six_pairs_key(const Counts& counts, const RulesSpec& rules) {
 // Ranks held at least twice, bit r for rank r (0 = deuce).
 unsigned paired_ranks(const Counts& counts) {
   unsigned mask = 0;
-  for (int r = 0; r < kNumRanks; ++r) mask |= static_cast<unsigned>(counts.rank[r] >= 2) << r;
+  for (int r = 0; r < kNumRanks; ++r) mask |= static_cast<unsigned>(counts.rank(r) >= 2) << r;
   return mask;
 }
 
@@ -311,13 +342,13 @@ bool two_trips_three_pairs(const Counts& counts, const RulesSpec& rules) {
 // Cards of rank ten or higher.
 int tens_and_up(const Counts& counts) {
   int n = 0;
-  for (int r = 8; r < kNumRanks; ++r) n += counts.rank[r];
+  for (int r = 8; r < kNumRanks; ++r) n += counts.rank(r);
   return n;
 }
 
 int jacks_and_up(const Counts& counts) {
   int n = 0;
-  for (int r = 9; r < kNumRanks; ++r) n += counts.rank[r];
+  for (int r = 9; r < kNumRanks; ++r) n += counts.rank(r);
   return n;
 }
 
