@@ -407,6 +407,48 @@ bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, c
   return false;
 }
 
+// The kinds (bit k: NaturalKind k) that 13 cards of one 52-card deck might hold, from tests every hand
+// of the kind passes (some hands pass without holding it; holds_with decides). Most hands hold no
+// natural, and this settles them at once, without a branch per kind. The kinds only a pack with added
+// suits can hold are never possible here.
+std::uint32_t possible_kinds(const Counts& counts) {
+  const int* w = counts.with;
+  const unsigned m = counts.rank_mask;
+  const int* s = counts.suit;
+  // Three flushes: every suit count is one of 0, 3, 5, 8, 10, 13 (bits of 0x2529).
+  const bool flush_counts = ((0x2529u >> s[0]) & (0x2529u >> s[1]) & (0x2529u >> s[2]) & (0x2529u >> s[3]) & 1u) != 0;
+  // Three straights: the profile's rises from the deuce up to the king, with the deuces, are at most 3
+  // (has_three_straights: every placement of the aces rises at least that much).
+  const std::uint64_t x = counts.ranks;
+  const std::uint64_t d = (x | kNibbleHigh) - ((x << 4) & (kNibbleOnes * 15u));
+  const std::uint64_t up = d & kNibbleLow3 & (((d & kNibbleHigh) >> 3) * 7u);
+  const int low_rises = nibble_sum(up & 0x0FFFFFFFFFFFull);  // nibbles 0..11: deuce..king
+  const bool straight_profile = w[4] == 0 && low_rises <= 3;
+  const unsigned below_ten = m & 0xFFu, below_jack = m & 0x1FFu;
+  const auto bit = [](NaturalKind kind, bool possible) {
+    return possible ? std::uint32_t{1} << static_cast<unsigned>(kind) : 0u;
+  };
+  return bit(NaturalKind::kSixPairs, w[2] + w[3] + 2 * w[4] == 6) |
+         bit(NaturalKind::kThreeStraights, straight_profile) |
+         bit(NaturalKind::kThreeFlushes, flush_counts) |
+         bit(NaturalKind::kDragon, m == 0x1FFFu) |
+         bit(NaturalKind::kCleanDragon, m == 0x1FFFu) |
+         bit(NaturalKind::kFivePairsAndTrips, w[1] == 0) |
+         bit(NaturalKind::kFourTrips, w[3] + w[4] >= 4) |
+         bit(NaturalKind::kAllOneColour, s[0] + s[3] == 13 || s[1] + s[2] == 13) |
+         bit(NaturalKind::kAllSmall, (m & ~0x7Fu) == 0) |
+         bit(NaturalKind::kAllBig, (m & 0x3Fu) == 0) |
+         bit(NaturalKind::kThreeQuads, w[4] >= 3) |
+         bit(NaturalKind::kThreeStraightFlushes, flush_counts && straight_profile) |
+         bit(NaturalKind::kTwelveRoyals, (m & 0x1FFu) == 0) |
+         bit(NaturalKind::kFiveConsecutivePairs, w[2] + w[3] + w[4] >= 5) |
+         bit(NaturalKind::kTwoTripsThreePairs, w[3] + w[4] >= 2) |
+         bit(NaturalKind::kOneRed, s[1] + s[2] == 1) |
+         bit(NaturalKind::kOneBlack, s[0] + s[3] == 1) |
+         bit(NaturalKind::kTwelveRoyalsTen, (below_ten & (below_ten - 1u)) == 0) |
+         bit(NaturalKind::kTwelveRoyalsAndOne, (below_jack & (below_jack - 1u)) == 0);
+}
+
 // Copies 13 cards and checks the copy; false when they are not 13 codes < 52 that the rules' pack holds
 // (each card once, a card of an added suit at most twice).
 bool copy_valid(const std::uint8_t* cards13, std::uint8_t* copy, const RulesSpec& rules) noexcept {
@@ -418,13 +460,27 @@ bool copy_valid(const std::uint8_t* cards13, std::uint8_t* copy, const RulesSpec
 
 namespace detail {
 
-int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
+std::uint32_t listed_kinds(const RulesSpec& rules) noexcept {
+  std::uint32_t listed = 0;
+  for (int level = 0; level < rules.num_naturals; ++level) {
+    listed |= std::uint32_t{1} << static_cast<unsigned>(rules.natural_kind[static_cast<std::size_t>(level)]);
+  }
+  return listed;
+}
+
+int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules, std::uint32_t listed) noexcept {
   assert(!check_cards_in_pack(cards13, 13, 0, rules.extra_suits));
+  assert(listed == listed_kinds(rules));
   const Counts counts(cards13);
+  if (rules.extra_suits == 0 && (possible_kinds(counts) & listed) == 0) return -1;
   for (int level = rules.num_naturals - 1; level >= 0; --level) {
     if (holds_with(rules.natural_kind[static_cast<std::size_t>(level)], cards13, counts, rules)) return level;
   }
   return -1;
+}
+
+int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
+  return detect_natural_valid(cards13, rules, listed_kinds(rules));
 }
 
 std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept {

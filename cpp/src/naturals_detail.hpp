@@ -10,6 +10,12 @@ namespace chinese_poker::detail {
 
 // As detect_natural and natural_key, without the check of the cards.
 int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
+
+// The kinds the rules list, bit k for NaturalKind k: for a loop that detects naturals hand after hand.
+std::uint32_t listed_kinds(const RulesSpec& rules) noexcept;
+
+// detect_natural_valid with the rules' listed_kinds computed once by the caller.
+int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules, std::uint32_t listed) noexcept;
 std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept;
 
 }  // namespace chinese_poker::detail

@@ -166,6 +166,7 @@ struct NetPlan {
   std::int64_t extra[2][3][kRoyaltyCategories] = {};
   // No ace part, horse, pair cap or home run: a pair's units are its subtotal, added to the nets at once.
   bool plain_units = false;
+  std::uint32_t listed_naturals = 0;  // detail::listed_kinds
 };
 
 // What a won row pays beyond row_base (RULES.md 11.5, royalty_condition "win").
@@ -175,6 +176,7 @@ std::int64_t extra_of(std::int64_t royalty, std::int64_t base, bool add) noexcep
 }
 
 void make_plan(const RulesSpec& rules, NetPlan& plan) noexcept {
+  plan.listed_naturals = listed_kinds(rules);
   plan.royalty_by_category = true;
   for (std::size_t row = 0; row < 3; ++row) {
     plan.royalty_by_category = plan.royalty_by_category && !rules.royal_listed[row] && !rules.wheel_sf_listed[row];
@@ -328,7 +330,7 @@ bool settle_round_net(const std::uint8_t* round, const RulesSpec& rules, const T
   const bool naturals = rules.natural_auto && rules.num_naturals > 0;
   for (int p = 0; p < kPlayers; ++p) {
     const std::uint8_t* cards = round + 13 * p;
-    if (naturals && detect_natural_valid(cards, rules) >= 0) return false;
+    if (naturals && detect_natural_valid(cards, rules, plan.listed_naturals) >= 0) return false;
     net_facts(cards, rules, plan, t, facts[p]);
   }
   if (kLean && kPlain) {
