@@ -55,7 +55,7 @@ def decode_utf8(data: bytes, offset: int = 0) -> str:
 def escape_surrogates(text: str) -> str:
     """``text`` with every lone surrogate (which no encoding can write) as its ``\\uXXXX`` escape: in JSON
     text the escape stands for the same string, in plain text it shows what was there."""
-    if _LONE_SURROGATE.search(text) is None:
+    if text.isascii() or _LONE_SURROGATE.search(text) is None:  # the first test is the fast one
         return text
     return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 

@@ -287,6 +287,31 @@ class Settlement:
                 return result
         raise KeyError(f"no pair ({i}, {j}) among {len(self.players)} players")
 
+    def _pair_sources(self) -> tuple[Any, ...]:
+        """The pairs as held: the core's records while no ``PairResult`` was built, else those."""
+        if self._pairs is None and self._result is not None:
+            return tuple(self._result.pairs)
+        return self.pairs
+
+    def _pair_dict(self, source: Any, names: tuple[str, ...]) -> dict[str, Any]:
+        """One pair (a ``PairResult`` or the core's record of it) as JSON-safe data with the fields
+        ``names``, in that order. The core's record is read as it is when no ``PairResult`` was built
+        (building them, frozen dataclasses, dominated a service request), giving the same values."""
+        players = self.players
+        first, second = players[source.i], players[source.j]
+        decided_by = source.decided_by if isinstance(source, PairResult) else source.decided_by.name
+        rows = source.rows
+        derived: dict[str, Any] = {
+            "decided_by": decided_by,
+            "rows": None if rows is None else list(rows),
+            "foul": [first.foul, second.foul],
+            "natural": [first.natural, second.natural],
+            "royalties": [list(first.royalties), list(second.royalties)],
+            "surrendered": [first.surrendered, second.surrendered],
+        }
+        # Field by field, not dataclasses.asdict: that deep-copies every value and dominated scoring.
+        return {name: derived[name] if name in derived else getattr(source, name) for name in names}
+
     def to_dict(self) -> dict[str, Any]:
         """The whole settlement as JSON-safe data."""
         players = []
@@ -322,15 +347,8 @@ class Settlement:
                     for name, codes, strength, royalty in zip(ROW_NAMES, rows, p.strengths or (), p.royalties)
                 }
             players.append(entry)
-        pairs = []
         names = _PAIR_FIELDS if self.extended else _BASIC_PAIR_FIELDS
-        for pr in self.pairs:
-            # Field by field, not dataclasses.asdict: that deep-copies every value and dominated scoring.
-            data = {name: getattr(pr, name) for name in names}
-            for key in ("rows", "foul", "natural", "surrendered"):
-                data[key] = None if data[key] is None else list(data[key])
-            data["royalties"] = [list(r) for r in pr.royalties]
-            pairs.append(data)
+        pairs = [self._pair_dict(source, names) for source in self._pair_sources()]
         out: dict[str, Any] = {
             "rules": self.rules.name or self.rules.to_dict(),
             "net": list(self.net),
