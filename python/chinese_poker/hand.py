@@ -208,6 +208,8 @@ class Hand:
 def _distinct(codes: tuple[int, ...], extra_suits: str = "") -> tuple[int, ...]:
     """``codes``, checked that no card appears more often than the pack holds it: once, or twice for a card
     of a suit in ``extra_suits``."""
+    if len(set(codes)) == len(codes):  # every card once: held as often as any pack allows (the common case)
+        return codes
     seen: dict[int, list[int]] = {}
     rows = [ROW_NAMES[0]] * 3 + [ROW_NAMES[1]] * 5 + [ROW_NAMES[2]] * 5
     for position, code in enumerate(codes):
