@@ -278,17 +278,79 @@ std::uint64_t three_straights_key(const std::uint8_t* c, const RulesSpec& rules,
   return best;
 }
 
+// The key of one three-flushes split (front 3, middle 5, back 5, each of one suit).
+std::uint64_t flush_split_key(const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b,
+                              const RulesSpec& rules) {
+  const Strength front = evaluate3(f);
+  // The pack's evaluator: with added suits a flush row may hold a pair (equal to evaluate5 otherwise).
+  return pack_rows(evaluate5_in_pack(b, rules.wheel), evaluate5_in_pack(m, rules.wheel), (front >> 8) & 0xFFFu);
+}
+
+// Calls f(first, rest) for every way to take `take` of the n cards of `from` (first: those taken, in order;
+// rest: the others, in order).
+template <class F>
+void for_each_subset(const std::uint8_t* from, int n, int take, F&& f) {
+  std::uint8_t first[13], rest[13];
+  for (unsigned mask = (1u << take) - 1u; mask < (1u << n);) {
+    int a = 0, b = 0;
+    for (int k = 0; k < n; ++k) {
+      if (mask >> k & 1u) {
+        first[a++] = from[k];
+      } else {
+        rest[b++] = from[k];
+      }
+    }
+    f(first, rest);
+    const unsigned low = mask & (~mask + 1u), ripple = mask + low;  // the next mask with `take` bits set
+    mask = (((ripple ^ mask) >> 2) / low) | ripple;
+  }
+}
+
+// The best split of a three-flushes hand, by suits: each row is of one suit, so a suit holding one row is
+// that row, and only a suit holding two rows (8 cards: the front and a five; 10: two fives) is searched.
+// A hand of one suit (13 cards) is searched over every split.
 std::uint64_t three_flushes_key(const std::uint8_t* c, const RulesSpec& rules) {
+  std::uint8_t by_suit[kNumSuits][13];
+  int count[kNumSuits] = {};
+  for (int k = 0; k < 13; ++k) {
+    const auto suit = static_cast<std::size_t>(card_suit(c[k]));
+    by_suit[suit][count[suit]++] = c[k];
+  }
   std::uint64_t best = 0;
-  auto five_ok = [](const std::uint8_t* five) { return one_suit(five, 5); };
-  for_each_split(c, five_ok, [&](const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b) {
-    if (!one_suit(f, 3) || (rules.three_flushes_distinct_suits && !three_suits(f, m, b))) return;
-    const Strength front = evaluate3(f);
-    // The pack's evaluator: with added suits a flush row may hold a pair (equal to evaluate5 otherwise).
-    const std::uint64_t key =
-        pack_rows(evaluate5_in_pack(b, rules.wheel), evaluate5_in_pack(m, rules.wheel), (front >> 8) & 0xFFFu);
+  const auto keep = [&](const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b) {
+    const std::uint64_t key = flush_split_key(f, m, b, rules);
     if (key > best) best = key;
-  });
+  };
+  int threes = -1, eights = -1, tens = -1, fives[2] = {-1, -1}, num_fives = 0;
+  for (int s = 0; s < kNumSuits; ++s) {
+    const int n = count[s];
+    if (n == 3) threes = s;
+    if (n == 8) eights = s;
+    if (n == 10) tens = s;
+    if (n == 5 && num_fives < 2) fives[num_fives++] = s;
+    if (n == 13) {
+      if (rules.three_flushes_distinct_suits) return 0;  // three rows of one suit
+      auto five_ok = [](const std::uint8_t* five) { return one_suit(five, 5); };
+      for_each_split(c, five_ok, [&](const std::uint8_t* f, const std::uint8_t* m, const std::uint8_t* b) {
+        if (one_suit(f, 3)) keep(f, m, b);
+      });
+      return best;
+    }
+  }
+  if (threes >= 0 && num_fives == 2) {  // {3, 5, 5}: one split, in both orders of the fives
+    const std::uint8_t* f = by_suit[threes];
+    keep(f, by_suit[fives[0]], by_suit[fives[1]]);
+    keep(f, by_suit[fives[1]], by_suit[fives[0]]);
+  } else if (eights >= 0 && num_fives == 1 && !rules.three_flushes_distinct_suits) {  // {8, 5}
+    const std::uint8_t* other = by_suit[fives[0]];
+    for_each_subset(by_suit[eights], 8, 3, [&](const std::uint8_t* f, const std::uint8_t* five) {
+      keep(f, five, other);
+      keep(f, other, five);
+    });
+  } else if (tens >= 0 && threes >= 0 && !rules.three_flushes_distinct_suits) {  // {10, 3}
+    const std::uint8_t* f = by_suit[threes];
+    for_each_subset(by_suit[tens], 10, 5, [&](const std::uint8_t* m, const std::uint8_t* b) { keep(f, m, b); });
+  }
   return best;
 }
 

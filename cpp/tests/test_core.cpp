@@ -16,6 +16,7 @@
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/naturals.hpp"
 #include "chinese_poker/settle.hpp"
+#include "bits.hpp"
 #include "checked.hpp"
 
 using namespace chinese_poker;
@@ -278,6 +279,84 @@ static void test_naturals() {
   CHECK(detect_natural(clean.data(), extras) == 1);
   CHECK(holds_natural(NaturalKind::kThreeStraightFlushes, clean.data(), extras));
   CHECK(natural_key(NaturalKind::kThreeFlushes, clean.data(), rules) != 0);
+}
+
+// The three-flushes tie-break key (searched by suits in the core) against every split of the 13 cards:
+// the greatest (back, middle, front) of the splits whose rows are each of one suit, the front's three
+// ranks taken as the key takes them. Hands of each suit pattern, drawn at random, both suit rules.
+static void test_three_flushes_key_against_every_split() {
+  auto suited = [](const std::uint8_t* c, int n) {
+    for (int k = 1; k < n; ++k) {
+      if (c[k] % 4 != c[0] % 4) return false;
+    }
+    return true;
+  };
+  auto oracle = [&](const std::uint8_t* c, const RulesSpec& rules) {
+    std::uint64_t best = 0;
+    for (int a = 0; a < 13; ++a)
+      for (int b = a + 1; b < 13; ++b)
+        for (int d = b + 1; d < 13; ++d) {
+          const std::uint8_t front[3] = {c[a], c[b], c[d]};
+          std::uint8_t rest[10];
+          int n = 0;
+          for (int k = 0; k < 13; ++k) {
+            if (k != a && k != b && k != d) rest[n++] = c[k];
+          }
+          for (unsigned mask = 0; mask < (1u << 10); ++mask) {
+            if (detail::popcount32(mask) != 5) continue;
+            std::uint8_t middle[5], back[5];
+            int m = 0, k2 = 0;
+            for (int k = 0; k < 10; ++k) {
+              if (mask >> k & 1u) {
+                middle[m++] = rest[k];
+              } else {
+                back[k2++] = rest[k];
+              }
+            }
+            if (!suited(front, 3) || !suited(middle, 5) || !suited(back, 5)) continue;
+            const int sf = front[0] % 4, sm = middle[0] % 4, sb = back[0] % 4;
+            if (rules.three_flushes_distinct_suits && (sf == sm || sf == sb || sm == sb)) continue;
+            const std::uint64_t key = static_cast<std::uint64_t>(evaluate5(back, rules.wheel)) << 36 |
+                                      static_cast<std::uint64_t>(evaluate5(middle, rules.wheel)) << 12 |
+                                      ((evaluate3(front) >> 8) & 0xFFFu);
+            if (key > best) best = key;
+          }
+        }
+    return best;
+  };
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto next = [&](unsigned n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<unsigned>((state >> 33) % n);
+  };
+  // Suit patterns: {3, 5, 5}, {8, 5}, {10, 3}, {13}, and a non-flush {4, 4, 5}.
+  const int patterns[5][4] = {{3, 5, 5, 0}, {8, 5, 0, 0}, {10, 3, 0, 0}, {13, 0, 0, 0}, {4, 4, 5, 0}};
+  int nonzero = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const int* counts = patterns[trial % 5];
+    const unsigned shift = next(4);  // which suit gets which count
+    std::uint8_t hand[13];
+    int n = 0;
+    for (unsigned s = 0; s < 4; ++s) {
+      const unsigned suit = (s + shift) % 4;
+      bool used[13] = {};
+      for (int k = 0; k < counts[s]; ++k) {
+        unsigned rank = next(13);
+        while (used[rank]) rank = (rank + 1) % 13;
+        used[rank] = true;
+        hand[n++] = static_cast<std::uint8_t>(rank * 4 + suit);
+      }
+    }
+    for (bool distinct : {false, true}) {
+      RulesSpec rules = pagat_bonus();
+      rules.three_flushes_distinct_suits = distinct;
+      rules.wheel = trial % 2 == 0 ? Wheel::Low : Wheel::Second;
+      const std::uint64_t expected = oracle(hand, rules);
+      CHECK(natural_key(NaturalKind::kThreeFlushes, hand, rules) == expected);
+      nonzero += expected != 0;
+    }
+  }
+  CHECK(nonzero == 60);  // 12 hands a pattern: {3,5,5} under both suit rules, {8,5}, {10,3}, {13} under one
 }
 
 static void test_settle_batch_validation() {
@@ -1993,6 +2072,7 @@ int main() {
   test_batch_errors();
   test_settle_examples();
   test_naturals();
+  test_three_flushes_key_against_every_split();
   test_settle_batch_validation();
   test_arrange();
   test_checked_math();
