@@ -3,7 +3,10 @@ the documented distance), what the shipped tables record, and pickling the expec
 
 from __future__ import annotations
 
+import hashlib
+import json
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -145,3 +148,17 @@ def test_a_bad_model_state_is_refused() -> None:
         _core.ExpectedModel.__new__(_core.ExpectedModel).__setstate__((wheel, short, *terms))
     with pytest.raises(ValueError, match="not a 6-tuple"):
         _core.ExpectedModel.__new__(_core.ExpectedModel).__setstate__((wheel, rows))
+
+
+def test_the_frozen_baseline_is_the_earlier_single_pagat_table() -> None:
+    # bench/bench_duplicate.py plays against it: it must never change (sha-256 of the file as shipped
+    # before the tables were made per rule set).
+    path = Path(__file__).resolve().parent.parent / "bench" / "data" / "field_rows_baseline.npz"
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert digest == "d9fc85b1eee920e9086e8f809c3b0745f598dbc1a03a6799655a649bf2af53e5"
+    with np.load(path) as data:
+        meta = json.loads(str(data["meta"]))
+        baseline = {key: data[key] for key in data.files if key != "meta"}
+    assert meta["hands_per_field"] == 200_000
+    assert meta["chosen_iteration"] == 6
+    assert not np.array_equal(baseline["back_prob"], field_tables("pagat")["back_prob"])
