@@ -13,7 +13,8 @@ Printed per preset: the new player's mean net units per hand (against its 3 oppo
 95% interval (1.96 standard errors of the per-deal sums over the rotations), the same per opponent, and
 the share of hands it wins. A margin whose interval excludes zero says the new strategy is better (or
 worse) under that scoring. ``--new FILE`` plays tables from FILE (a ``{preset}`` in the name is replaced)
-instead of the shipped ones, to measure a candidate.
+instead of the shipped ones, to measure a candidate; ``--baseline FILE`` (likewise) plays another
+baseline.
 """
 
 from __future__ import annotations
@@ -47,12 +48,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--presets", default=",".join(PRESETS))
-    parser.add_argument("--baseline", type=Path, default=BASELINE)
+    parser.add_argument("--baseline", default=str(BASELINE), help="its tables file ({preset}: the preset)")
     parser.add_argument("--new", default=None, help="tables file for the new player ({preset}: the preset)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
 
-    baseline = Strategy("expected", field=load_tables(args.baseline), label="baseline")
     print(
         f"Duplicate matches, 1 new 'expected' v. 3 baseline 'expected', seats rotated: {args.deals:,} deals "
         f"x 4 rotations per preset, seed {args.seed}; chinese_poker {cp.__version__}, "
@@ -66,6 +66,8 @@ def main() -> None:
     figures = []
     for preset in args.presets.split(","):
         rules = cp.Rules.preset(preset)
+        tables = load_tables(Path(str(args.baseline).format(preset=preset)))
+        baseline = Strategy("expected", field=tables, label="baseline")
         if args.new:
             new = Strategy("expected", field=load_tables(Path(args.new.format(preset=preset))), label="new")
         else:

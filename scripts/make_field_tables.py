@@ -13,7 +13,8 @@ Method (docs/ARRANGING.md), fictitious play under the preset's rules:
 3. K iterations are run; the tables of model K (fields 0..K-1 averaged) are written. With --resume FILE
    the run goes on from FILE's tables, taken as the average of the F fields it records (its
    "fields_averaged"): model F+j averages them, in their weight F, with the j fields played since; give
-   it another --seed than FILE's, so that its hands are fresh. For the record, each
+   it another --seed than FILE's, so that its hands are fresh. --new-field-weight W counts each field
+   played in this run as W fields (default 1, plain fictitious play). For the record, each
    model k >= 2 plays a duplicate duel against model k-1 under the preset: M deals, seats rotated, one
    player by model k against three by model k-1 (mean units per hand and standard error). All sizes,
    seeds and figures go into the file's metadata.
@@ -111,6 +112,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--resume", type=Path, default=None, help="go on from these tables (same preset)")
+    parser.add_argument("--new-field-weight", type=float, default=1.0, help="weight of each new field")
     parser.add_argument("-o", "--output", type=Path, default=None)
     args = parser.parse_args()
     output = args.output or DATA / f"field_rows_{args.preset}.npz"
@@ -137,7 +139,7 @@ def main() -> None:
     previous = None
     for iteration in range(first, first + args.iterations):
         tables = average(fields, weights)
-        record: dict = {"iteration": iteration, "tables": f"average of fields 0..{iteration - 1}"}
+        record: dict = {"iteration": iteration, "weights": list(weights)}
         if previous is not None and args.duel_deals:
             mean, stderr = duel(
                 rules, tables, previous, deals=args.duel_deals, seed=args.seed, threads=args.threads
@@ -152,7 +154,7 @@ def main() -> None:
             model = build_expected_model(tables, rules)
             settings = arrange_parallel(deal_hands(args.hands, rng), rules, "expected", model, args.threads)
             fields.append(distribution(settings, classes))
-            weights.append(1.0)
+            weights.append(args.new_field_weight)
 
     assert previous is not None
     meta = {
@@ -161,7 +163,8 @@ def main() -> None:
         "rules": rules.to_dict(),
         "hands_per_field": args.hands,
         "iterations": args.iterations,
-        "fields_averaged": first + args.iterations - 1,
+        "fields_averaged": round(sum(weights)),
+        "new_field_weight": args.new_field_weight,
         "duel_deals": args.duel_deals,
         "seed": args.seed,
         "history": history,

@@ -96,15 +96,24 @@ def test_shipped_tables_record_how_they_were_made(preset: str) -> None:
     meta = tables["meta"]
     assert meta["preset"] == preset
     assert meta["rules"] == Rules.preset(preset).to_dict()
-    assert meta["seed"] == 13
-    assert meta["hands_per_field"] == 100_000
-    assert meta["iterations"] == 10
-    assert len(meta["history"]) == 10
+    # Stage 1: ten iterations of fictitious play, 100,000 hands per field, seed 13.
+    first = meta["resumed_from"]
+    assert first["preset"] == preset
+    assert (first["seed"], first["hands_per_field"], first["iterations"]) == (13, 100_000, 10)
+    assert first["fields_averaged"] == 10
+    assert len(first["history"]) == 10
+    assert first.get("resumed_from") is None  # a fresh start (the key came with --resume)
+    # Stage 2: one field more (100,000 hands, seed 14) by model 10, weighted as the ten before it.
+    assert (meta["seed"], meta["hands_per_field"], meta["iterations"]) == (14, 100_000, 2)
+    assert meta["new_field_weight"] == 10
+    assert meta["fields_averaged"] == 20
+    assert [record["weights"] for record in meta["history"]] == [[10.0], [10.0, 10.0]]
     for row, classes in (("front", 455), ("middle", 7462), ("back", 7462)):
         assert tables[f"{row}_strengths"].shape == (classes,)
         assert tables[f"{row}_prob"].sum() == pytest.approx(1.0)
-        # Ten fields of 100,000 hands each, averaged: every probability is a multiple of 1 / 1,000,000.
-        counts = tables[f"{row}_prob"] * 1_000_000
+        # Half the average of ten fields of 100,000 hands, half one such field: every probability is
+        # a multiple of 1 / 2,000,000.
+        counts = tables[f"{row}_prob"] * 2_000_000
         assert np.abs(counts - np.round(counts)).max() < 1e-6
 
 
