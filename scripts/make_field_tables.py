@@ -1,20 +1,23 @@
-"""Make the field tables of the "expected" arranging strategy: python/chinese_poker/data/field_rows.npz.
+"""Make the field tables of the "expected" arranging strategy, one per rule set:
+python/chinese_poker/data/field_rows_PRESET.npz.
 
-    python scripts/make_field_tables.py [--hands N] [--duel-deals M] [--max-iterations K] [--seed S]
+    python scripts/make_field_tables.py --preset NAME [--hands N] [--iterations K] [--duel-deals M]
+                                        [--seed S] [--threads T] [-o FILE]
 
-Method (docs/ARRANGING.md), fictitious play:
+Method (docs/ARRANGING.md), fictitious play under the preset's rules:
 1. Field 0 arranges every hand by "strongest". Deal N random hands, arrange them as the field does and
    count each row's strengths: the distribution of the field's front, middle and back rows.
-2. Model k is the expected-units model (pagat rules) on the field tables of iteration k: the average of
-   the row distributions of fields 0..k-1, so the field is the mixture of every strategy played so far.
-   Field k arranges by model k; its rows are counted on N fresh hands.
-3. Iteration k (k >= 2) is kept only if it still improves: over M deals (the same deals every iteration),
-   one player arranging by model k against three arranging by model k-1 must win on average by more than
-   twice the standard error (pagat). Iterating stops at the first that does not (or after K); the tables
-   of the last kept iteration are written. Each duel is a chinese_poker.simulate run on --seed's deals.
-4. For the record, every iteration is also scored by the strategy's acceptance test: one player by model
-   k against three playing "strongest", under pagat and under wikipedia-1-6 (mean units per deal). All
-   figures go into the file's metadata.
+2. Model k is the expected-units model (the preset's rules) on the field tables of iteration k: the
+   average of the row distributions of fields 0..k-1, so the field is the mixture of every strategy played
+   so far. Field k arranges by model k (under the preset's rules); its rows are counted on N fresh hands.
+3. K iterations are run; the tables of model K (fields 0..K-1 averaged) are written. With --resume FILE
+   the run goes on from FILE's tables, taken as the average of the F fields it records (its
+   "fields_averaged"): model F+j averages them, in their weight F, with the j fields played since; give
+   it another --seed than FILE's, so that its hands are fresh. --new-field-weight W counts each field
+   played in this run as W fields (default 1, plain fictitious play). For the record, each
+   model k >= 2 plays a duplicate duel against model k-1 under the preset: M deals, seats rotated, one
+   player by model k against three by model k-1 (mean units per hand and standard error). All sizes,
+   seeds and figures go into the file's metadata.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from chinese_poker.simulate import Strategy
 
 ROWS = ("front", "middle", "back")
 SLICES = {"front": slice(0, 3), "middle": slice(3, 8), "back": slice(8, 13)}
-OUTPUT = Path(__file__).resolve().parent.parent / "python" / "chinese_poker" / "data" / "field_rows.npz"
+DATA = Path(__file__).resolve().parent.parent / "python" / "chinese_poker" / "data"
 
 
 def all_classes() -> dict[str, np.ndarray]:
@@ -76,91 +79,101 @@ def distribution(settings: np.ndarray, classes: dict[str, np.ndarray]) -> dict[s
 def duel(
     rules: cp.Rules, tables, field_tables, *, deals: int, seed: int, threads: int
 ) -> tuple[float, float]:
-    """Mean units per hand (and its standard error) of seat 0 arranging by "expected" on `tables` against
-    three seats arranging by "expected" on `field_tables` (None: "strongest"), over `deals` deals of
-    `seed` (cp.simulate: the same deals for every call with that seed)."""
+    """Mean units per hand (and its standard error) of one player arranging by "expected" on `tables`
+    against three arranging by "expected" on `field_tables` (None: "strongest"), over `deals` deals of
+    `seed` played once per seat rotation (cp.simulate: the same deals for every call with that seed)."""
     seat0 = Strategy("expected", field=tables)
     field = Strategy("strongest") if field_tables is None else Strategy("expected", field=field_tables)
-    result = cp.simulate(rules, [seat0, field, field, field], deals=deals, seed=seed, threads=threads)
+    result = cp.simulate(
+        rules, [seat0, field, field, field], deals=deals, seed=seed, threads=threads, rotate=True
+    )
     summary = result.seats[0]
     return summary.mean_units, (summary.ci95[1] - summary.mean_units) / 1.959963984540054
 
 
-def average(fields: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """The row distributions of the mixture of the given fields, in equal parts."""
+def average(fields: list[dict[str, np.ndarray]], weights: list[float]) -> dict[str, np.ndarray]:
+    """The row distributions of the mixture of the given fields, each in its weight (the number of fields
+    it stands for)."""
     tables = dict(fields[0])
     for row in ROWS:
-        tables[f"{row}_prob"] = np.mean([field[f"{row}_prob"] for field in fields], axis=0)
+        probs = [field[f"{row}_prob"] for field in fields]
+        tables[f"{row}_prob"] = np.average(probs, axis=0, weights=weights)
     return tables
-
-
-def mean_beats(score: dict) -> bool:
-    return score["mean"] > 2 * score["stderr"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--hands", type=int, default=200_000, help="hands counted per field (N)")
-    parser.add_argument("--duel-deals", type=int, default=20_000, help="deals scoring each iteration (M)")
-    parser.add_argument("--max-iterations", type=int, default=20)
+    parser.add_argument("--preset", default="pagat", help="the rule set played and modelled")
+    parser.add_argument("--hands", type=int, default=100_000, help="hands counted per field (N)")
+    parser.add_argument("--iterations", type=int, default=10, help="models built (K)")
+    parser.add_argument("--duel-deals", type=int, default=2_000, help="rotated deals per record duel (M)")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("-o", "--output", type=Path, default=OUTPUT)
+    parser.add_argument("--resume", type=Path, default=None, help="go on from these tables (same preset)")
+    parser.add_argument("--new-field-weight", type=float, default=1.0, help="weight of each new field")
+    parser.add_argument("-o", "--output", type=Path, default=None)
     args = parser.parse_args()
+    output = args.output or DATA / f"field_rows_{args.preset}.npz"
 
     rng = np.random.default_rng(args.seed)
     classes = all_classes()
-    duel_seed = args.seed
-    presets = {name: cp.Rules.preset(name) for name in ("pagat", "wikipedia-1-6")}
-    pagat = presets["pagat"]
+    rules = cp.Rules.preset(args.preset)
 
     started = time.perf_counter()
-    settings = arrange_parallel(deal_hands(args.hands, rng), pagat, "strongest", None, args.threads)
-    fields = [distribution(settings, classes)]  # field 0: "strongest"
+    resumed = None
+    if args.resume is None:
+        settings = arrange_parallel(deal_hands(args.hands, rng), rules, "strongest", None, args.threads)
+        fields = [distribution(settings, classes)]  # field 0: "strongest"
+        weights = [1.0]
+    else:
+        with np.load(args.resume) as data:
+            resumed = json.loads(str(data["meta"]))
+            if resumed["preset"] != args.preset:
+                raise SystemExit(f"{args.resume} holds tables of {resumed['preset']}, not {args.preset}")
+            fields = [{key: data[key] for key in data.files if key != "meta"}]
+        weights = [float(resumed["fields_averaged"])]  # the mixture of that many fields
+    first = int(weights[0])
     history = []
-    kept = None  # (iteration, tables, model under pagat)
-    for iteration in range(1, args.max_iterations + 1):
-        tables = average(fields)
-        model = build_expected_model(tables, pagat)
-        record: dict = {"iteration": iteration, "tables": f"average of fields 0..{iteration - 1}"}
-        if kept is not None:
+    previous = None
+    for iteration in range(first, first + args.iterations):
+        tables = average(fields, weights)
+        record: dict = {"iteration": iteration, "weights": list(weights)}
+        if previous is not None and args.duel_deals:
             mean, stderr = duel(
-                pagat, tables, kept[1], deals=args.duel_deals, seed=duel_seed, threads=args.threads
+                rules, tables, previous, deals=args.duel_deals, seed=args.seed, threads=args.threads
             )
             record["versus_previous_model"] = {"mean": mean, "stderr": stderr}
-        record["versus_strongest"] = {}
-        for name, rules in presets.items():
-            mean, stderr = duel(
-                rules, tables, None, deals=args.duel_deals, seed=duel_seed, threads=args.threads
-            )
-            record["versus_strongest"][name] = {"mean": mean, "stderr": stderr}
         record["seconds"] = round(time.perf_counter() - started, 1)
         history.append(record)
         print(json.dumps(record), flush=True)
-        if kept is not None and not mean_beats(record["versus_previous_model"]):
-            break
-        kept = (iteration, tables, model)
-        if iteration < args.max_iterations:
+        previous = tables
+        if iteration < first + args.iterations - 1:
             # Field `iteration` arranges by this iteration's model.
-            settings = arrange_parallel(deal_hands(args.hands, rng), pagat, "expected", model, args.threads)
+            model = build_expected_model(tables, rules)
+            settings = arrange_parallel(deal_hands(args.hands, rng), rules, "expected", model, args.threads)
             fields.append(distribution(settings, classes))
+            weights.append(args.new_field_weight)
 
-    assert kept is not None
-    chosen, chosen_tables, _ = kept
+    assert previous is not None
     meta = {
         "method": "scripts/make_field_tables.py (fictitious play); see docs/ARRANGING.md",
+        "preset": args.preset,
+        "rules": rules.to_dict(),
         "hands_per_field": args.hands,
+        "iterations": args.iterations,
+        "fields_averaged": round(sum(weights)),
+        "new_field_weight": args.new_field_weight,
         "duel_deals": args.duel_deals,
         "seed": args.seed,
-        "chosen_iteration": chosen,
         "history": history,
+        "resumed_from": resumed,
         "chinese_poker": cp.__version__,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.output, meta=np.array(json.dumps(meta)), **chosen_tables)
-    print(f"wrote {args.output} (iteration {chosen})")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(output, meta=np.array(json.dumps(meta)), **previous)
+    print(f"wrote {output} (model {first + args.iterations - 1}, {time.perf_counter() - started:.0f} s)")
 
 
 if __name__ == "__main__":

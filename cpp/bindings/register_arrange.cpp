@@ -56,7 +56,50 @@ void register_arrange(py::module_& m) {
            py::arg("strengths"), py::arg("prob"), py::arg("rules"),
            "The model of `rules` against the field: per row (front, middle, back) every strength under the\n"
            "wheel='low' encoding and its probability.")
-      .def_property_readonly("wheel", [](const ExpectedModel& model) { return model.wheel; });
+      .def_property_readonly("wheel", [](const ExpectedModel& model) { return model.wheel; })
+      // Pickled as its tables and pair terms (the derived bounds are rebuilt), so a model can go to a
+      // worker process; an unpickled state is checked as a built model is.
+      .def(py::pickle(
+          [](const ExpectedModel& model) {
+            py::list rows;
+            for (const RowModel& r : model.row) {
+              rows.append(py::make_tuple(r.classes, r.win, r.loss, r.extra_win, r.extra_loss, r.always));
+            }
+            return py::make_tuple(static_cast<int>(model.wheel), rows, model.overall_unit, model.scoop_bonus,
+                                  model.scoop_multiplier, model.royalties_in_multiplier);
+          },
+          [](const py::tuple& state) {
+            if (state.size() != 6) throw py::value_error("ExpectedModel state: not a 6-tuple");
+            auto model = std::make_shared<ExpectedModel>();
+            const int wheel = state[0].cast<int>();
+            if (wheel != static_cast<int>(Wheel::Low) && wheel != static_cast<int>(Wheel::Second)) {
+              throw py::value_error("ExpectedModel state: unknown wheel");
+            }
+            model->wheel = static_cast<Wheel>(wheel);
+            const auto rows = state[1].cast<py::list>();
+            if (rows.size() != 3) throw py::value_error("ExpectedModel state: not three rows");
+            for (std::size_t k = 0; k < 3; ++k) {
+              const auto row = rows[k].cast<py::tuple>();
+              if (row.size() != 6) throw py::value_error("ExpectedModel state: a row is not a 6-tuple");
+              RowModel& r = model->row[k];
+              r.classes = row[0].cast<std::vector<Strength>>();
+              r.win = row[1].cast<std::vector<double>>();
+              r.loss = row[2].cast<std::vector<double>>();
+              r.extra_win = row[3].cast<std::vector<double>>();
+              r.extra_loss = row[4].cast<std::vector<double>>();
+              r.always = row[5].cast<std::vector<double>>();
+            }
+            model->overall_unit = state[2].cast<double>();
+            model->scoop_bonus = state[3].cast<double>();
+            model->scoop_multiplier = state[4].cast<double>();
+            model->royalties_in_multiplier = state[5].cast<bool>();
+            // finish_model leaves rows of unequal lengths without bounds; validate_model reports them.
+            finish_model(*model);
+            if (const char* problem = validate_model(*model)) {
+              throw py::value_error(std::string("ExpectedModel state: ") + problem);
+            }
+            return model;
+          }));
 
   py::class_<ArrangeResult>(m, "ArrangeResult", "One arranged hand (read-only).")
       .def_property_readonly("cards",

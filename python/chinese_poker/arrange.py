@@ -5,11 +5,13 @@ Two strategies:
 - ``"strongest"``: the strongest back, then the strongest middle, then the strongest front (the baseline).
 - ``"expected"`` (default): the setting with the greatest expected units against a field of opponents under
   the given rules. Each of our rows is valued against the distribution of the field's rows of that kind
-  (shipped in ``data/field_rows.npz``, made by ``scripts/make_field_tables.py`` by simulation with this
-  library; see ``docs/ARRANGING.md``): the chance it wins, ties and loses, the royalties it earns, the
-  royalties the opponent's row earns when it wins. The pair-level terms (overall unit, scoop bonus, scoop
-  multiplier) take the three rows' results as independent. The expectation is per opponent, so the choice
-  does not depend on how many opponents there are; ``expected_units`` reports it for ``opponents`` of them.
+  (one table per rule set in ``FIELD_PRESETS``, shipped as ``data/field_rows_PRESET.npz`` and made by
+  ``scripts/make_field_tables.py`` by simulation with this library; the rules' own preset's table, else the
+  nearest by ``field_distance``; see ``docs/ARRANGING.md``): the chance it wins, ties and loses, the
+  royalties it earns, the royalties the opponent's row earns when it wins. The pair-level terms (overall
+  unit, scoop bonus, scoop multiplier) take the three rows' results as independent. The expectation is per
+  opponent, so the choice does not depend on how many opponents there are; ``expected_units`` reports it
+  for ``opponents`` of them.
 """
 
 from __future__ import annotations
@@ -31,11 +33,14 @@ from chinese_poker.rules import Rules, core_spec
 
 __all__ = [
     "DEFAULT_STRATEGY",
+    "FIELD_PRESETS",
     "STRATEGIES",
     "Arrangement",
     "arrange",
     "arrange_batch",
     "arrangements",
+    "field_distance",
+    "field_preset",
     "field_tables",
 ]
 
@@ -43,7 +48,8 @@ __all__ = [
 STRATEGIES = ("expected", "strongest")
 DEFAULT_STRATEGY = "expected"
 
-_FIELD_FILE = "field_rows.npz"
+#: The rule sets that have field tables of their own, made under their scoring (docs/ARRANGING.md).
+FIELD_PRESETS = ("pagat", "wikipedia-2-4", "wikipedia-1-6", "shisanzhang-hk")
 
 
 @dataclass(frozen=True)
@@ -81,21 +87,74 @@ def _check_strategy(strategy: str) -> None:
         raise ValueError(f"strategy must be one of {', '.join(map(repr, STRATEGIES))}, got {strategy!r}")
 
 
-@lru_cache(maxsize=1)
-def field_tables() -> dict[str, Any]:
-    """The shipped distribution of the field's rows: per row, every strength (``wheel="low"`` encoding) and
-    its probability, plus ``meta`` (how the tables were made)."""
-    with resources.files("chinese_poker.data").joinpath(_FIELD_FILE).open("rb") as handle:
+@lru_cache(maxsize=len(FIELD_PRESETS))
+def field_tables(preset: str = "pagat") -> dict[str, Any]:
+    """The shipped distribution of the field's rows under ``preset`` (one of ``FIELD_PRESETS``): per row,
+    every strength (``wheel="low"`` encoding) and its probability, plus ``meta`` (how the tables were made:
+    preset, sizes, seed, figures)."""
+    if preset not in FIELD_PRESETS:
+        raise ValueError(
+            f"no field tables for {preset!r}; they exist for {', '.join(map(repr, FIELD_PRESETS))}"
+        )
+    with resources.files("chinese_poker.data").joinpath(f"field_rows_{preset}.npz").open("rb") as handle:
         data = np.load(handle)
         tables: dict[str, Any] = {key: data[key] for key in data.files if key != "meta"}
         tables["meta"] = json.loads(str(data["meta"]))
     return tables
 
 
+def _royalty_units(rules: Rules) -> dict[tuple[str, str], int]:
+    table = rules.resolved()["royalties"]
+    return {(row, key): units for row in ROWS for key, units in table.get(row, {}).items() if units}
+
+
+def _scoring_features(rules: Rules) -> tuple[float, ...]:
+    """The scoring knobs that shape the best setting, each in units a pair of players exchanges."""
+    overall = float(rules.overall_unit)
+    bonus = float(rules.scoop_bonus)
+    return (
+        overall,
+        bonus,
+        (rules.scoop_multiplier - 1) * (3 + overall + bonus),  # what a multiplied scoop adds
+        float(rules.home_run_multiplier - 1),
+        0.5 * (rules.suit_tiebreak != "off"),
+        0.5 * (rules.wheel != "low"),
+        0.5 * (rules.royalty_mode != "replace"),
+        0.5 * (rules.royalty_condition != "win_row"),
+    )
+
+
+def field_distance(rules: RulesLike, preset: str) -> float:
+    """How far ``rules``' scoring is from ``preset``'s (docs/ARRANGING.md, "Which table"): the sum of the
+    absolute differences of the overall unit, the scoop bonus, the units a scoop multiplier adds
+    (``(M - 1)(3 + overall unit + scoop bonus)``) and the home run multiplier minus one; 0.5 for each of
+    ``suit_tiebreak``, ``wheel``, ``royalty_mode`` and ``royalty_condition`` that differs (off/low/replace/
+    win_row against any other); plus the royalty tables' differences, summed over every row and hand,
+    divided by 8. Knobs that do not change what a setting scores (fouls, naturals, surrender) count 0."""
+    ours = rules_or_default(rules)
+    theirs = Rules.preset(preset)
+    distance = sum(abs(a - b) for a, b in zip(_scoring_features(ours), _scoring_features(theirs)))
+    a, b = _royalty_units(ours), _royalty_units(theirs)
+    distance += sum(abs(a.get(key, 0) - b.get(key, 0)) for key in a.keys() | b.keys()) / 8
+    return distance
+
+
+def field_preset(rules: RulesLike) -> str:
+    """The preset whose field tables the ``"expected"`` strategy uses for ``rules``: the rules' own when they
+    equal one of ``FIELD_PRESETS``, else the nearest by ``field_distance`` (ties: the first in
+    ``FIELD_PRESETS``)."""
+    resolved = rules_or_default(rules)
+    for preset in FIELD_PRESETS:
+        if resolved == Rules.preset(preset):
+            return preset
+    return min(FIELD_PRESETS, key=lambda preset: field_distance(resolved, preset))
+
+
 @lru_cache(maxsize=64)
 def _expected_model(rules: Rules) -> _core.ExpectedModel:
-    """The core's expected-units model for ``rules`` and the shipped field tables, built once per rules."""
-    return build_expected_model(field_tables(), rules)
+    """The core's expected-units model for ``rules`` and the field tables ``field_preset`` picks for them,
+    built once per rules."""
+    return build_expected_model(field_tables(field_preset(rules)), rules)
 
 
 def build_expected_model(tables: dict[str, Any], rules: Rules) -> _core.ExpectedModel:

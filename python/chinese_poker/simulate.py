@@ -55,8 +55,8 @@ class Strategy:
 
     ``name``: a strategy of ``arrange`` (``"expected"`` or ``"strongest"``). ``field``: for ``"expected"``,
     field tables in the form ``arrange.field_tables()`` gives (``{row}_strengths``, ``{row}_prob``), to
-    arrange against another field than the shipped one; ``None`` uses the shipped tables. ``label`` names
-    the seat in tables (default: the name).
+    arrange against another field than the shipped one; ``None`` uses the shipped tables the rules get
+    (``arrange.field_preset``). ``label`` names the seat in tables (default: the name).
     """
 
     name: str = "expected"

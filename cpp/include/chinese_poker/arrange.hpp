@@ -49,7 +49,7 @@ struct ExpectedModel {
   std::vector<double> middle_upto[5];
 };
 
-// The distribution of the field's rows, as data/field_rows.npz ships it: per row (front, middle, back),
+// The distribution of the field's rows, as data/field_rows_PRESET.npz ships it: per row (front, middle, back),
 // every strength the row can hold under the wheel "low" encoding, in any order, and its probability.
 struct FieldTables {
   std::vector<Strength> strengths[3];
