@@ -10,6 +10,7 @@
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/naturals.hpp"
 #include "evaluate_tables.hpp"
+#include "jokers.hpp"
 #include "naturals_detail.hpp"
 #include "parallel.hpp"
 
@@ -153,8 +154,8 @@ std::int64_t natural_units_of(const PlayerInput* in, const PlayerFacts& fi, cons
     winner = fi.natural > fj.natural ? 1 : -1;
   } else {
     const NaturalKind kind = rules.natural_kind[static_cast<std::size_t>(fi.natural)];
-    const std::uint64_t ki = detail::natural_key_valid(kind, in[i].cards, rules);
-    const std::uint64_t kj = detail::natural_key_valid(kind, in[j].cards, rules);
+    const std::uint64_t ki = fi.natural_key_known ? fi.natural_key : detail::natural_key_valid(kind, in[i].cards, rules);
+    const std::uint64_t kj = fj.natural_key_known ? fj.natural_key : detail::natural_key_valid(kind, in[j].cards, rules);
     winner = ki > kj ? 1 : (ki < kj ? -1 : 0);
   }
   return winner > 0 ? ui : (winner < 0 ? math.neg(uj) : 0);
@@ -273,9 +274,23 @@ int fantasyland_cards(const RulesSpec& rules, const Strength* s, bool in_fantasy
   return progressive ? 14 + (pair - 12) : 14;
 }
 
-// Foul, natural, strengths and royalties of a player whose 13 cards are valid.
-SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept {
-  assert(!check_cards_in_pack(in.cards, 13, 0, rules.extra_suits));
+// [jokers] The 13 cards of a player holding a joker with each joker replaced by the card its row makes
+// strongest (RULES.md 1.2), into `out`; a declared hand is copied (its natural has its own substitution).
+void substitute_rows(const PlayerInput& in, const RulesSpec& rules, std::uint8_t* out) noexcept {
+  std::memcpy(out, in.cards, 13);
+  if (in.declared) return;
+  const detail::Tables& t = detail::tables();
+  for (int row = 0; row < 3; ++row) {
+    detail::substitute_row(t, in.cards + kRowStart[row], kRowSize[row], rules, &suit_tiebreak, out + kRowStart[row]);
+  }
+}
+
+// Foul, natural, strengths and royalties of a player whose 13 cards are valid. With `held` (a hand holding
+// a joker, RULES.md 1.2), in.cards are its rows' substitutes (substitute_rows) and `held` the cards as held:
+// the natural is found over the jokers' substitutions, the aces and the horse card among the cards held.
+SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out,
+                           const std::uint8_t* held = nullptr) noexcept {
+  assert(held != nullptr || !check_cards_in_pack(in.cards, 13, 0, rules.extra_suits));
   PlayerFacts& f = *out;
   f = PlayerFacts{};
   SettleError error;
@@ -286,8 +301,14 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
   }
 
   f.has_setting = !in.declared;
+  std::uint8_t natural_cards[13];
   if (in.declared || rules.natural_auto) {
-    f.natural = rules.num_naturals > 0 ? detail::detect_natural_valid(in.cards, rules) : -1;
+    if (held != nullptr && rules.num_naturals > 0) {
+      f.natural = detail::detect_natural_jokers(held, rules, &f.natural_key, natural_cards);
+      f.natural_key_known = true;
+    } else {
+      f.natural = rules.num_naturals > 0 ? detail::detect_natural_valid(in.cards, rules) : -1;
+    }
     if (in.declared && f.natural < 0) {
       if (rules.false_declaration_units == 0) {
         error.status = SettleStatus::kDeclaredWithoutNatural;
@@ -296,16 +317,24 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
       f.false_declaration = true;  // pays false_declaration_units to each opponent (RULES.md 11.0)
     }
   }
+  const std::uint8_t* as_held = held != nullptr ? held : in.cards;  // a joker is no ace and no horse card
   if (rules.ace_units != 0) {
-    for (int k = 0; k < 13; ++k) f.aces += card_rank(in.cards[k]) == 12;
+    for (int k = 0; k < 13; ++k) f.aces += card_rank(as_held[k]) == 12;
   }
   if (rules.horse_card >= 0) {
-    for (int k = 0; k < 13; ++k) f.horse = f.horse || static_cast<int>(in.cards[k]) == rules.horse_card;
+    for (int k = 0; k < 13; ++k) f.horse = f.horse || static_cast<int>(as_held[k]) == rules.horse_card;
+  }
+  if (held != nullptr) {
+    // What each joker became: a declared natural's substitution, else its row's.
+    const std::uint8_t* shown = in.declared && f.natural >= 0 ? natural_cards : in.cards;
+    for (int k = 0; k < 13; ++k) {
+      if (is_joker(held[k])) f.joker_card[held[k] - kJokerX1] = static_cast<std::int8_t>(shown[k]);
+    }
   }
   if (f.has_setting) {
     const detail::Tables& t = detail::tables();
     // One test per player, not per row: a one-deck round evaluates exactly as before the pack knob.
-    if (rules.extra_suits == 0) {
+    if (rules.extra_suits == 0 && held == nullptr) {
       for (int row = 0; row < 3; ++row) f.strength[row] = row_strength(t, in.cards, row, rules.wheel);
     } else {
       for (int row = 0; row < 3; ++row) f.strength[row] = row_strength_in_pack(t, in.cards, row, rules.wheel);
@@ -365,7 +394,7 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   // [presets group] The table's Chi A sums to zero only when four players hold the whole deck and all
   // settle with each other (so not with a suit added to the pack: its aces are not all dealt).
   if (rules.ace_basis_table &&
-      (num_players != kMaxDeckPlayers || options.banker >= 0 || rules.extra_suits != 0)) {
+      (num_players != kMaxDeckPlayers || options.banker >= 0 || rules.extra_suits != 0 || rules.jokers != 0)) {
     SettleError error;
     error.status = SettleStatus::kAceBasisTable;
     error.other = options.banker;  // names the banker seat in the message, -1 when there is none
@@ -377,8 +406,23 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   r.banker = banker;
   r.num_pairs = banker >= 0 ? num_players - 1 : num_players * (num_players - 1) / 2;
   bool table_has_natural = false, table_has_false_declaration = false;
+  // [jokers] Rows are settled with each joker replaced by its card (RULES.md 1.2): the players read below
+  // are then copies whose cards are the substitutes (the suit tie-break compares those).
+  PlayerInput substituted[kMaxPlayers];
+  std::uint8_t substitute_cards[kMaxPlayers * 13];
+  const std::uint8_t* held[kMaxPlayers] = {};
+  if (rules.jokers != 0) {
+    for (int p = 0; p < num_players; ++p) {
+      substituted[p] = players[p];
+      if (detail::count_jokers(players[p].cards, 13) == 0) continue;
+      held[p] = players[p].cards;
+      substitute_rows(players[p], rules, substitute_cards + 13 * p);
+      substituted[p].cards = substitute_cards + 13 * p;
+    }
+    players = substituted;
+  }
   for (int p = 0; p < num_players; ++p) {
-    const SettleError error = facts_of_valid(players[p], p, rules, &r.facts[p]);
+    const SettleError error = facts_of_valid(players[p], p, rules, &r.facts[p], held[p]);
     if (error) return error;
     table_has_natural = table_has_natural || r.facts[p].natural >= 0;
     table_has_false_declaration = table_has_false_declaration || r.facts[p].false_declaration;
@@ -611,7 +655,7 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
   assert(in.cards != nullptr);
   std::uint8_t cards[13];
   std::memcpy(cards, in.cards, sizeof cards);
-  const CardIssue issue = check_cards_in_pack(cards, 13, -1, rules.extra_suits);
+  const CardIssue issue = check_cards_in_pack(cards, 13, -1, pack_of(rules));
   if (issue) return bad_cards(issue, index);
   PlayerInput local = in;
   local.cards = cards;
@@ -620,7 +664,13 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
     error.player = index;
     return error;
   }
-  error = facts_of_valid(local, index, rules, out);
+  std::uint8_t substitutes[13];
+  const bool jokers = detail::count_jokers(cards, 13) != 0;
+  if (jokers) {
+    substitute_rows(local, rules, substitutes);
+    local.cards = substitutes;
+  }
+  error = facts_of_valid(local, index, rules, out, jokers ? cards : nullptr);
   if (!error && rules.fantasyland != Fantasyland::kOff) add_fantasyland(&local, 1, rules, out);
   return error;
 }
@@ -650,7 +700,7 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
     local[p] = players[p];
     local[p].cards = table + 13 * p;
   }
-  const CardIssue issue = check_round(table, num_players, -1, rules.extra_suits);
+  const CardIssue issue = check_round(table, num_players, -1, pack_of(rules));
   if (issue) return bad_cards(issue, issue.position / 13);
   // A fantasyland flag needs fantasyland rules (settle_batch checks its flags per round the same way).
   if (const SettleError error = check_fantasyland_flags(local, num_players, rules)) return error;
@@ -745,7 +795,7 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
       std::memcpy(round, cards + r * stride, stride);
       const auto index = static_cast<std::int64_t>(r);
       *bad = r;
-      const CardIssue issue = check_round(round, num_players, index, rules.extra_suits);
+      const CardIssue issue = check_round(round, num_players, index, pack_of(rules));
       if (issue) {
         SettleError error = bad_cards(issue, issue.position / 13);
         error.round = index;

@@ -30,14 +30,16 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-def deal_hands(rng: random.Random, players: int, extra_suits: str = "") -> list[list[int]]:
+def deal_hands(rng: random.Random, players: int, extra_suits: str = "", jokers: int = 0) -> list[list[int]]:
     """``players`` hands of 13 card codes from one shuffle of the 52-card deck by ``rng``; with
     ``extra_suits`` (the rules knob: suits added to the pack, e.g. ``"s"``) from the larger pack, whose cards
-    of those suits come twice (after the 52, in code order, before the shuffle)."""
+    of those suits come twice (after the 52, in code order, before the shuffle), and with ``jokers`` (the
+    rules knob) the jokers X1 (52) and X2 (53) after them."""
     most = 4 + len(extra_suits)
     if not 1 <= players <= most:
         raise ValueError(f"a pack of {13 * most} cards deals 1 to {most} hands of 13, got {players}")
     deck = list(range(_DECK_SIZE)) + [c for c in range(_DECK_SIZE) if "cdhs"[c % 4] in extra_suits]
+    deck += [_DECK_SIZE + k for k in range(jokers)]
     rng.shuffle(deck)
     return [deck[13 * index : 13 * index + 13] for index in range(players)]
 

@@ -128,7 +128,7 @@ def _strongest(cards: list[int] | tuple[int, ...], rules: Rules) -> tuple[str, s
 def _natural_player(name: str, cards: str, rules: Rules) -> dict[str, Any]:
     """A player holding 13 cards that may be a natural: declared when the rules count it and need a
     declaration, else laid out as the strongest setting (under ``auto`` a natural is found in the setting)."""
-    codes = parse_cards(cards, rules.extra_suits)
+    codes = parse_cards(cards, rules.extra_suits, rules.jokers)
     if rules.natural_declaration == "must_declare" and detect_natural(codes, rules) is not None:
         return {"name": name, "cards": cards, "declare_natural": True}
     front, middle, back = _strongest(codes, rules)
@@ -318,8 +318,10 @@ def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
         # deck group (issue #15): a pack with added suits seats up to 4 + one per suit; often full.
         players = rng.choice((players, *range(5, 5 + len(rules.extra_suits))))
         tags.add("added-suits")
+    if rules.jokers:
+        tags.add("jokers")
     entries = []
-    for index, cards in enumerate(deal_hands(rng, players, rules.extra_suits)):
+    for index, cards in enumerate(deal_hands(rng, players, rules.extra_suits, rules.jokers)):
         name = f"P{index + 1}"
         text = " ".join(format_card(c) for c in cards)
         how = rng.random()
