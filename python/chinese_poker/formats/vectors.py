@@ -293,6 +293,22 @@ def edge_cases(rules: Rules) -> list[dict[str, Any]]:
             ],
             f"the whole {13 * seats}-card pack at {seats} players, the cards in code order",
         )
+    if rules.jokers and rules.fantasyland == "off" and rules.ace_basis == "pairwise":
+        # deck group (issue #15): RULES.md 1.2's example, a joker in front (trips of queens) and in the back
+        # (a fifth seven: five of a kind with one deck), against a royal flush.
+        other = {"name": "B", "front": "Kc Kd 2c", "middle": "8c 8d 8h 3c 3d", "back": "As Ks Qs Js Ts"}
+        add(
+            "jokers-front",
+            ["jokers"],
+            [{"name": "A", "front": "X1 Qh Qd", "middle": "9s 9h 9d 4c 4d", "back": "7s 7h 7d 7c 2s"}, other],
+            "RULES.md 1.2: X1 as Qs in front (queens trips)",
+        )
+        add(
+            "jokers-back",
+            ["jokers"],
+            [{"name": "A", "front": "Qh Qd 2s", "middle": "9s 9h 9d 4c 4d", "back": "7s 7h 7d 7c X1"}, other],
+            "RULES.md 1.2: X1 as 7s in the back (five of a kind from one deck)",
+        )
     if rules.fantasyland != "off":
         players = _setting_players(_FANTASYLAND)
         players[1]["fantasyland"] = True
