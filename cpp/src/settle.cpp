@@ -285,12 +285,12 @@ void substitute_rows(const PlayerInput& in, const RulesSpec& rules, std::uint8_t
   }
 }
 
-// Foul, natural, strengths and royalties of a player whose 13 cards are valid. With `held` (a hand holding
-// a joker, RULES.md 1.2), in.cards are its rows' substitutes (substitute_rows) and `held` the cards as held:
-// the natural is found over the jokers' substitutions, the aces and the horse card among the cards held.
-SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out,
-                           const std::uint8_t* held = nullptr) noexcept {
-  assert(held != nullptr || !check_cards_in_pack(in.cards, 13, 0, rules.extra_suits));
+// kJokers: the hand holds a joker; the other instance is the 52-card path exactly as before the knob.
+template <bool kJokers>
+SettleError facts_of(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out,
+                     const std::uint8_t* held) noexcept {
+  assert(kJokers == (held != nullptr));
+  assert(kJokers || !check_cards_in_pack(in.cards, 13, 0, rules.extra_suits));
   PlayerFacts& f = *out;
   f = PlayerFacts{};
   SettleError error;
@@ -301,10 +301,10 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
   }
 
   f.has_setting = !in.declared;
-  std::uint8_t natural_cards[13];
+  [[maybe_unused]] std::uint8_t natural_cards[13];
   if (in.declared || rules.natural_auto) {
-    if (held != nullptr && rules.num_naturals > 0) {
-      f.natural = detail::detect_natural_jokers(held, rules, &f.natural_key, natural_cards);
+    if constexpr (kJokers) {
+      f.natural = rules.num_naturals > 0 ? detail::detect_natural_jokers(held, rules, &f.natural_key, natural_cards) : -1;
       f.natural_key_known = true;
     } else {
       f.natural = rules.num_naturals > 0 ? detail::detect_natural_valid(in.cards, rules) : -1;
@@ -317,14 +317,14 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
       f.false_declaration = true;  // pays false_declaration_units to each opponent (RULES.md 11.0)
     }
   }
-  const std::uint8_t* as_held = held != nullptr ? held : in.cards;  // a joker is no ace and no horse card
+  const std::uint8_t* as_held = kJokers ? held : in.cards;  // a joker is no ace and no horse card
   if (rules.ace_units != 0) {
     for (int k = 0; k < 13; ++k) f.aces += card_rank(as_held[k]) == 12;
   }
   if (rules.horse_card >= 0) {
     for (int k = 0; k < 13; ++k) f.horse = f.horse || static_cast<int>(as_held[k]) == rules.horse_card;
   }
-  if (held != nullptr) {
+  if constexpr (kJokers) {
     // What each joker became: a declared natural's substitution, else its row's.
     const std::uint8_t* shown = in.declared && f.natural >= 0 ? natural_cards : in.cards;
     for (int k = 0; k < 13; ++k) {
@@ -333,8 +333,9 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
   }
   if (f.has_setting) {
     const detail::Tables& t = detail::tables();
-    // One test per player, not per row: a one-deck round evaluates exactly as before the pack knob.
-    if (rules.extra_suits == 0 && held == nullptr) {
+    // One test per player, not per row: a one-deck round evaluates exactly as before the pack knob. Rows
+    // with a joker's substitute may hold a card twice: the pack's kernel.
+    if (rules.extra_suits == 0 && !kJokers) {
       for (int row = 0; row < 3; ++row) f.strength[row] = row_strength(t, in.cards, row, rules.wheel);
     } else {
       for (int row = 0; row < 3; ++row) f.strength[row] = row_strength_in_pack(t, in.cards, row, rules.wheel);
@@ -350,6 +351,14 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
 
   }
   return SettleError{};
+}
+
+// Foul, natural, strengths and royalties of a player whose 13 cards are valid. With `held` (a hand holding
+// a joker, RULES.md 1.2), in.cards are its rows' substitutes (substitute_rows) and `held` the cards as held:
+// the natural is found over the jokers' substitutions, the aces and the horse card among the cards held.
+SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out,
+                           const std::uint8_t* held = nullptr) noexcept {
+  return held == nullptr ? facts_of<false>(in, index, rules, out, nullptr) : facts_of<true>(in, index, rules, out, held);
 }
 
 // [ofc group] Fills fantasyland_cards of every legal, not surrendered player with a setting. A pass of its
@@ -387,8 +396,11 @@ bool is_shot(const PairResult& pr, int p, const RulesSpec& rules) noexcept {
 
 // Settles a round whose cards (in `players`) are a validated private copy and whose options (stakes,
 // banker, bets) are valid.
+// `held`: under rules with jokers, per player the 13 cards as held when `players` carries its rows'
+// substitutes (substitute_rows), else null (settle_valid_jokers); null for every player otherwise.
 SettleError settle_valid(const PlayerInput* players, int num_players, const RulesSpec& rules,
-                         const RoundOptions& options, RoundResult* out) noexcept {
+                         const RoundOptions& options, RoundResult* out,
+                         const std::uint8_t* const* held = nullptr) noexcept {
   assert(num_players >= kMinPlayers && num_players <= kMaxPlayers);
   assert(options.banker >= -1 && options.banker < num_players);
   // [presets group] The table's Chi A sums to zero only when four players hold the whole deck and all
@@ -406,23 +418,8 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   r.banker = banker;
   r.num_pairs = banker >= 0 ? num_players - 1 : num_players * (num_players - 1) / 2;
   bool table_has_natural = false, table_has_false_declaration = false;
-  // [jokers] Rows are settled with each joker replaced by its card (RULES.md 1.2): the players read below
-  // are then copies whose cards are the substitutes (the suit tie-break compares those).
-  PlayerInput substituted[kMaxPlayers];
-  std::uint8_t substitute_cards[kMaxPlayers * 13];
-  const std::uint8_t* held[kMaxPlayers] = {};
-  if (rules.jokers != 0) {
-    for (int p = 0; p < num_players; ++p) {
-      substituted[p] = players[p];
-      if (detail::count_jokers(players[p].cards, 13) == 0) continue;
-      held[p] = players[p].cards;
-      substitute_rows(players[p], rules, substitute_cards + 13 * p);
-      substituted[p].cards = substitute_cards + 13 * p;
-    }
-    players = substituted;
-  }
   for (int p = 0; p < num_players; ++p) {
-    const SettleError error = facts_of_valid(players[p], p, rules, &r.facts[p], held[p]);
+    const SettleError error = facts_of_valid(players[p], p, rules, &r.facts[p], held == nullptr ? nullptr : held[p]);
     if (error) return error;
     table_has_natural = table_has_natural || r.facts[p].natural >= 0;
     table_has_false_declaration = table_has_false_declaration || r.facts[p].false_declaration;
@@ -570,6 +567,31 @@ SettleError check_stakes(const std::int64_t* stakes, int n) noexcept {
   return SettleError{};
 }
 
+
+// [jokers] settle_valid under rules with jokers (RULES.md 1.2): rows are settled with each joker replaced
+// by its card, so the players settled are copies whose cards are the substitutes (the suit tie-break
+// compares those), and each joker hand's cards as held go along for its natural, aces and horse card.
+// Apart from settle_valid so that rounds without jokers in their rules pay nothing for it.
+SettleError settle_valid_jokers(const PlayerInput* players, int num_players, const RulesSpec& rules,
+                                const RoundOptions& options, RoundResult* out) noexcept {
+  PlayerInput substituted[kMaxPlayers];
+  std::uint8_t substitute_cards[kMaxPlayers * 13];
+  const std::uint8_t* held[kMaxPlayers] = {};
+  for (int p = 0; p < num_players; ++p) {
+    substituted[p] = players[p];
+    if (detail::count_jokers(players[p].cards, 13) == 0) continue;
+    held[p] = players[p].cards;
+    substitute_rows(players[p], rules, substitute_cards + 13 * p);
+    substituted[p].cards = substitute_cards + 13 * p;
+  }
+  return settle_valid(substituted, num_players, rules, options, out, held);
+}
+
+SettleError settle_any(const PlayerInput* players, int num_players, const RulesSpec& rules,
+                       const RoundOptions& options, RoundResult* out) noexcept {
+  return rules.jokers != 0 ? settle_valid_jokers(players, num_players, rules, options, out)
+                           : settle_valid(players, num_players, rules, options, out);
+}
 
 SettleError bad_cards(const CardIssue& issue, int player) noexcept {
   SettleError error;
@@ -721,7 +743,7 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
   checked.stakes = stakes == nullptr ? nullptr : stake_copy;
   checked.banker = options.banker;
   checked.bets = bets;
-  return settle_valid(local, num_players, rules, checked, out);
+  return settle_any(local, num_players, rules, checked, out);
 }
 
 int max_players(const RulesSpec& rules) noexcept {
@@ -827,7 +849,7 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
       }
       SettleError error = check_banker(options.banker, options.bets, num_players);
       if (!error) error = check_fantasyland_flags(in, num_players, rules);
-      if (!error) error = settle_valid(in, num_players, rules, options, &result);
+      if (!error) error = settle_any(in, num_players, rules, options, &result);
       if (error) {
         error.round = index;
         return error;
