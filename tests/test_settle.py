@@ -644,12 +644,12 @@ def test_invariants(data: st.DataObject) -> None:
 
 
 def _without_colours(rules: Rules) -> Rules:
-    """``rules`` with suits out of every comparison: no suit tie-break, and no all_one_colour natural (the
-    one rule that reads colours: it would see a relabelling that mixes red and black suits), and no horse
-    card (one card, suit and all)."""
+    """``rules`` with suits out of every comparison: no suit tie-break, no all_one_colour, one_red or
+    one_black natural (the rules that read colours: they would see a relabelling that mixes red and black
+    suits), and no horse card (one card, suit and all)."""
     return rules.replace(
         suit_tiebreak="off", surrender_units=0, horse_card=None,
-        naturals=[natural for natural in rules.naturals if natural[0] != "all_one_colour"],
+        naturals=[n for n in rules.naturals if n[0] not in ("all_one_colour", "one_red", "one_black")],
     )  # fmt: skip
 
 
