@@ -1,6 +1,6 @@
 """Settlement speed: 4-player rounds per second for settle_batch (C++, one core) against the pure-Python
-reference, on the same random deals; and 6-player rounds of the 78-card pack (extra_suits) on a line of
-their own.
+reference, on the same random deals; and 6-player rounds of the 78-card pack (extra_suits) and 4-player
+rounds of the 54-card pack with two jokers on lines of their own.
 
     python bench/bench_settle.py [--rounds N] [--reference-rounds M] [--repeat R] [--seed S]
 
@@ -65,6 +65,21 @@ def main() -> None:
         )
     else:
         print("(this release has no packs with added suits: no 78-card line)")
+
+    # Jokers (RULES.md 1.2): four players dealt from 54 cards (52 and X1, X2), a line of its own likewise.
+    try:
+        ghost: Rules | None = Rules.preset("shisanshui-puxian-ghost")
+    except ValueError:
+        ghost = None
+    if ghost is not None:
+        order = np.argsort(np.random.default_rng(args.seed).random((len(rounds), 54)), axis=1)[:, :52]
+        ghost_rounds = np.ascontiguousarray(order.astype(np.uint8).reshape(len(rounds), 4, 13))
+        seconds = best_time(lambda: settle_batch(ghost_rounds, ghost), args.repeat)
+        rows.append(
+            ("settle_batch, 1 core", "shisanshui-puxian-ghost (4 players, 54 cards)", len(rounds) / seconds)
+        )
+    else:
+        print("(this release has no jokers: no 54-card line)")
 
     hands = [[Hand.from_cards(p) for p in r] for r in few]
     seconds = best_time(lambda: [settle(h, bonus) for h in hands], 1)

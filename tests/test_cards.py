@@ -193,8 +193,9 @@ def test_non_iterable_raises_type_error(cards: object) -> None:
 def test_parse_card_errors() -> None:
     with pytest.raises(ValueError, match="'Ks Qd'"):
         parse_card("Ks Qd")
-    with pytest.raises(ValueError, match="52"):
-        parse_card(52)
+    with pytest.raises(ValueError, match="54"):
+        parse_card(54)
+    assert parse_card(52) == 52  # the joker X1 (RULES.md 1.2): a card code; the rules decide if it is held
     with pytest.raises(ValueError, match="-3"):
         format_card(-3)
     with pytest.raises(TypeError, match="bool"):

@@ -223,8 +223,28 @@ def test_deal_is_reproducible_and_consistent(cli: Cli) -> None:
     assert "North v East" in table.stdout
 
 
+def test_deal_from_the_rules_pack(cli: Cli) -> None:
+    """Six players from the 78-card pack of two added suits; four from the 54 cards with two jokers, the
+    jokers dealt (at this seed) and laid like any card."""
+    six = cli("deal", "--seed", "3", "--players", "6", "--rules", "shisanshui-puxian-six", "--format", "json")
+    assert six.returncode == 0, six.stderr
+    out = json.loads(six.stdout)
+    assert [p["name"] for p in out["players"]] == ["North", "East", "South", "West", "Fifth", "Sixth"]
+    assert sum(out["net"]) == 0
+    seeds = [
+        cli("deal", "--seed", str(s), "--rules", "shisanshui-puxian-ghost", "--format", "input")
+        for s in range(3)
+    ]
+    texts = [result.stdout for result in seeds]
+    assert all(result.returncode == 0 for result in seeds)
+    assert any("X1" in text or "X2" in text for text in texts)
+    assert_input_error(
+        cli("deal", "--players", "7", "--rules", "shisanshui-puxian-six"), "--players must be 2 to 6"
+    )
+
+
 def test_deal_errors(cli: Cli) -> None:
-    assert_input_error(cli("deal", "--players", "5"), "--players must be 2, 3 or 4")
+    assert_input_error(cli("deal", "--players", "5"), "--players must be 2 to 4 under these rules")
     assert_input_error(cli("deal", "--rules", "nope"), "unknown preset 'nope'")
 
 

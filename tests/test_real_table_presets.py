@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from chinese_poker import Hand, Rules, settle
+from chinese_poker import Hand, Rules, evaluate, parse_card, settle
 from chinese_poker import reference as ref
 from chinese_poker.formats.rounds import parse_round, round_output, settle_round
 from chinese_poker.formats.verify import compare_outputs
@@ -270,9 +270,48 @@ def test_shisanshui_puxian_six_naturals() -> None:
     assert [result.pair(0, 2).units, result.pair(1, 2).units, result.pair(0, 1).units] == [20, 26, -26]
 
 
+# deck group (issue #15): the same server's room with two jokers (鬼牌), four players from 54 cards.
+PUXIAN_GHOST = Rules.preset("shisanshui-puxian-ghost")
+PUXIAN_GHOST_ROUND = [
+    Hand.parse(text, jokers=2)
+    for text in (
+        "X2 Kh Kd / 9c 9d 9h 5c 5d / Ac Ad Ah As X1",
+        "Qc Qd 3h / 8c 8d 8h 4d 4h / 7c 7d 7h 7s 3c",
+        "Jc Jd 3d / Tc Td Th 4c 4s / 6c 6d 6h 6s 3s",
+        "Kc Ks Qh / 2c 2d 2h 2s Jh / 8s 9s Ts Js Qs",
+    )
+]
+
+
+def test_shisanshui_puxian_ghost_worked_example() -> None:
+    result, _ = both(PUXIAN_GHOST_ROUND, PUXIAN_GHOST)
+    north = result.players[0]
+    assert north.joker_cards == (parse_card("As"), parse_card("Ks"))  # X1 a fifth ace, X2 a third king
+    assert north.royalties == (3, 2, 10)
+    assert north.strengths[2] == evaluate("Ac Ad Ah As As", extra_suits="s")  # five of a kind, one deck
+    assert result.pair(0, 3).rows == (1, -1, 1)  # kings trips over kings; five aces over a straight flush
+    assert result.pair(0, 1).units == 60  # 15 shot x2, East's horse card 8h x2
+    assert [result.pair(0, k).units for k in (2, 3)] == [11, 5]
+    assert result.home_run == (False,) * 4
+    assert result.net == (76, -110, -45, 79)
+    text = settle(PUXIAN_GHOST_ROUND, PUXIAN_GHOST).explain()
+    assert "(X2 as Ks)" in text
+    assert "(X1 as As)" in text
+    # Without jokers in the pack the round is refused, naming the joker.
+    with pytest.raises(ValueError, match=r"player 0\b.*X2.*joker"):
+        settle(PUXIAN_GHOST_ROUND, PUXIAN_GHOST.replace(jokers=0))
+
+
 @pytest.mark.parametrize(
     "name",
-    ["maubinh", "shisanshui-rtxux", "shisanshui-luosong", "shisanshui-puxian", "shisanshui-puxian-six"],
+    [
+        "maubinh",
+        "shisanshui-rtxux",
+        "shisanshui-luosong",
+        "shisanshui-puxian",
+        "shisanshui-puxian-six",
+        "shisanshui-puxian-ghost",
+    ],
 )
 def test_real_table_presets_name_their_source(name: str) -> None:
     rules = Rules.preset(name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import chain, combinations, combinations_with_replacement
 from math import comb, prod
 
@@ -9,6 +10,7 @@ import chinese_poker as cp
 import numpy as np
 import pytest
 from chinese_poker import HandCategory, category, evaluate, evaluate_batch, reference
+from chinese_poker.reference.evaluate import SUBSTITUTED, substitute
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -285,3 +287,134 @@ def test_every_five_card_hand_of_the_65_card_pack() -> None:
     _, first = np.unique(strengths, return_index=True)
     for row in hands[first].tolist():
         assert evaluate(row, extra_suits="s") == reference.evaluate(row, "low", "s")
+
+
+# --- jokers (RULES.md 1.2) ------------------------------------------------------------------------------
+
+
+@st.composite
+def joker_rows(draw: st.DrawFn) -> tuple[list[int], int]:
+    """A 3- or 5-card row holding one or two jokers (X1 = 52, X2 = 53) among distinct cards, in any order,
+    and the pack's jokers (at least the ones held)."""
+    width = draw(st.sampled_from((3, 5)))
+    held = draw(st.sampled_from(((52,), (53,), (52, 53))))
+    cards = draw(
+        st.lists(st.integers(0, 51), min_size=width - len(held), max_size=width - len(held), unique=True)
+    )
+    row = draw(st.permutations([*cards, *held]))
+    return list(row), max(held) - 51
+
+
+@settings(max_examples=60)
+@given(drawn=joker_rows(), wheel=wheels)
+def test_reference_agrees_on_rows_with_jokers(drawn: tuple[list[int], int], wheel: str) -> None:
+    row, jokers = drawn
+    core = evaluate(row, wheel, jokers=jokers)
+    assert core == reference.evaluate(row, wheel, jokers=jokers)
+    assert evaluate_batch(np.array([row], dtype=np.uint8), wheel, jokers=jokers).tolist() == [core]
+
+
+@settings(max_examples=60)
+@given(drawn=joker_rows(), wheel=wheels, data=st.data())
+def test_a_joker_never_makes_a_row_weaker_than_a_card_it_could_be(
+    drawn: tuple[list[int], int], wheel: str, data: st.DataObject
+) -> None:
+    """Whatever cards the jokers are replaced by (copies of held cards included), the row with its jokers is
+    at least as strong; and it equals one such replacement."""
+    row, jokers = drawn
+    chosen = iter(data.draw(st.lists(st.integers(0, 51), min_size=2, max_size=2)))
+    replaced = [next(chosen) if card >= 52 else card for card in row]
+    plain = reference.evaluate(replaced, wheel, SUBSTITUTED)
+    best = evaluate(row, wheel, jokers=jokers)
+    assert best >= plain
+    substituted = substitute(row, {"wheel": wheel, "jokers": jokers})
+    assert reference.evaluate(substituted, wheel, SUBSTITUTED) == best
+
+
+@settings(max_examples=60)
+@given(drawn=joker_rows(), wheel=wheels, suit_map=st.permutations(range(4)))
+def test_relabelling_suits_never_matters_with_jokers(
+    drawn: tuple[list[int], int], wheel: str, suit_map: list[int]
+) -> None:
+    row, jokers = drawn
+    relabelled = [card if card >= 52 else card - card % 4 + suit_map[card % 4] for card in row]
+    assert evaluate(relabelled, wheel, jokers=jokers) == evaluate(row, wheel, jokers=jokers)
+
+
+def _fits_a_straight(ranks: set[int]) -> bool:
+    """Whether distinct ranks (0 = deuce .. 12 = ace) lie inside one straight, the wheel A-2-3-4-5 too."""
+    windows = [set(range(low, low + 5)) for low in range(9)] + [{12, 0, 1, 2, 3}]
+    return any(ranks <= window for window in windows)
+
+
+def _joker_category(cards: tuple[int, ...], jokers: int) -> HandCategory:
+    """The best category of 5 - jokers distinct cards and `jokers` jokers, reasoned out by hand (RULES.md
+    1.2: a joker is any card, copies included): a joker joins the largest rank group, unless the cards
+    can still make a straight or a flush, which beat what a joker adds to a pair or to single cards."""
+    shape = sorted(Counter(card // 4 for card in cards).values(), reverse=True)
+    one_suit = len({card % 4 for card in cards}) == 1
+    ranks = {card // 4 for card in cards}
+    distinct = len(ranks) == len(cards)
+    straight = distinct and _fits_a_straight(ranks)
+    if shape[0] + jokers == 5:
+        return HandCategory.FIVE_OF_A_KIND
+    if shape[0] + jokers == 4:
+        return HandCategory.FOUR_OF_A_KIND
+    if shape == [2, 2]:  # two pairs and a joker
+        return HandCategory.FULL_HOUSE
+    if distinct and one_suit:
+        return HandCategory.STRAIGHT_FLUSH if straight else HandCategory.FLUSH
+    if straight:
+        return HandCategory.STRAIGHT
+    return HandCategory.THREE_OF_A_KIND if shape[0] + jokers == 3 else HandCategory.ONE_PAIR
+
+
+def _independent_counts_with_jokers(jokers: int) -> dict[HandCategory, int]:
+    """Five-card hands of the 52-card deck plus `jokers` jokers by category, counted without the engine:
+    the hands without a joker by their rank multisets (C(4, n) ways per rank, four of them one suit when
+    the ranks are distinct), and every hand of 4 or 3 cards with its jokers by _joker_category."""
+    counts: Counter[HandCategory] = Counter()
+    for ranks in combinations_with_replacement(range(13), 5):
+        per_rank = [ranks.count(r) for r in sorted(set(ranks))]
+        if max(per_rank) > 4:
+            continue
+        ways = prod(comb(4, n) for n in per_rank)
+        distinct = len(per_rank) == 5
+        straight = distinct and _fits_a_straight(set(ranks))
+        plain = {
+            (4, 1): HandCategory.FOUR_OF_A_KIND,
+            (3, 2): HandCategory.FULL_HOUSE,
+            (3, 1, 1): HandCategory.THREE_OF_A_KIND,
+            (2, 2, 1): HandCategory.TWO_PAIR,
+            (2, 1, 1, 1): HandCategory.ONE_PAIR,
+            (1, 1, 1, 1, 1): HandCategory.STRAIGHT if straight else HandCategory.HIGH_CARD,
+        }[tuple(sorted(per_rank, reverse=True))]
+        one_suit = 4 if distinct else 0
+        counts[plain] += ways - one_suit
+        if one_suit:
+            counts[HandCategory.STRAIGHT_FLUSH if straight else HandCategory.FLUSH] += one_suit
+    for held in range(1, jokers + 1):
+        times = comb(jokers, held)  # which of the pack's jokers the hand holds
+        for cards in combinations(range(52), 5 - held):
+            counts[_joker_category(cards, held)] += times
+    return dict(counts)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jokers", [1, 2])
+def test_every_five_card_hand_of_the_packs_with_jokers(jokers: int) -> None:
+    """All C(53, 5) = 2,869,685 hands of the pack with one joker and C(54, 5) = 3,162,510 with two, by
+    category, against the independent count; and one hand of every strength against the reference."""
+    size = 52 + jokers
+    hands = np.fromiter(chain.from_iterable(combinations(range(size), 5)), dtype=np.uint8).reshape(-1, 5)
+    assert len(hands) == comb(size, 5)
+    strengths = evaluate_batch(hands, jokers=jokers, threads=0)
+    expected = _independent_counts_with_jokers(jokers)
+    by_category = np.bincount(strengths >> 20, minlength=10)
+    assert {HandCategory(c): int(n) for c, n in enumerate(by_category) if n} == expected
+    assert expected[HandCategory.FIVE_OF_A_KIND] == (
+        13 if jokers == 1 else 13 * 2 + 13 * 4
+    )  # four + X, trips + X1 X2
+    _, first = np.unique(strengths, return_index=True)
+    for row in hands[first][::7].tolist():
+        assert evaluate(row, jokers=jokers) == reference.evaluate(row, "low", jokers=jokers)

@@ -84,6 +84,7 @@ DEFAULTS: dict[str, Any] = {
     "home_run_scope": "own_pairs",
     # deck group (issue #15)
     "extra_suits": "",
+    "jokers": 0,
 }
 
 PAGAT_NATURALS = [["six_pairs", 3], ["three_straights", 3], ["three_flushes", 3], ["dragon", 13]]
@@ -323,6 +324,11 @@ PRESET_KNOBS["shisanshui-puxian-six"] = {
         "back": {"four_of_a_kind": 4, "straight_flush": 5, "five_of_a_kind": 10},
     },
 }
+PRESET_KNOBS["shisanshui-puxian-ghost"] = {
+    **PRESET_KNOBS["shisanshui-puxian-six"],
+    "extra_suits": "",
+    "jokers": 2,
+}
 PRESET_SOURCES = {
     "pagat": "pagat.com, Chinese Poker",
     "pagat-bonus": "with its special hands",
@@ -338,6 +344,7 @@ PRESET_SOURCES = {
     "shisanshui-luosong": "yongkangsssConfig",
     "shisanshui-puxian": "atom-chen/ShiSanShuiServer",
     "shisanshui-puxian-six": "atom-chen/ShiSanShuiServer, 莆仙 rules with 加二色",
+    "shisanshui-puxian-ghost": "atom-chen/ShiSanShuiServer, 莆仙 rules with 鬼牌",
 }
 EMPTY_TABLE: dict[str, dict[str, int]] = {"front": {}, "middle": {}, "back": {}}
 PAGAT_TABLE = {
@@ -390,6 +397,7 @@ def test_preset_names_in_rules_order() -> None:
         "shisanshui-luosong",
         "shisanshui-puxian",
         "shisanshui-puxian-six",
+        "shisanshui-puxian-ghost",
     )
     assert set(Rules.presets()) == set(PRESET_KNOBS)
 

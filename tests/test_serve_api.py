@@ -314,6 +314,12 @@ def test_rules_and_deal_as_the_command_line(
     assert dealt.text == out
     assert client.get("/v1/deal?players=5").status_code == 422
     assert client.get("/v1/deal?seed=-1").status_code == 422
+    # The rules' pack: five players with an added suit; the jokers of shisanshui-puxian-ghost dealt.
+    five = client.get("/v1/deal?players=5&seed=7&rules=shisanshui-puxian-six")
+    assert five.status_code == 200, five.text
+    assert len(five.json()["players"]) == 5
+    ghost = [client.get(f"/v1/deal?seed={s}&rules=shisanshui-puxian-ghost").text for s in range(3)]
+    assert any("X1" in text or "X2" in text for text in ghost)
 
 
 def test_version_and_health(client: TestClient) -> None:
@@ -455,6 +461,35 @@ def test_a_missing_extra_says_how_to_install_it(
     assert "pip install 'chinese-poker[serve]'" in capsys.readouterr().err
     assert main(["serve", "--max-players", "9"]) == 2
     assert "max_players must be 2 to 6, got 9" in capsys.readouterr().err
+
+
+def test_a_room_with_jokers(client: TestClient) -> None:
+    # RULES.md 6's shisanshui-puxian-ghost example: X1 and X2 in North's front and back.
+    rows = [
+        ("X2 Kh Kd", "9c 9d 9h 5c 5d", "Ac Ad Ah As X1"),
+        ("Qc Qd 3h", "8c 8d 8h 4d 4h", "7c 7d 7h 7s 3c"),
+        ("Jc Jd 3d", "Tc Td Th 4c 4s", "6c 6d 6h 6s 3s"),
+        ("Kc Ks Qh", "2c 2d 2h 2s Jh", "8s 9s Ts Js Qs"),
+    ]
+    players = [{"front": front, "middle": middle, "back": back} for front, middle, back in rows]
+    answer = client.post("/v1/settle", json={"rules": "shisanshui-puxian-ghost", "players": players})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["net"] == [76, -110, -45, 79]
+    assert data["players"][0]["jokers"] == {"X1": "As", "X2": "Ks"}
+    refused = client.post("/v1/settle", json={"rules": "shisanshui-puxian", "players": players})
+    assert refused.status_code == 422
+    assert "X2 (code 53) is a joker the pack does not hold" in refused.json()["error"]["message"]
+    check = client.post("/v1/check", json={**players[0], "rules": "shisanshui-puxian-ghost"})
+    assert check.status_code == 200, check.text
+    assert check.json()["foul"] is False
+    assert check.json()["rows"]["back"]["category"] == "five_of_a_kind"
+    cards = "X1 X2 Ah Ad Ac 2c 3d 4h 6s 7c 9d Jh Kc"
+    arranged = client.post("/v1/arrange", json={"cards": cards, "rules": "shisanshui-puxian-ghost"})
+    assert arranged.status_code == 200, arranged.text
+    chosen = cp.arrange(cards, cp.Rules.preset("shisanshui-puxian-ghost"))
+    data = arranged.json()
+    assert cp.Hand(data["front"], data["middle"], data["back"], jokers=2) == chosen.hand
 
 
 def test_a_five_player_room_with_an_added_suit(client: TestClient) -> None:

@@ -25,6 +25,7 @@ from chinese_poker import (
 from chinese_poker import reference as ref
 from chinese_poker.knobs import CHOICES, NATURAL_NAMES
 from chinese_poker.presets import PRESET_NAMES
+from chinese_poker.reference.evaluate import substitute
 from chinese_poker.settlement import uses_settlement_knobs
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -356,8 +357,17 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
         }
     if royalties == "ofc":
         royalties = PRESET_RULES["ofc"].royalties
+    # deck group: jokers (RULES.md 1.2), often none (ace_basis "table" needs one deck without them). With
+    # jokers the kinds found by a search over the splits are left out of the naturals: the reference tries
+    # every substitution of the jokers, and with those kinds it would take minutes.
+    pairwise = settlement.get("ace_basis", rules.ace_basis) == "pairwise"
+    jokers = draw(st.sampled_from([0, 0, 0, 1, 2])) if pairwise else 0
+    if jokers:
+        searched = ("three_straights", "three_flushes", "three_straight_flushes")
+        naturals = [natural for natural in naturals if natural[0] not in searched]
     return rules.replace(
         **settlement,
+        jokers=jokers,
         wheel=draw(st.sampled_from(["low", "second"])),
         suit_tiebreak=draw(st.sampled_from(CHOICES["suit_tiebreak"])),
         suit_order=draw(st.sampled_from(CHOICES["suit_order"])),
@@ -457,6 +467,7 @@ def deal_strategy(draw: st.DrawFn, rules: Rules) -> tuple[list[Hand], list[bool]
         players = 4
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     deck = list(range(52)) + [c for c in range(52) if "cdhs"[c % 4] in rules.extra_suits]
+    deck += [52, 53][: rules.jokers]  # the jokers X1 and X2 (RULES.md 1.2)
     rng.shuffle(deck)
     special = draw(st.sampled_from(["pairs", "flushes", "straights", "dragon"]))
     hands: list[Hand] = []
@@ -471,19 +482,20 @@ def deal_strategy(draw: st.DrawFn, rules: Rules) -> tuple[list[Hand], list[bool]
         if not draw(st.booleans()) or rules.natural_declaration == "auto":
             rng.shuffle(cards)
         pack = rules.extra_suits
-        hand = Hand(cards[:3], cards[3:8], cards[8:], extra_suits=pack)
+        hand = Hand(cards[:3], cards[3:8], cards[8:], extra_suits=pack, jokers=rules.jokers)
         # Two players in three try to set a legal hand; the rest keep the deal's split (often a foul).
         if draw(st.integers(0, 2)) > 0:
-            for _ in range(40):
+            for _ in range(40 if max(cards) < 52 else 6):  # a joker hand's foul check tries substitutions
                 if not ref.is_foul(hand.front, hand.middle, hand.back, rules.resolved()):
                     break
                 rng.shuffle(cards)
-                hand = Hand(cards[:3], cards[3:8], cards[8:], extra_suits=pack)
+                hand = Hand(cards[:3], cards[3:8], cards[8:], extra_suits=pack, jokers=rules.jokers)
         declares = rules.natural_declaration == "must_declare" and rules.naturals and draw(st.booleans())
         if declares and detect_natural(cards, rules) is not None:
-            hand = Hand.declared(cards, extra_suits=pack)
+            hand = Hand.declared(cards, extra_suits=pack, jokers=rules.jokers)
         elif rules.false_declaration_units > 0 and draw(st.integers(0, 5)) == 0:
-            hand = Hand.declared(cards, extra_suits=pack)  # perhaps a false declaration (paid for here)
+            # perhaps a false declaration (paid for here)
+            hand = Hand.declared(cards, extra_suits=pack, jokers=rules.jokers)
         hands.append(hand)
     surrender = None
     if rules.surrender_units > 0:
@@ -542,6 +554,15 @@ def _assert_agrees(
         assert pair == {k: v for k, v in full.items() if k in pair}
         assert ("horse" in pair) == (banker is not None or uses_settlement_knobs(rules))
     assert sum(ours.net) == 0
+    # What each joker became (RULES.md 1.2): the reference's substitution of its row.
+    for hand, player in zip(hands, ours.players):
+        if hand.is_declared or max(hand.cards) < 52:
+            continue
+        for row in (hand.front, hand.middle, hand.back):
+            substituted = substitute(row, rules.resolved())
+            for joker, card in zip(row, substituted):
+                if joker >= 52:
+                    assert player.joker_cards[joker - 52] == card, (hand, player.joker_cards, substituted)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -644,10 +665,10 @@ def test_net_kernel_agrees_with_the_general_path_on_many_rounds(
 
 def _relabel(hand: Hand, perm: tuple[int, ...], extra_suits: str = "") -> Hand:
     """``hand`` with each suit s renamed perm[s]; ``extra_suits``: the renamed pack's added suits."""
-    codes = [4 * (c // 4) + perm[c % 4] for c in hand.cards]
+    codes = [c if c >= 52 else 4 * (c // 4) + perm[c % 4] for c in hand.cards]  # a joker stays a joker
     if hand.is_declared:
-        return Hand.declared(codes, extra_suits=extra_suits)
-    return Hand(codes[:3], codes[3:8], codes[8:], extra_suits=extra_suits)
+        return Hand.declared(codes, extra_suits=extra_suits, jokers=2)
+    return Hand(codes[:3], codes[3:8], codes[8:], extra_suits=extra_suits, jokers=2)
 
 
 def _relabel_suits(extra_suits: str, perm: tuple[int, ...]) -> str:
@@ -669,12 +690,12 @@ def test_invariants(data: st.DataObject) -> None:
 
 
 def _without_colours(rules: Rules) -> Rules:
-    """``rules`` with suits out of every comparison: no suit tie-break, and no all_one_colour natural (the
-    one rule that reads colours: it would see a relabelling that mixes red and black suits), and no horse
-    card (one card, suit and all)."""
+    """``rules`` with suits out of every comparison: no suit tie-break, no all_one_colour, one_red or
+    one_black natural (the rules that read colours: they would see a relabelling that mixes red and black
+    suits), and no horse card (one card, suit and all)."""
     return rules.replace(
         suit_tiebreak="off", surrender_units=0, horse_card=None,
-        naturals=[natural for natural in rules.naturals if natural[0] != "all_one_colour"],
+        naturals=[n for n in rules.naturals if n[0] not in ("all_one_colour", "one_red", "one_black")],
     )  # fmt: skip
 
 

@@ -31,6 +31,27 @@ def test_every_deal_is_a_whole_deck_and_depends_on_its_number_only() -> None:
     assert len({deal.tobytes() for deal in deals}) == 300
 
 
+def test_deals_come_from_the_rules_pack() -> None:
+    """The added suits' cards again and the jokers (RULES.md 1.1, 1.2): each deal is the whole pack, or 52 of
+    the 54 cards with two jokers; the plain deck's deals are those of a call without the knobs."""
+    six = deal_batch(11, 0, 100, 6, extra_suits="ch")
+    pack = sorted([*range(52), *(c for c in range(52) if c % 4 in (0, 2))])
+    assert all(sorted(deal.ravel().tolist()) == pack for deal in six)
+    ghost = deal_batch(11, 0, 300, 4, jokers=2)
+    assert all(len(set(deal.ravel().tolist())) == 52 and max(deal.ravel()) <= 53 for deal in ghost)
+    # Both jokers are dealt with probability C(52, 2) / C(54, 2) = 0.927.
+    assert 260 < sum(52 in deal and 53 in deal for deal in ghost) < 295
+    assert (deal_batch(11, 0, 300, 4, extra_suits="", jokers=0) == deal_batch(11, 0, 300, 4)).all()
+    with pytest.raises(ValueError, match="players"):
+        deal_batch(11, 0, 1, 5)
+    result = simulate(cp.Rules.preset("shisanshui-puxian-ghost"), ["expected", "strongest"], deals=40, seed=3)
+    assert sum(result.totals.units) == 0
+    assert result.totals.deals == 40
+    six_seats = simulate(cp.Rules.preset("shisanshui-puxian-six"), ["strongest"] * 6, deals=20, seed=3)
+    assert len(six_seats.seats) == 6
+    assert sum(six_seats.totals.units) == 0
+
+
 def test_the_dealer_is_uniform_enough() -> None:
     # 20,000 deals: the count of each card in each of the 52 positions is binomial(20000, 1/52); a
     # chi-square over the 52 x 52 table (2,601 degrees of freedom) stays far below its 1e-6 tail (~2,900).

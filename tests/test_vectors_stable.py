@@ -59,3 +59,27 @@ def test_vectors_of_packs_with_added_suits_still_verify() -> None:
     repeated_in_a_hand = [rnd for rnd in rounds if any(len(set(h.cards)) < 13 for h in rnd.hands)]
     assert len(repeated_at_table) == 25
     assert len(repeated_in_a_hand) == 25
+
+
+JOKERS = Path(__file__).with_name("data") / "vectors-jokers.jsonl"
+
+
+def test_vectors_of_packs_with_jokers_still_verify() -> None:
+    """Vectors under shisanshui-puxian-ghost (54 cards, two jokers; made with ``chinese-poker vectors --rules
+    shisanshui-puxian-ghost --count 24 --seed 15``): the RULES.md 1.2 rounds, and rounds where players hold
+    X1 and X2 in every row and declare naturals with them, verify field by field."""
+    text = JOKERS.read_text(encoding="utf-8")
+    expected = load_outputs(text, "shisanshui-puxian-ghost")
+    _, raws = read_rounds(text, json_lines=True)
+    rounds = [parse_round(raw.data) for raw in raws]
+    actual = [round_output(rnd, settle_round(rnd)) for rnd in rounds]
+    assert compare_outputs(expected, actual, strict=True) == []
+    ids = [raw.data["id"] for raw in raws]
+    assert {"jokers-front", "jokers-back"} <= set(ids)
+    with_jokers = [rnd for rnd in rounds if any(c >= 52 for h in rnd.hands for c in h.cards)]
+    assert len(with_jokers) >= 20
+    assert any(h.is_declared and max(h.cards) >= 52 for rnd in rounds for h in rnd.hands)
+    front = next(out for out, i in zip(expected, ids) if i == "jokers-front")
+    assert front["pairs"][0]["rows"] == [1, 1, -1]
+    assert front["players"][0]["jokers"] == {"X1": "Qs"}
+    assert front["players"][0]["rows"]["front"]["text"] == "Three of a kind, queens (X1 as Qs)"

@@ -26,7 +26,8 @@ void register_arrange(pybind11::module_& m);
 // The card parser: a card text or an iterable of card strings and codes, repeats rejected (ValueError or
 // TypeError naming the token and its position), except that a card of a suit in `extra_suits` (bit s for
 // suit code s: a pack with that suit added) may appear twice.
-std::vector<std::uint8_t> parse_cards_object(pybind11::handle cards, unsigned extra_suits = 0);
+// A joker (X1, X2: codes 52, 53) beyond the first `jokers` is a ValueError naming it and its position.
+std::vector<std::uint8_t> parse_cards_object(pybind11::handle cards, unsigned extra_suits = 0, int jokers = 0);
 
 // The suits of an extra_suits text ("", "s", "hs", ...; letters c d h s, each once, at most two) as bits by
 // suit code; ValueError naming `name` otherwise.

@@ -33,8 +33,9 @@ py::str str_of(std::string_view utf8) {
   return py::reinterpret_steal<py::str>(decoded);
 }
 
-// One card from a string or an integer code; `at` (" at position k" or "") is added to every message.
-std::uint8_t one_card(py::handle item, const std::string& at) {
+// One card from a string or an integer code; `at` (" at position k" or "") is added to every message. An
+// integer code is one of the 52 cards or, up to `codes` (52 + the pack's jokers), a joker.
+std::uint8_t one_card(py::handle item, const std::string& at, int codes = kDeckSize + kMaxJokers) {
   if (PyUnicode_Check(item.ptr())) {
     const py::bytes utf8 = utf8_of(item);
     const int card = parse_card_token(std::string_view(utf8));
@@ -46,12 +47,12 @@ std::uint8_t one_card(py::handle item, const std::string& at) {
     if (!value) throw py::error_already_set();
     int overflow = 0;
     const long long code = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-    if (overflow != 0 || code < 0 || code >= kDeckSize) {
-      throw py::value_error("card code " + std::string(py::str(value)) + " is not in 0..51" + at);
+    if (overflow != 0 || code < 0 || code >= codes) {
+      throw py::value_error("card code " + std::string(py::str(value)) + " is not in 0.." + std::to_string(codes - 1) + at);
     }
     return static_cast<std::uint8_t>(code);
   }
-  throw py::type_error("a card is a string such as 'As' or an int 0..51, got " + type_name(item) + at);
+  throw py::type_error("a card is a string such as 'As' or 'X1' or an int 0..53, got " + type_name(item) + at);
 }
 
 }  // namespace
@@ -84,7 +85,7 @@ std::string suit_letters(unsigned bits) {
   return text;
 }
 
-std::vector<std::uint8_t> parse_cards_object(py::handle cards, unsigned extra_suits) {
+std::vector<std::uint8_t> parse_cards_object(py::handle cards, unsigned extra_suits, int jokers) {
   std::vector<std::uint8_t> codes;
   if (PyUnicode_Check(cards.ptr())) {
     const py::bytes utf8 = utf8_of(cards);
@@ -104,22 +105,28 @@ std::vector<std::uint8_t> parse_cards_object(py::handle cards, unsigned extra_su
     }
     std::size_t position = 0;
     for (const py::handle item : py::reinterpret_borrow<py::iterable>(cards)) {
-      codes.push_back(one_card(item, " at position " + std::to_string(position)));
+      codes.push_back(one_card(item, " at position " + std::to_string(position), kDeckSize + jokers));
       ++position;
     }
   }
-  int first_at[kDeckSize];
-  int second_at[kDeckSize];
+  int first_at[kDeckSize + kMaxJokers];
+  int second_at[kDeckSize + kMaxJokers];
   for (int& at : first_at) at = -1;
   for (int& at : second_at) at = -1;
   for (std::size_t k = 0; k < codes.size(); ++k) {
     const int code = codes[k];
+    if (code >= kDeckSize + jokers) {
+      throw py::value_error("card " + format_card(code) + " (code " + std::to_string(code) + ") at position " +
+                            std::to_string(k) +
+                            " is a joker the pack does not hold (rules knob 'jokers' is " + std::to_string(jokers) +
+                            ")");
+    }
     int& first = first_at[code];
     if (first < 0) {
       first = static_cast<int>(k);
       continue;
     }
-    if (second_at[code] < 0 && copies_in_pack(code, extra_suits) == 2) {
+    if (code < kDeckSize && second_at[code] < 0 && copies_in_pack(code, extra_suits) == 2) {
       second_at[code] = static_cast<int>(k);
       continue;
     }
@@ -137,19 +144,22 @@ std::vector<std::uint8_t> parse_cards_object(py::handle cards, unsigned extra_su
 void register_cards(py::module_& m) {
   m.def(
       "parse_card", [](const py::object& card) { return int{one_card(card, "")}; }, py::arg("card"),
-      "Card code (0..51) of one card: a string such as 'As', '10h' or 'T\u2665', or an int 0..51.");
+      "Card code (0..53) of one card: a string such as 'As', '10h', 'T\u2665' or 'X1', or an int 0..53.");
   m.def(
       "parse_cards",
-      [](const py::object& cards, const py::object& extra_suits) {
-        const std::vector<std::uint8_t> codes = parse_cards_object(cards, suit_bits(extra_suits, "extra_suits"));
+      [](const py::object& cards, const py::object& extra_suits, int jokers) {
+        if (jokers < 0 || jokers > kMaxJokers) throw py::value_error("jokers must be 0, 1 or 2, got " + std::to_string(jokers));
+        const std::vector<std::uint8_t> codes =
+            parse_cards_object(cards, suit_bits(extra_suits, "extra_suits"), jokers);
         py::tuple out(codes.size());
         for (std::size_t k = 0; k < codes.size(); ++k) out[k] = int{codes[k]};
         return out;
       },
-      py::arg("cards"), py::arg("extra_suits") = "",
+      py::arg("cards"), py::arg("extra_suits") = "", py::arg("jokers") = 0,
       "Card codes of a card text ('As Kd 10h', 'AsKd10h', commas, any case, suit symbols) or an iterable\n"
       "of card strings and codes; ValueError naming the bad token and its position, or a repeated card\n"
-      "(a card of a suit in extra_suits may appear twice: the pack holds it twice).");
+      "(a card of a suit in extra_suits may appear twice: the pack holds it twice). The jokers X1 and X2\n"
+      "(codes 52, 53; 🃏 is the first one the text does not name) are cards when `jokers` holds them.");
   m.def("format_card", &format_card, py::arg("card"), "Canonical text of one card code, e.g. 'As'.");
 }
 

@@ -62,6 +62,13 @@ void raise_card_issue(const CardIssue& issue, const char* item_label, bool by_pl
   }
   text += "index " + std::to_string(where.position) + ": ";
   if (issue.kind == CardIssueKind::kOutOfRange) {
+    if (is_joker(issue.card)) {
+      // RULES.md 1.2: a joker the rules' pack does not hold.
+      raise_input_error("card_out_of_range",
+                        text + "card " + format_card(issue.card) + " (code " + std::to_string(issue.card) +
+                            ") is a joker the pack does not hold (rules knob 'jokers')",
+                        where);
+    }
     raise_input_error("card_out_of_range", text + "card code " + std::to_string(issue.card) + " is not in 0..51",
                       where);
   }

@@ -50,8 +50,8 @@ bool read_int_cards(PyObject* seq, std::uint8_t* out, Py_ssize_t* count, bool* e
     if (!PyLong_CheckExact(items[k])) return false;
     const long v = PyLong_AsLong(items[k]);
     if (v == -1 && PyErr_Occurred()) PyErr_Clear();
-    if (v < 0 || v >= kDeckSize) {
-      PyErr_Format(PyExc_ValueError, "card at index %zd is %R, not a card code 0..51", k, items[k]);
+    if (v < 0 || v >= kDeckSize + kMaxJokers) {
+      PyErr_Format(PyExc_ValueError, "card at index %zd is %R, not a card code 0..53", k, items[k]);
       *error = true;
       return true;
     }
@@ -65,6 +65,7 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
   PyObject* cards_obj = nullptr;
   PyObject* wheel_obj = nullptr;
   PyObject* suits_obj = nullptr;
+  PyObject* jokers_obj = nullptr;
   if (nargs >= 1) cards_obj = args[0];
   if (nargs >= 2) wheel_obj = args[1];
   if (nargs > 2) {
@@ -81,6 +82,8 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
       cards_obj = value;
     } else if (PyUnicode_CompareWithASCIIString(name, "extra_suits") == 0 && suits_obj == nullptr) {
       suits_obj = value;
+    } else if (PyUnicode_CompareWithASCIIString(name, "jokers") == 0 && jokers_obj == nullptr) {
+      jokers_obj = value;
     } else {
       PyErr_Format(PyExc_TypeError, "evaluate() got an unexpected or repeated keyword argument %R", name);
       return nullptr;
@@ -102,13 +105,25 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
     }
   }
 
+  int jokers = 0;
+  if (jokers_obj != nullptr) {
+    const long value = PyLong_Check(jokers_obj) && !PyBool_Check(jokers_obj) ? PyLong_AsLong(jokers_obj) : -1;
+    if (value < 0 || value > kMaxJokers) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_ValueError, "jokers must be 0, 1 or 2, got %R", jokers_obj);
+      return nullptr;
+    }
+    jokers = static_cast<int>(value);
+  }
+  const unsigned pack = make_pack(extra_suits, jokers);
+
   std::uint8_t cards[5];
   Py_ssize_t n = 0;
   bool error = false;
   if (!read_int_cards(cards_obj, cards, &n, &error)) {
     // Strings, numpy arrays, other iterables: the one card parser, with its precise messages.
     try {
-      const std::vector<std::uint8_t> codes = parse_cards_object(cards_obj, extra_suits);
+      const std::vector<std::uint8_t> codes = parse_cards_object(cards_obj, extra_suits, jokers);
       if (codes.size() != 3 && codes.size() != 5) {
         PyErr_Format(PyExc_ValueError, "evaluate takes 3 or 5 cards, got %zu", codes.size());
         return nullptr;
@@ -128,14 +143,21 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
     }
   }
   if (error) return nullptr;
-  const CardIssue issue = check_cards_in_pack(cards, static_cast<int>(n), 0, extra_suits);
+  const CardIssue issue = check_cards_in_pack(cards, static_cast<int>(n), 0, pack);
   if (issue.kind == CardIssueKind::kDuplicate) {
     PyErr_Format(PyExc_ValueError, "card %s at index %d appears %s", format_card(issue.card).c_str(),
                  issue.position, issue.second_position >= 0 ? "three times (the pack holds it twice)" : "twice");
     return nullptr;
   }
+  if (issue.kind == CardIssueKind::kOutOfRange) {
+    PyErr_Format(PyExc_ValueError, "card %s (code %d) at index %d is a joker the pack does not hold (jokers=%d)",
+                 format_card(issue.card).c_str(), issue.card, issue.position, jokers);
+    return nullptr;
+  }
   Strength s = 0;
-  if (n == 5) {
+  if (jokers != 0) {
+    s = evaluate_with_jokers(cards, static_cast<int>(n), wheel);  // the same as below for a row without one
+  } else if (n == 5) {
     s = extra_suits != 0 ? evaluate5_in_pack(cards, wheel) : evaluate5(cards, wheel);
   } else {
     s = evaluate3(cards);
@@ -146,12 +168,14 @@ PyObject* evaluate_fast(PyObject* /*self*/, PyObject* const* args, Py_ssize_t na
 PyMethodDef g_methods[] = {
     {"evaluate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(evaluate_fast)),
      METH_FASTCALL | METH_KEYWORDS,
-     "evaluate(cards, wheel='low', extra_suits='') -> int\n--\n\n"
+     "evaluate(cards, wheel='low', extra_suits='', jokers=0) -> int\n--\n\n"
      "Strength of a 3- or 5-card row: greater is stronger, equal exactly when the rows tie.\n\n"
      "cards: 3 or 5 cards as card codes 0..51, card strings ('As', '10h', 'T\\u2665') or one string\n"
      "('As Kd Qh'). wheel: 'low' (A-2-3-4-5 is the lowest straight) or 'second' (just below T-J-Q-K-A).\n"
      "Three-card rows have no straights or flushes; 3- and 5-card strengths share one scale.\n"
-     "extra_suits: the suits added to the pack ('s', 'sh'), whose cards may appear twice.\n"},
+     "extra_suits: the suits added to the pack ('s', 'sh'), whose cards may appear twice.\n"
+     "jokers: the pack's jokers (0, 1, 2): X1, X2 (codes 52, 53) then stand for the card that makes the\n"
+     "row strongest.\n"},
     {nullptr, nullptr, 0, nullptr}};
 
 
@@ -241,7 +265,7 @@ void register_evaluate(py::module_& m) {
   m.def(
       "evaluate_batch",
       [](const py::object& cards, const py::object& wheel_obj, const py::object& threads,
-         const py::object& extra_suits_obj) {
+         const py::object& extra_suits_obj, int jokers) {
         Wheel wheel;
         if (!PyUnicode_Check(wheel_obj.ptr())) {
           throw py::type_error("wheel must be 'low' or 'second' (a str), got " +
@@ -250,7 +274,8 @@ void register_evaluate(py::module_& m) {
         if (!wheel_from_object(wheel_obj.ptr(), &wheel)) throw py::error_already_set();
         auto arr = require_card_array(cards, "cards", 2, {3, 5});
         const Parallel parallel = parallel_from(threads);
-        const unsigned extra_suits = suit_bits(extra_suits_obj, "extra_suits");
+        if (jokers < 0 || jokers > kMaxJokers) throw py::value_error("jokers must be 0, 1 or 2, got " + std::to_string(jokers));
+        const unsigned extra_suits = make_pack(suit_bits(extra_suits_obj, "extra_suits"), jokers);
         const auto rows = static_cast<std::size_t>(arr.shape(0));
         const int width = static_cast<int>(arr.shape(1));
         py::array_t<std::int32_t> out(static_cast<py::ssize_t>(rows));
@@ -265,10 +290,12 @@ void register_evaluate(py::module_& m) {
         return out;
       },
       py::arg("cards"), py::arg("wheel") = "low", py::arg("threads") = 1, py::arg("extra_suits") = "",
+      py::arg("jokers") = 0,
       "Strengths of N rows: cards is a C-contiguous uint8 array of shape (N, 5) or (N, 3); returns an int32\n"
       "array of shape (N,). Every row is validated (codes < 52, no card twice); the GIL is released and the\n"
       "rows are spread over `threads` threads (0: every core); an error names the lowest bad row. With\n"
-      "extra_suits ('s', 'sh': suits added to the pack) a card of those suits may appear twice in a row.");
+      "extra_suits ('s', 'sh': suits added to the pack) a card of those suits may appear twice in a row;\n"
+      "with jokers (1 or 2) a row may hold X1 (52) and X2 (53), valued at its best substitution.");
 }
 
 }  // namespace chinese_poker::bindings

@@ -62,7 +62,7 @@ constexpr const char* kKnobNames[] = {
     // presets group
     "ace_basis", "shooting", "home_run_scope",
     // deck group (issue #15)
-    "extra_suits"};
+    "extra_suits", "jokers"};
 
 [[noreturn]] void bad_knob(const char* knob, const std::string& problem) {
   throw py::value_error(std::string("RulesSpec.") + knob + ": " + problem);
@@ -445,6 +445,8 @@ void register_rules(py::module_& m) {
       "extra_suits", [](const RulesSpec& s) { return suit_letters(s.extra_suits); },
       [](RulesSpec& s, const py::object& value) { s.extra_suits = static_cast<std::uint8_t>(suit_bits(value, "extra_suits")); },
       "The suits added to the pack once more, as letters in the order c d h s ('' for none, at most two).");
+  // The jokers in the pack (0, 1 or 2; X1 and X2, codes 52 and 53), each standing for any card.
+  int_knob(cls, "jokers", &RulesSpec::jokers, 0, kMaxJokers);
 }
 
 }  // namespace chinese_poker::bindings

@@ -247,7 +247,18 @@ void register_settle(py::module_& m) {
                              "Cards dealt next hand in fantasyland; 0 when the player does not qualify.")
       // presets group
       .def_property_readonly("ace_units", [](const BoundFacts& b) { return b.facts.ace_units; },
-                             "ace_basis \"table\": ace_units x (aces - 1), counted apart from the pairs; else 0.");
+                             "ace_basis \"table\": ace_units x (aces - 1), counted apart from the pairs; else 0.")
+      .def_property_readonly(
+          "joker_cards",
+          [](const BoundFacts& b) {
+            py::tuple out(2);
+            for (int k = 0; k < 2; ++k) {
+              const int card = b.facts.joker_card[k];
+              out[static_cast<std::size_t>(k)] = card < 0 ? py::object(py::none()) : py::object(py::int_(card));
+            }
+            return out;
+          },
+          "What X1 and X2 became (RULES.md 1.2): a card code each, or None for a joker not held.");
 
   py::class_<PairResult>(m, "PairResult", "One pair (i, j), i < j, every amount from i's view (read-only).")
       .def_readonly("i", &PairResult::i)

@@ -6,6 +6,7 @@
 
 #include "bits.hpp"
 #include "evaluate_tables.hpp"
+#include "jokers.hpp"
 #include "naturals_detail.hpp"
 #include "parallel.hpp"
 
@@ -80,6 +81,33 @@ void evaluate_subsets(const std::uint8_t* c, Wheel wheel, bool in_pack, HandSubs
     gather(c, s.three[i], cards);
     h.three[i] = detail::eval3_with(t, cards);
     h.three_class[i] = detail::class3_with(t, cards);
+  }
+}
+
+// [jokers] The subsets of a hand holding jokers (RULES.md 1.2) that hold one: each is worth its best
+// substitution, and its class is the strongest 52-card class not above that (as for a five of a kind).
+// Called after evaluate_subsets only under rules with jokers, so other hands pay nothing for it.
+void add_joker_subsets(const std::uint8_t* c, Wheel wheel, HandSubsets& h) noexcept {
+  unsigned joker_positions = 0;
+  for (int k = 0; k < 13; ++k) {
+    if (is_joker(c[k])) joker_positions |= 1u << k;
+  }
+  if (joker_positions == 0) return;
+  const detail::Tables& t = detail::tables();
+  const SubsetTables& s = subsets();
+  const auto w = static_cast<unsigned>(wheel);
+  std::uint8_t cards[5];
+  for (int i = 0; i < 1287; ++i) {
+    if ((s.five[i] & joker_positions) == 0) continue;
+    gather(c, s.five[i], cards);
+    h.five[i] = detail::best_joker_strength(t, cards, 5, w);
+    h.five_class[i] = detail::class_of_strength(t, h.five[i], 5, w);
+  }
+  for (int i = 0; i < 286; ++i) {
+    if ((s.three[i] & joker_positions) == 0) continue;
+    gather(c, s.three[i], cards);
+    h.three[i] = detail::best_joker_strength(t, cards, 3, w);
+    h.three_class[i] = detail::class_of_strength(t, h.three[i], 3, w);
   }
 }
 
@@ -267,16 +295,17 @@ HandValues& hand_values() noexcept {
 CardIssue copy_checked(const std::uint8_t* cards13, std::int64_t item, const RulesSpec& rules,
                        std::uint8_t* copy) noexcept {
   std::memcpy(copy, cards13, 13);
-  const CardIssue issue = check_cards_in_pack(copy, 13, item, rules.extra_suits);
+  const CardIssue issue = check_cards_in_pack(copy, 13, item, pack_of(rules));
   if (!issue) std::sort(copy, copy + 13, [](std::uint8_t a, std::uint8_t b) { return a > b; });
   return issue;
 }
 
 void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrangement* out) noexcept {
-  assert(!check_cards_in_pack(cards13, 13, 0, rules.extra_suits));
+  assert(!check_cards_in_pack(cards13, 13, 0, pack_of(rules)));
   Scratch& sc = scratch();
   HandSubsets& h = sc.subsets;
   evaluate_subsets(cards13, rules.wheel, rules.extra_suits != 0, h);
+  if (rules.jokers != 0) add_joker_subsets(cards13, rules.wheel, h);
   // Backs strongest first: the first back with a legal completion is the strongest back; only backs of the
   // same strength (other suits) can still matter after it.
   BackQueue queue(sc.order, [&](int x, int y) { return h.five[x] != h.five[y] ? h.five[x] > h.five[y] : x < y; });
@@ -300,10 +329,11 @@ void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrang
 
 double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
                       Arrangement* out) noexcept {
-  assert(!check_cards_in_pack(cards13, 13, 0, rules.extra_suits));
+  assert(!check_cards_in_pack(cards13, 13, 0, pack_of(rules)));
   Scratch& sc = scratch();
   HandSubsets& h = sc.subsets;
   evaluate_subsets(cards13, rules.wheel, rules.extra_suits != 0, h);
+  if (rules.jokers != 0) add_joker_subsets(cards13, rules.wheel, h);
   HandValues& values = hand_values();
   for (int i = 0; i < 1287; ++i) {
     values.middle[i] = row_value(model.row[1], h.five_class[i]);
@@ -440,6 +470,7 @@ CardIssue legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rules
   Scratch& sc = scratch();
   HandSubsets& h = sc.subsets;
   evaluate_subsets(c, rules.wheel, rules.extra_suits != 0, h);
+  if (rules.jokers != 0) add_joker_subsets(c, rules.wheel, h);
   const std::size_t n = collect_legal(h, rules, sc.legal);
   for (std::size_t k = 0; k < n; ++k) fill(c, h, sc.legal[k].back, sc.legal[k].middle, sc.legal[k].front, &out[k]);
   if (!distinct_strengths && !drop_dominated) {
@@ -523,7 +554,13 @@ CardIssue arrange_hand(const std::uint8_t* cards13, const RulesSpec& rules, cons
   std::memcpy(out->cards, a.cards, sizeof out->cards);
   for (int r = 0; r < 3; ++r) out->strength[r] = a.strength[r];
   out->expected_units = ev;
-  out->natural = rules.num_naturals > 0 ? detail::detect_natural_valid(c, rules) : -1;
+  out->natural = -1;
+  if (rules.num_naturals > 0) {
+    std::uint64_t key = 0;
+    std::uint8_t substituted[13];
+    out->natural = detail::count_jokers(c, 13) != 0 ? detail::detect_natural_jokers(c, rules, &key, substituted)
+                                                   : detail::detect_natural_valid(c, rules);
+  }
   return CardIssue{};
 }
 
@@ -535,7 +572,7 @@ CardIssue arrange_batch(const std::uint8_t* cards, std::size_t count, const Rule
   // A cheap pass first so that a bad hand late in a batch fails before any hand is arranged; each hand is
   // checked again on its own copy below, which is what the arranging reads.
   for (std::size_t i = 0; i < count; ++i) {
-    const CardIssue issue = check_cards_in_pack(cards + 13 * i, 13, static_cast<std::int64_t>(i), rules.extra_suits);
+    const CardIssue issue = check_cards_in_pack(cards + 13 * i, 13, static_cast<std::int64_t>(i), pack_of(rules));
     if (issue) return issue;
   }
   const auto arrange_hands = [&](std::size_t begin, std::size_t end, std::size_t* bad) noexcept {

@@ -58,8 +58,21 @@ std::size_t separator_at(std::string_view s, std::size_t pos) noexcept {
   return 0;
 }
 
+// 🃏 (U+1F0CF, F0 9F 83 8F) before it is resolved to X1 or X2.
+constexpr int kAnyJoker = 255;
+
 // The card at `pos`, and its length; -1 when none starts there.
 int card_at(std::string_view s, std::size_t pos, std::size_t* length) noexcept {
+  if (pos + 1 < s.size() && (s[pos] == 'X' || s[pos] == 'x') && (s[pos + 1] == '1' || s[pos + 1] == '2')) {
+    *length = 2;
+    return s[pos + 1] == '1' ? kJokerX1 : kJokerX2;
+  }
+  if (pos + 3 < s.size() && static_cast<unsigned char>(s[pos]) == 0xF0 &&
+      static_cast<unsigned char>(s[pos + 1]) == 0x9F && static_cast<unsigned char>(s[pos + 2]) == 0x83 &&
+      static_cast<unsigned char>(s[pos + 3]) == 0x8F) {
+    *length = 4;
+    return kAnyJoker;
+  }
   std::size_t rank_length = 0, suit_length = 0;
   const int rank = rank_at(s, pos, &rank_length);
   if (rank < 0) return -1;
@@ -77,7 +90,8 @@ int parse_card_token(std::string_view token) noexcept {
   while (begin < end && is_space(token[begin])) ++begin;
   while (end > begin && is_space(token[end - 1])) --end;
   std::size_t length = 0;
-  const int card = card_at(token, begin, &length);
+  int card = card_at(token, begin, &length);
+  if (card == kAnyJoker) card = kJokerX1;
   return card >= 0 && begin + length == end ? card : -1;
 }
 
@@ -108,6 +122,18 @@ CardTextIssue parse_card_text(std::string_view text, std::uint8_t* out, std::siz
     pos += length;
   }
   *count = n;
+  // Each 🃏 takes the first joker the text does not name otherwise.
+  const std::size_t stored = n < capacity ? n : capacity;
+  bool taken[2] = {false, false};
+  for (std::size_t k = 0; k < stored; ++k) {
+    if (is_joker(out[k])) taken[out[k] - kJokerX1] = true;
+  }
+  for (std::size_t k = 0; k < stored; ++k) {
+    if (out[k] != kAnyJoker) continue;
+    const int free = !taken[0] ? 0 : 1;
+    taken[free] = true;
+    out[k] = static_cast<std::uint8_t>(kJokerX1 + free);
+  }
   return issue;
 }
 

@@ -8,6 +8,7 @@
 #include "chinese_poker/cards.hpp"
 #include "bits.hpp"
 #include "evaluate_tables.hpp"
+#include "jokers.hpp"
 #include "parallel.hpp"
 
 #ifdef CP_EVALUATE_SSE2
@@ -147,9 +148,10 @@ Strength strength_of_counts(const std::array<int, kNumRanks>& count, bool flush,
   int category = kHighCard;
   const int top = groups[0].first;
   const int second = num_groups > 1 ? groups[1].first : 0;
-  // A flush with a card twice (a pack with added suits): its five ranks, high to low (RULES.md 2.1). Three
-  // of one rank in one suit cannot happen (at most two copies of a card), so a pair or two pairs.
-  if (flush && total == 5 && top == 2) {
+  // A flush with a card twice (a pack with added suits): its five ranks, high to low (RULES.md 2.1), a
+  // pair or two pairs. Trips in one suit need a card three times, which only jokers make (RULES.md 1.2):
+  // with two odd cards still a flush, above the trips; with a pair, the full house below.
+  if (flush && total == 5 && (top == 2 || (top == 3 && second == 1))) {
     int ranks[5] = {0, 0, 0, 0, 0};
     int n = 0;
     for (std::size_t r = count.size(); r-- > 0;) {
@@ -269,7 +271,7 @@ Tables::Tables() {
     const std::uint32_t slot = slot_of_key(*this, key);
     for (std::size_t w = 0; w < 2; ++w) {
       plain[w][slot] = strength_of_counts(count, false, static_cast<Wheel>(w));
-      if (most <= 2) pack_flush[w][slot] = strength_of_counts(count, true, static_cast<Wheel>(w));
+      if (most <= 3) pack_flush[w][slot] = strength_of_counts(count, true, static_cast<Wheel>(w));
       if (most == 1) flush_strength[w][slot] = pack_flush[w][slot];
     }
     // Five of a kind needs a card twice (a pack with added suits), and so does a bad row (codes >= 52
@@ -422,8 +424,9 @@ constexpr std::size_t kBlockRows = 256;
 
 // The slow path for a block that held a bad row: each row is copied once, checked, and evaluated from the
 // copy, so the row reported is the first bad one as read here.
-// Under a pack with added suits (`extra_suits`), a row holding a card twice lands here too: it is checked
-// against the pack and evaluated by the pack's kernel.
+// Under a pack with added suits (`extra_suits`, here the whole pack word of make_pack), a row holding a card
+// twice lands here too: it is checked against the pack and evaluated by the pack's kernel; so does a row
+// holding a joker the pack has, evaluated by its best substitution.
 CardIssue evaluate_block_checked(const Tables& t, unsigned wheel, const std::uint8_t* cards, std::size_t begin,
                                  std::size_t end, int width, std::int32_t* out, unsigned extra_suits) noexcept {
   const std::size_t step = static_cast<std::size_t>(width);
@@ -450,7 +453,9 @@ CardIssue evaluate_block_checked(const Tables& t, unsigned wheel, const std::uin
       if (issue) return issue;
     }
     Strength s = 0;
-    if (width != 5) {
+    if (bad && pack_jokers(extra_suits) != 0 && detail::count_jokers(row, width) != 0) {
+      s = detail::best_joker_strength(t, row, width, wheel);  // a valid row holding a joker (RULES.md 1.2)
+    } else if (width != 5) {
       s = eval3_with(t, row);
     } else {
       s = extra_suits != 0 ? detail::eval5_pack_with(t, row, wheel) : eval5_with(t, row, wheel);
@@ -490,6 +495,13 @@ Strength evaluate3(const std::uint8_t* cards) noexcept { return eval3_with(table
 
 Strength evaluate5_in_pack(const std::uint8_t* cards, Wheel wheel) noexcept {
   return detail::eval5_pack_with(tables(), cards, static_cast<unsigned>(wheel));
+}
+
+Strength evaluate_with_jokers(const std::uint8_t* cards, int width, Wheel wheel) noexcept {
+  const Tables& t = tables();
+  const auto w = static_cast<unsigned>(wheel);
+  if (detail::count_jokers(cards, width) != 0) return detail::best_joker_strength(t, cards, width, w);
+  return width == 5 ? detail::eval5_pack_with(t, cards, w) : eval3_with(t, cards);
 }
 
 CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,

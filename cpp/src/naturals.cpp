@@ -511,11 +511,60 @@ std::uint32_t possible_kinds(const Counts& counts) {
          bit(NaturalKind::kTwelveRoyalsAndOne, (below_jack & (below_jack - 1u)) == 0);
 }
 
-// Copies 13 cards and checks the copy; false when they are not 13 codes < 52 that the rules' pack holds
-// (each card once, a card of an added suit at most twice).
+// Copies 13 cards and checks the copy; false when they are not 13 cards that the rules' pack holds (each
+// card once, a card of an added suit at most twice, each of the rules' jokers at most once).
 bool copy_valid(const std::uint8_t* cards13, std::uint8_t* copy, const RulesSpec& rules) noexcept {
   std::memcpy(copy, cards13, 13);
-  return !check_cards_in_pack(copy, 13, -1, rules.extra_suits);
+  return !check_cards_in_pack(copy, 13, -1, pack_of(rules));
+}
+
+// The highest listed natural of 13 cards of codes < 52 (repeats allowed), or -1.
+int detect_level(const std::uint8_t* c, const RulesSpec& rules) noexcept {
+  const Counts counts(c);
+  for (int level = rules.num_naturals - 1; level >= 0; --level) {
+    if (holds_with(rules.natural_kind[static_cast<std::size_t>(level)], c, counts, rules)) return level;
+  }
+  return -1;
+}
+
+std::uint64_t key_of(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept;
+
+// [jokers] Calls f(cards) for every substitution of the jokers among 13 cards (RULES.md 1.2): each joker
+// any of the 52 cards, greatest codes first, X1's card at least X2's (the two are interchangeable for a
+// natural). `cards` is the hand with the jokers replaced. Stops when f returns true.
+template <class F>
+void for_each_substitution(const std::uint8_t* held, F&& f) noexcept {
+  std::uint8_t trial[13];
+  std::memcpy(trial, held, 13);
+  int place[2] = {-1, -1};
+  int jokers = 0;
+  for (int code = kJokerX1; code <= kJokerX2; ++code) {
+    for (int k = 0; k < 13; ++k) {
+      if (held[k] == code) place[jokers++] = k;
+    }
+  }
+  if (jokers == 0) {
+    f(static_cast<const std::uint8_t*>(trial));
+    return;
+  }
+  for (int a = kDeckSize - 1; a >= 0; --a) {
+    trial[place[0]] = static_cast<std::uint8_t>(a);
+    if (jokers == 1) {
+      if (f(static_cast<const std::uint8_t*>(trial))) return;
+      continue;
+    }
+    for (int b = a; b >= 0; --b) {
+      trial[place[1]] = static_cast<std::uint8_t>(b);
+      if (f(static_cast<const std::uint8_t*>(trial))) return;
+    }
+  }
+}
+
+bool holds_jokers(const std::uint8_t* c) noexcept {
+  for (int k = 0; k < 13; ++k) {
+    if (is_joker(c[k])) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -541,12 +590,43 @@ int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules, st
   return -1;
 }
 
+int detect_natural_jokers(const std::uint8_t* held13, const RulesSpec& rules, std::uint64_t* key,
+                          std::uint8_t* out13) noexcept {
+  assert(!check_cards_in_pack(held13, 13, 0, pack_of(rules)));
+  int best = -1;
+  std::uint64_t best_key = 0;
+  std::memcpy(out13, held13, 13);
+  const bool keyed = rules.natural_tiebreak != NaturalTiebreak::kNone;
+  for_each_substitution(held13, [&](const std::uint8_t* trial) {
+    const int level = detect_level(trial, rules);
+    if (level < 0 || level < best) return false;
+    const std::uint64_t k = keyed ? key_of(rules.natural_kind[static_cast<std::size_t>(level)], trial, rules) : 0;
+    if (level > best || k > best_key) {
+      best = level;
+      best_key = k;
+      std::memcpy(out13, trial, 13);
+    }
+    // The top of the ladder with nothing to break ties: no substitution can do better.
+    return !keyed && best == rules.num_naturals - 1;
+  });
+  *key = best_key;
+  return best;
+}
+
 int detect_natural_valid(const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
   return detect_natural_valid(cards13, rules, listed_kinds(rules));
 }
 
 std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept {
   assert(!check_cards_in_pack(c, 13, 0, rules.extra_suits));
+  return key_of(kind, c, rules);
+}
+
+}  // namespace detail
+
+namespace {
+
+std::uint64_t key_of(NaturalKind kind, const std::uint8_t* c, const RulesSpec& rules) noexcept {
   if (rules.natural_tiebreak == NaturalTiebreak::kNone) return 0;
   switch (kind) {
     case NaturalKind::kSixPairs:
@@ -569,12 +649,17 @@ std::uint64_t natural_key_valid(NaturalKind kind, const std::uint8_t* c, const R
   }
 }
 
-}  // namespace detail
+}  // namespace
 
 bool holds_natural(NaturalKind kind, const std::uint8_t* cards13, const RulesSpec& rules) noexcept {
   assert(validate_rules(rules) == nullptr);
   std::uint8_t c[13];
   if (!copy_valid(cards13, c, rules)) return false;
+  if (holds_jokers(c)) {
+    bool held = false;
+    for_each_substitution(c, [&](const std::uint8_t* trial) { return held = holds_with(kind, trial, Counts(trial), rules); });
+    return held;
+  }
   return holds_with(kind, c, Counts(c), rules);
 }
 
@@ -582,6 +667,11 @@ int detect_natural(const std::uint8_t* cards13, const RulesSpec& rules) noexcept
   assert(validate_rules(rules) == nullptr);
   std::uint8_t c[13];
   if (!copy_valid(cards13, c, rules)) return -1;
+  if (holds_jokers(c)) {
+    std::uint64_t key = 0;
+    std::uint8_t substituted[13];
+    return detail::detect_natural_jokers(c, rules, &key, substituted);
+  }
   return detail::detect_natural_valid(c, rules);
 }
 
@@ -589,11 +679,15 @@ std::uint32_t held_naturals(const std::uint8_t* cards13, const RulesSpec& rules)
   assert(validate_rules(rules) == nullptr);
   std::uint8_t c[13];
   if (!copy_valid(cards13, c, rules)) return 0;
-  const Counts counts(c);
   std::uint32_t held = 0;
-  for (int k = 0; k < kNumNaturalKinds; ++k) {
-    if (holds_with(static_cast<NaturalKind>(k), c, counts, rules)) held |= std::uint32_t{1} << k;
-  }
+  // With jokers: every kind some substitution holds.
+  for_each_substitution(c, [&](const std::uint8_t* trial) {
+    const Counts counts(trial);
+    for (int k = 0; k < kNumNaturalKinds; ++k) {
+      if (holds_with(static_cast<NaturalKind>(k), trial, counts, rules)) held |= std::uint32_t{1} << k;
+    }
+    return false;
+  });
   return held;
 }
 
@@ -601,6 +695,15 @@ std::uint64_t natural_key(NaturalKind kind, const std::uint8_t* cards13, const R
   assert(validate_rules(rules) == nullptr);
   std::uint8_t c[13];
   if (!copy_valid(cards13, c, rules)) return 0;
+  if (holds_jokers(c)) {
+    // The best key among the substitutions that hold the kind.
+    std::uint64_t best = 0;
+    for_each_substitution(c, [&](const std::uint8_t* trial) {
+      if (holds_with(kind, trial, Counts(trial), rules)) best = std::max(best, key_of(kind, trial, rules));
+      return false;
+    });
+    return best;
+  }
   return detail::natural_key_valid(kind, c, rules);
 }
 

@@ -96,6 +96,7 @@ const char* validate_rules(const RulesSpec& rules) noexcept {
   }
   // ---- deck group (issue #15) ----
   if ((rules.extra_suits & ~0xFu) != 0 || detail::popcount32(rules.extra_suits) > 2) return "extra_suits";
+  if (rules.jokers > kMaxJokers) return "jokers";
   return nullptr;
 }
 

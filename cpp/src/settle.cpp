@@ -10,6 +10,7 @@
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/naturals.hpp"
 #include "evaluate_tables.hpp"
+#include "jokers.hpp"
 #include "naturals_detail.hpp"
 #include "parallel.hpp"
 #include "settle_net.hpp"
@@ -154,8 +155,8 @@ std::int64_t natural_units_of(const PlayerInput* in, const PlayerFacts& fi, cons
     winner = fi.natural > fj.natural ? 1 : -1;
   } else {
     const NaturalKind kind = rules.natural_kind[static_cast<std::size_t>(fi.natural)];
-    const std::uint64_t ki = detail::natural_key_valid(kind, in[i].cards, rules);
-    const std::uint64_t kj = detail::natural_key_valid(kind, in[j].cards, rules);
+    const std::uint64_t ki = fi.natural_key_known ? fi.natural_key : detail::natural_key_valid(kind, in[i].cards, rules);
+    const std::uint64_t kj = fj.natural_key_known ? fj.natural_key : detail::natural_key_valid(kind, in[j].cards, rules);
     winner = ki > kj ? 1 : (ki < kj ? -1 : 0);
   }
   return winner > 0 ? ui : (winner < 0 ? math.neg(uj) : 0);
@@ -274,9 +275,23 @@ int fantasyland_cards(const RulesSpec& rules, const Strength* s, bool in_fantasy
   return progressive ? 14 + (pair - 12) : 14;
 }
 
-// Foul, natural, strengths and royalties of a player whose 13 cards are valid.
-SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out) noexcept {
-  assert(!check_cards_in_pack(in.cards, 13, 0, rules.extra_suits));
+// [jokers] The 13 cards of a player holding a joker with each joker replaced by the card its row makes
+// strongest (RULES.md 1.2), into `out`; a declared hand is copied (its natural has its own substitution).
+void substitute_rows(const PlayerInput& in, const RulesSpec& rules, std::uint8_t* out) noexcept {
+  std::memcpy(out, in.cards, 13);
+  if (in.declared) return;
+  const detail::Tables& t = detail::tables();
+  for (int row = 0; row < 3; ++row) {
+    detail::substitute_row(t, in.cards + kRowStart[row], kRowSize[row], rules, &suit_tiebreak, out + kRowStart[row]);
+  }
+}
+
+// kJokers: the hand holds a joker; the other instance is the 52-card path exactly as before the knob.
+template <bool kJokers>
+SettleError facts_of(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out,
+                     const std::uint8_t* held) noexcept {
+  assert(kJokers == (held != nullptr));
+  assert(kJokers || !check_cards_in_pack(in.cards, 13, 0, rules.extra_suits));
   PlayerFacts& f = *out;
   f = PlayerFacts{};
   SettleError error;
@@ -287,8 +302,14 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
   }
 
   f.has_setting = !in.declared;
+  [[maybe_unused]] std::uint8_t natural_cards[13];
   if (in.declared || rules.natural_auto) {
-    f.natural = rules.num_naturals > 0 ? detail::detect_natural_valid(in.cards, rules) : -1;
+    if constexpr (kJokers) {
+      f.natural = rules.num_naturals > 0 ? detail::detect_natural_jokers(held, rules, &f.natural_key, natural_cards) : -1;
+      f.natural_key_known = true;
+    } else {
+      f.natural = rules.num_naturals > 0 ? detail::detect_natural_valid(in.cards, rules) : -1;
+    }
     if (in.declared && f.natural < 0) {
       if (rules.false_declaration_units == 0) {
         error.status = SettleStatus::kDeclaredWithoutNatural;
@@ -297,16 +318,25 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
       f.false_declaration = true;  // pays false_declaration_units to each opponent (RULES.md 11.0)
     }
   }
+  const std::uint8_t* as_held = kJokers ? held : in.cards;  // a joker is no ace and no horse card
   if (rules.ace_units != 0) {
-    for (int k = 0; k < 13; ++k) f.aces += card_rank(in.cards[k]) == 12;
+    for (int k = 0; k < 13; ++k) f.aces += card_rank(as_held[k]) == 12;
   }
   if (rules.horse_card >= 0) {
-    for (int k = 0; k < 13; ++k) f.horse = f.horse || static_cast<int>(in.cards[k]) == rules.horse_card;
+    for (int k = 0; k < 13; ++k) f.horse = f.horse || static_cast<int>(as_held[k]) == rules.horse_card;
+  }
+  if constexpr (kJokers) {
+    // What each joker became: a declared natural's substitution, else its row's.
+    const std::uint8_t* shown = in.declared && f.natural >= 0 ? natural_cards : in.cards;
+    for (int k = 0; k < 13; ++k) {
+      if (is_joker(held[k])) f.joker_card[held[k] - kJokerX1] = static_cast<std::int8_t>(shown[k]);
+    }
   }
   if (f.has_setting) {
     const detail::Tables& t = detail::tables();
-    // One test per player, not per row: a one-deck round evaluates exactly as before the pack knob.
-    if (rules.extra_suits == 0) {
+    // One test per player, not per row: a one-deck round evaluates exactly as before the pack knob. Rows
+    // with a joker's substitute may hold a card twice: the pack's kernel.
+    if (rules.extra_suits == 0 && !kJokers) {
       for (int row = 0; row < 3; ++row) f.strength[row] = row_strength(t, in.cards, row, rules.wheel);
     } else {
       for (int row = 0; row < 3; ++row) f.strength[row] = row_strength_in_pack(t, in.cards, row, rules.wheel);
@@ -322,6 +352,14 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
 
   }
   return SettleError{};
+}
+
+// Foul, natural, strengths and royalties of a player whose 13 cards are valid. With `held` (a hand holding
+// a joker, RULES.md 1.2), in.cards are its rows' substitutes (substitute_rows) and `held` the cards as held:
+// the natural is found over the jokers' substitutions, the aces and the horse card among the cards held.
+SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& rules, PlayerFacts* out,
+                           const std::uint8_t* held = nullptr) noexcept {
+  return held == nullptr ? facts_of<false>(in, index, rules, out, nullptr) : facts_of<true>(in, index, rules, out, held);
 }
 
 // [ofc group] Fills fantasyland_cards of every legal, not surrendered player with a setting. A pass of its
@@ -359,14 +397,17 @@ bool is_shot(const PairResult& pr, int p, const RulesSpec& rules) noexcept {
 
 // Settles a round whose cards (in `players`) are a validated private copy and whose options (stakes,
 // banker, bets) are valid.
+// `held`: under rules with jokers, per player the 13 cards as held when `players` carries its rows'
+// substitutes (substitute_rows), else null (settle_valid_jokers); null for every player otherwise.
 SettleError settle_valid(const PlayerInput* players, int num_players, const RulesSpec& rules,
-                         const RoundOptions& options, RoundResult* out) noexcept {
+                         const RoundOptions& options, RoundResult* out,
+                         const std::uint8_t* const* held = nullptr) noexcept {
   assert(num_players >= kMinPlayers && num_players <= kMaxPlayers);
   assert(options.banker >= -1 && options.banker < num_players);
   // [presets group] The table's Chi A sums to zero only when four players hold the whole deck and all
   // settle with each other (so not with a suit added to the pack: its aces are not all dealt).
   if (rules.ace_basis_table &&
-      (num_players != kMaxDeckPlayers || options.banker >= 0 || rules.extra_suits != 0)) {
+      (num_players != kMaxDeckPlayers || options.banker >= 0 || rules.extra_suits != 0 || rules.jokers != 0)) {
     SettleError error;
     error.status = SettleStatus::kAceBasisTable;
     error.other = options.banker;  // names the banker seat in the message, -1 when there is none
@@ -379,7 +420,7 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   r.num_pairs = banker >= 0 ? num_players - 1 : num_players * (num_players - 1) / 2;
   bool table_has_natural = false, table_has_false_declaration = false;
   for (int p = 0; p < num_players; ++p) {
-    const SettleError error = facts_of_valid(players[p], p, rules, &r.facts[p]);
+    const SettleError error = facts_of_valid(players[p], p, rules, &r.facts[p], held == nullptr ? nullptr : held[p]);
     if (error) return error;
     table_has_natural = table_has_natural || r.facts[p].natural >= 0;
     table_has_false_declaration = table_has_false_declaration || r.facts[p].false_declaration;
@@ -528,6 +569,31 @@ SettleError check_stakes(const std::int64_t* stakes, int n) noexcept {
 }
 
 
+// [jokers] settle_valid under rules with jokers (RULES.md 1.2): rows are settled with each joker replaced
+// by its card, so the players settled are copies whose cards are the substitutes (the suit tie-break
+// compares those), and each joker hand's cards as held go along for its natural, aces and horse card.
+// Apart from settle_valid so that rounds without jokers in their rules pay nothing for it.
+SettleError settle_valid_jokers(const PlayerInput* players, int num_players, const RulesSpec& rules,
+                                const RoundOptions& options, RoundResult* out) noexcept {
+  PlayerInput substituted[kMaxPlayers];
+  std::uint8_t substitute_cards[kMaxPlayers * 13];
+  const std::uint8_t* held[kMaxPlayers] = {};
+  for (int p = 0; p < num_players; ++p) {
+    substituted[p] = players[p];
+    if (detail::count_jokers(players[p].cards, 13) == 0) continue;
+    held[p] = players[p].cards;
+    substitute_rows(players[p], rules, substitute_cards + 13 * p);
+    substituted[p].cards = substitute_cards + 13 * p;
+  }
+  return settle_valid(substituted, num_players, rules, options, out, held);
+}
+
+SettleError settle_any(const PlayerInput* players, int num_players, const RulesSpec& rules,
+                       const RoundOptions& options, RoundResult* out) noexcept {
+  return rules.jokers != 0 ? settle_valid_jokers(players, num_players, rules, options, out)
+                           : settle_valid(players, num_players, rules, options, out);
+}
+
 SettleError bad_cards(const CardIssue& issue, int player) noexcept {
   SettleError error;
   error.status = SettleStatus::kBadCards;
@@ -612,7 +678,7 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
   assert(in.cards != nullptr);
   std::uint8_t cards[13];
   std::memcpy(cards, in.cards, sizeof cards);
-  const CardIssue issue = check_cards_in_pack(cards, 13, -1, rules.extra_suits);
+  const CardIssue issue = check_cards_in_pack(cards, 13, -1, pack_of(rules));
   if (issue) return bad_cards(issue, index);
   PlayerInput local = in;
   local.cards = cards;
@@ -621,7 +687,13 @@ SettleError player_facts(const PlayerInput& in, int index, const RulesSpec& rule
     error.player = index;
     return error;
   }
-  error = facts_of_valid(local, index, rules, out);
+  std::uint8_t substitutes[13];
+  const bool jokers = detail::count_jokers(cards, 13) != 0;
+  if (jokers) {
+    substitute_rows(local, rules, substitutes);
+    local.cards = substitutes;
+  }
+  error = facts_of_valid(local, index, rules, out, jokers ? cards : nullptr);
   if (!error && rules.fantasyland != Fantasyland::kOff) add_fantasyland(&local, 1, rules, out);
   return error;
 }
@@ -651,7 +723,7 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
     local[p] = players[p];
     local[p].cards = table + 13 * p;
   }
-  const CardIssue issue = check_round(table, num_players, -1, rules.extra_suits);
+  const CardIssue issue = check_round(table, num_players, -1, pack_of(rules));
   if (issue) return bad_cards(issue, issue.position / 13);
   // A fantasyland flag needs fantasyland rules (settle_batch checks its flags per round the same way).
   if (const SettleError error = check_fantasyland_flags(local, num_players, rules)) return error;
@@ -672,7 +744,7 @@ SettleError settle_round(const PlayerInput* players, int num_players, const Rule
   checked.stakes = stakes == nullptr ? nullptr : stake_copy;
   checked.banker = options.banker;
   checked.bets = bets;
-  return settle_valid(local, num_players, rules, checked, out);
+  return settle_any(local, num_players, rules, checked, out);
 }
 
 int max_players(const RulesSpec& rules) noexcept {
@@ -764,7 +836,7 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
       std::memcpy(round, cards + r * stride, stride);
       const auto index = static_cast<std::int64_t>(r);
       *bad = r;
-      const CardIssue issue = check_round(round, num_players, index, rules.extra_suits);
+      const CardIssue issue = check_round(round, num_players, index, pack_of(rules));
       if (issue) {
         SettleError error = bad_cards(issue, issue.position / 13);
         error.round = index;
@@ -796,7 +868,7 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
       }
       SettleError error = check_banker(options.banker, options.bets, num_players);
       if (!error) error = check_fantasyland_flags(in, num_players, rules);
-      if (!error) error = settle_valid(in, num_players, rules, options, &result);
+      if (!error) error = settle_any(in, num_players, rules, options, &result);
       if (error) {
         error.round = index;
         return error;

@@ -403,7 +403,7 @@ bool net_kernel_applies(const RulesSpec& rules, int num_players, const BatchInpu
                         outputs.fantasyland_cards == nullptr;
   // ace_basis "table" outside a four-player table is an error, which the general path reports.
   const bool ace_table_ok = !rules.ace_basis_table || num_players == kMaxDeckPlayers;
-  return inputs_default && net_only && ace_table_ok && rules.extra_suits == 0 &&
+  return inputs_default && net_only && ace_table_ok && rules.extra_suits == 0 && rules.jokers == 0 &&
          rules.fantasyland == Fantasyland::kOff && num_players >= kMinPlayers && num_players <= kMaxDeckPlayers;
 }
 

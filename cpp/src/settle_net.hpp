@@ -1,7 +1,7 @@
 // Internal to the core: the net-only settlement kernel of settle_batch. It serves the common call (no
-// per-round inputs, net units only, one 52-card pack, no fantasyland) without building a RoundResult:
-// per player three strengths, royalties and a foul flag, per pair a few lines of arithmetic. A round it
-// does not settle itself (a natural is held, or two rows need the suit tie-break) goes through
+// per-round inputs, net units only, one 52-card pack without jokers, no fantasyland) without building a
+// RoundResult: per player three strengths, royalties and a foul flag, per pair a few lines of arithmetic.
+// A round it does not settle itself (a natural is held, or two rows need the suit tie-break) goes through
 // settle_round, so every number is the general path's; property tests compare the two on random rules.
 #pragma once
 

@@ -70,7 +70,7 @@ static void test_cards() {
     CHECK(t.ok && n == 3);  // counts past the capacity, writes only what fits
   }
   CHECK(format_card(51) == "As");
-  CHECK(format_card(52) == "??");
+  CHECK(format_card(52) == "X1" && format_card(53) == "X2" && format_card(54) == "??");
   for (int c = 0; c < kDeckSize; ++c) CHECK(parse_card_token(format_card(c)) == c);
 }
 
@@ -2063,6 +2063,187 @@ static void test_deck_group() {
   }
 }
 
+
+// jokers (RULES.md 1.2): the oracle is every substitution, each joker any of the 52 cards.
+static Strength exhaustive_joker_strength(const std::uint8_t* row, int width, Wheel wheel) {
+  int place[2] = {-1, -1};
+  int jokers = 0;
+  for (int k = 0; k < width; ++k) {
+    if (is_joker(row[k])) place[jokers++] = k;
+  }
+  std::uint8_t trial[5];
+  std::memcpy(trial, row, static_cast<std::size_t>(width));
+  Strength best = 0;
+  for (int a = 0; a < 52; ++a) {
+    trial[place[0]] = static_cast<std::uint8_t>(a);
+    for (int b = 0; b < (jokers == 2 ? 52 : 1); ++b) {
+      if (jokers == 2) trial[place[1]] = static_cast<std::uint8_t>(b);
+      best = std::max(best, width == 5 ? evaluate5_in_pack(trial, wheel) : evaluate3(trial));
+    }
+  }
+  return best;
+}
+
+static void test_jokers() {
+  // Every 5-card row of four distinct cards and a joker (a sample: every 5th), and of three and two jokers
+  // (every 37th), against every substitution; every front with one or two jokers; both wheels.
+  {
+    bool same = true;
+    long n = 0;
+    std::uint8_t h[5];
+    for (int a = 0; a < 52; ++a)
+      for (int b = a + 1; b < 52; ++b)
+        for (int c = b + 1; c < 52; ++c) {
+          for (int d = c + 1; d < 53; ++d) {  // d == 52: two jokers
+            if (++n % (d == 52 ? 7 : 5) != 0) continue;
+            h[0] = static_cast<std::uint8_t>(a);
+            h[1] = static_cast<std::uint8_t>(b);
+            h[2] = static_cast<std::uint8_t>(c);
+            h[3] = static_cast<std::uint8_t>(d == 52 ? kJokerX2 : d);
+            h[4] = kJokerX1;
+            const Wheel w = n % 2 == 0 ? Wheel::Low : Wheel::Second;
+            same = same && evaluate_with_jokers(h, 5, w) == exhaustive_joker_strength(h, 5, w);
+          }
+        }
+    CHECK(same);
+    for (int a = 0; a < 52; ++a)
+      for (int b = 0; b < 53; ++b) {
+        h[0] = static_cast<std::uint8_t>(a);
+        h[1] = static_cast<std::uint8_t>(b == 52 ? kJokerX2 : b);  // a card twice is allowed here
+        h[2] = kJokerX1;
+        same = same && evaluate_with_jokers(h, 3, Wheel::Low) == exhaustive_joker_strength(h, 3, Wheel::Low);
+      }
+    CHECK(same);
+  }
+  // Known values: a joker makes trips of a pair in front, two make trips of any card; five of a kind with
+  // one deck; the best straight flush; the wheel counts under "second".
+  {
+    const auto front = cards_of({"X1", "Qh", "Qd"});
+    CHECK(evaluate_with_jokers(front.data(), 3, Wheel::Low) == make_strength(kThreeOfAKind, 12));
+    const auto two = cards_of({"X2", "5c", "X1"});
+    CHECK(evaluate_with_jokers(two.data(), 3, Wheel::Low) == make_strength(kThreeOfAKind, 5));
+    const auto five = cards_of({"7s", "7h", "7d", "7c", "X1"});
+    CHECK(evaluate_with_jokers(five.data(), 5, Wheel::Low) == make_strength(kFiveOfAKind, 7));
+    const auto royal = cards_of({"As", "Ks", "X2", "Js", "X1"});
+    CHECK(evaluate_with_jokers(royal.data(), 5, Wheel::Low) == make_strength(kStraightFlush, 14, 13, 12, 11, 10));
+    const auto wheel = cards_of({"Ah", "2h", "3h", "X1", "9c"});
+    CHECK(evaluate_with_jokers(wheel.data(), 5, Wheel::Low) == make_strength(kOnePair, 14, 9, 3, 2));
+    const auto wheel2 = cards_of({"Ah", "2c", "3h", "X1", "5d"});
+    CHECK(evaluate_with_jokers(wheel2.data(), 5, Wheel::Low) == make_strength(kStraight, 5, 4, 3, 2, 1));
+    CHECK(evaluate_with_jokers(wheel2.data(), 5, Wheel::Second) == make_strength(kStraight, 14, 5, 4, 3, 2));
+    // Two jokers with three cards of one suit: three aces of spades, a flush above A-K-Q-J-2.
+    const auto full = cards_of({"As", "X1", "X2", "Ks", "2s"});
+    CHECK(evaluate_with_jokers(full.data(), 5, Wheel::Low) == make_strength(kFlush, 14, 14, 14, 13, 2));
+    // Three aces of one suit (a copy of a card of an added suit, and a joker): a flush above the trips.
+    const auto copies = cards_of({"As", "As", "X1", "Ks", "Qs"});
+    CHECK(evaluate5_in_pack(cards_of({"As", "As", "As", "Ks", "Qs"}).data(), Wheel::Low) ==
+          make_strength(kFlush, 14, 14, 14, 13, 12));
+    CHECK(evaluate_with_jokers(copies.data(), 5, Wheel::Low) == make_strength(kFlush, 14, 14, 14, 13, 12));
+  }
+  // The pack check: each joker the pack has, once; a joker it lacks is out of range.
+  {
+    const auto c = cards_of({"X1", "As", "X2"});
+    CHECK(!check_cards_in_pack(c.data(), 3, 0, make_pack(0, 2)));
+    const CardIssue lacking = check_cards_in_pack(c.data(), 3, 4, make_pack(0, 1));
+    CHECK(lacking.kind == CardIssueKind::kOutOfRange && lacking.position == 2 && lacking.card == kJokerX2 && lacking.item == 4);
+    CHECK(check_cards_in_pack(c.data(), 1, 0, 0).kind == CardIssueKind::kOutOfRange);
+    const auto twice = cards_of({"X1", "As", "X1"});
+    const CardIssue again = check_cards_in_pack(twice.data(), 3, 0, make_pack(1u << 3, 2));
+    CHECK(again.kind == CardIssueKind::kDuplicate && again.position == 2 && again.first_position == 0);
+    std::uint8_t out[3];
+    std::size_t n = 0;
+    CHECK(parse_card_text("X2 🃏 🃏 x1", out, 3, &n).ok && n == 4);
+    CHECK(out[0] == kJokerX2 && out[1] == kJokerX1 && out[2] == kJokerX2);
+    CHECK(parse_card_token("🃏") == kJokerX1 && parse_card_token("x2") == kJokerX2 && parse_card_token("X3") < 0);
+  }
+  // Batches: joker rows go to the checked path and take their best substitution; without jokers in the
+  // pack they are refused.
+  {
+    const auto rows = cards_of({"As", "Ks", "Qs", "X1", "Ts", "9s", "9h", "9d", "X2", "X1", "2c", "X1", "2d"});
+    std::int32_t out5[2] = {0, 0};
+    CHECK(!evaluate_batch(rows.data(), 2, 5, Wheel::Low, out5, Parallel{}, make_pack(0, 2)));
+    CHECK(Strength(out5[0]) == make_strength(kStraightFlush, 14, 13, 12, 11, 10));
+    CHECK(Strength(out5[1]) == make_strength(kFiveOfAKind, 9));
+    std::int32_t out3[1] = {0};
+    CHECK(!evaluate_batch(rows.data() + 10, 1, 3, Wheel::Low, out3, Parallel{}, make_pack(0, 1)));
+    CHECK(Strength(out3[0]) == make_strength(kThreeOfAKind, 2));
+    const CardIssue issue = evaluate_batch(rows.data(), 2, 5, Wheel::Low, out5, Parallel{}, make_pack(0, 1));
+    CHECK(issue.kind == CardIssueKind::kOutOfRange && issue.item == 1 && issue.card == kJokerX2);
+    CHECK(evaluate_batch(rows.data(), 2, 5, Wheel::Low, out5, Parallel{}, 0).kind == CardIssueKind::kOutOfRange);
+  }
+  // RULES.md 1.2's example: X1 as Qs in front (+1); X1 as 7s in the back, a five of a kind (+1).
+  {
+    RulesSpec rules;
+    rules.jokers = 1;
+    rules.royalty[kBack][kFiveOfAKind] = 10;
+    RoundResult r = settle_texts({"X1 Qh Qd / 9s 9h 9d 4c 4d / 7s 7h 7d 7c 2s", "Kc Kd 2c / 8c 8d 8h 3c 3d / As Ks Qs Js Ts"}, rules);
+    CHECK(r.net[0] == 1 && r.pairs[0].rows[0] == 1 && r.pairs[0].rows[2] == -1);
+    CHECK(r.facts[0].joker_card[0] == parse_card_token("Qs") && r.facts[0].joker_card[1] == -1);
+    CHECK(r.facts[0].strength[kFront] == make_strength(kThreeOfAKind, 12) && r.facts[1].joker_card[0] == -1);
+    r = settle_texts({"Qh Qd 2s / 9s 9h 9d 4c 4d / 7s 7h 7d 7c X1", "Kc Kd 2c / 8c 8d 8h 3c 3d / As Ks Qs Js Ts"}, rules);
+    CHECK(r.pairs[0].rows[0] == -1 && r.pairs[0].rows[1] == 1 && r.pairs[0].rows[2] == 1);
+    CHECK(r.facts[0].joker_card[0] == parse_card_token("7s") && r.facts[0].royalty[kBack] == 10);
+    CHECK(r.net[0] == 10);  // the back's royalty of 10 replaces its unit; the front's lost unit: 10 + 1 - 1
+    // Under jokers = 0 the hand is refused, naming the joker.
+    const auto cards = hand_of("X1 Qh Qd / 9s 9h 9d 4c 4d / 7s 7h 7d 7c 2s");
+    PlayerInput in[2];
+    const auto other = hand_of("Kc Kd 2c / 8c 8d 8h 3c 3d / As Ks Qs Js Ts");
+    in[0].cards = cards.data();
+    in[1].cards = other.data();
+    const SettleError error = settle_round(in, 2, RulesSpec{}, nullptr, &r);
+    CHECK(error.status == SettleStatus::kBadCards && error.cards.card == kJokerX1 && error.cards.position == 0);
+  }
+  // The suit tie-break sees the substitutes, and a joker takes the card that wins it: trips of kings each,
+  // X1 and X2 both a king of the highest suit (a copy of a held card).
+  {
+    RulesSpec rules;
+    rules.jokers = 2;
+    rules.suit_tiebreak = true;
+    const std::vector<const char*> hands = {"X1 Kh Kd / 9s 9h 9d 4c 4d / 7s 7h 7d 7c 2s",
+                                            "Kc Ks X2 / 6c 6d 6s 3h 3d / Qc Jc Tc 9c 8c"};
+    RoundResult r = settle_texts(hands, rules);
+    CHECK(r.facts[0].joker_card[0] == parse_card_token("Ks") && r.facts[1].joker_card[1] == parse_card_token("Ks"));
+    CHECK(r.pairs[0].rows[0] == -1);  // Ks Kh Kd under Ks Ks Kc: the second card decides
+    rules.suit_value = {3, 2, 1, 0};  // "cdhs": clubs highest
+    r = settle_texts(hands, rules);
+    CHECK(r.facts[0].joker_card[0] == parse_card_token("Kc") && r.facts[1].joker_card[1] == parse_card_token("Kc"));
+    CHECK(r.pairs[0].rows[0] == -1);  // Kc Kd Kh under Kc Kc Ks
+    rules.suit_tiebreak = false;
+    r = settle_texts(hands, rules);
+    CHECK(r.pairs[0].rows[0] == 0 && r.facts[0].joker_card[0] == parse_card_token("Ks"));
+  }
+  // Naturals: a joker completes a dragon; a declared hand reports the natural's substitution.
+  {
+    RulesSpec rules;
+    rules.jokers = 1;
+    rules.num_naturals = 2;
+    rules.natural_kind[0] = NaturalKind::kSixPairs;
+    rules.natural_kind[1] = NaturalKind::kDragon;
+    rules.natural_units[0] = 3;
+    rules.natural_units[1] = 13;
+    const auto dragon = cards_of({"2c", "3d", "4h", "5s", "6c", "7d", "8h", "9s", "Tc", "Jd", "Qh", "X1", "As"});
+    CHECK(holds_natural(NaturalKind::kDragon, dragon.data(), rules));
+    CHECK(detect_natural(dragon.data(), rules) == 1);
+    CHECK(!holds_natural(NaturalKind::kDragon, dragon.data(), RulesSpec{}));
+    RoundResult r = settle_texts({"2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh X1 As", "Kc Kd 2d / 4c 4d 4s 3c 3h / 5c 5d 5h Kh Ks"},
+                                 rules, {true, false});
+    CHECK(r.facts[0].natural == 1 && r.net[0] == 13 && r.facts[0].joker_card[0] == parse_card_token("Ks"));
+    const auto pairs = cards_of({"2c", "2d", "3c", "3d", "4c", "4d", "5c", "5d", "6c", "6d", "7c", "X1", "As"});
+    CHECK(detect_natural(pairs.data(), rules) == 0);
+    CHECK((held_naturals(pairs.data(), rules) & (1u << static_cast<int>(NaturalKind::kSixPairs))) != 0);
+  }
+  // Arranging: jokers are cards to place, each row worth its best substitution.
+  {
+    RulesSpec rules;
+    rules.jokers = 2;
+    const auto hand = cards_of({"X1", "X2", "Ah", "Ad", "Ac", "2c", "3d", "4h", "6s", "7c", "9d", "Jh", "Kc"});
+    Arrangement a;
+    CHECK(!strongest_arrangement(hand.data(), rules, &a));
+    CHECK(category_of(a.strength[2]) == kFiveOfAKind && vector_value(a.strength[2], 0) == 14);
+    CHECK(strongest_arrangement(hand.data(), RulesSpec{}, &a).kind == CardIssueKind::kOutOfRange);
+  }
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -2097,6 +2278,7 @@ int main() {
   test_evaluate_and_arrange_threads();
   test_presets_group();
   test_deck_group();
+  test_jokers();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

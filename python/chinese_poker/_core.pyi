@@ -16,11 +16,17 @@ class InputError(ValueError):
     card: int | None
 
 def parse_card(card: object) -> int: ...
-def parse_cards(cards: object, extra_suits: str = "") -> tuple[int, ...]: ...
+def parse_cards(cards: object, extra_suits: str = "", jokers: int = 0) -> tuple[int, ...]: ...
 def format_card(card: int) -> str: ...
-def evaluate(cards: str | Iterable[str | int], wheel: str = "low", extra_suits: str = "") -> int: ...
+def evaluate(
+    cards: str | Iterable[str | int], wheel: str = "low", extra_suits: str = "", jokers: int = 0
+) -> int: ...
 def evaluate_batch(
-    cards: npt.NDArray[np.uint8], wheel: str = "low", threads: int = 1, extra_suits: str = ""
+    cards: npt.NDArray[np.uint8],
+    wheel: str = "low",
+    threads: int = 1,
+    extra_suits: str = "",
+    jokers: int = 0,
 ) -> npt.NDArray[np.int32]: ...
 
 class Wheel(enum.Enum):
@@ -199,6 +205,7 @@ class RulesSpec:
     shooting: Shooting
     home_run_scope: HomeRunScope
     extra_suits: str
+    jokers: int
     def __init__(self) -> None: ...
 
 class PlayerFacts:
@@ -224,6 +231,8 @@ class PlayerFacts:
     def fantasyland_cards(self) -> int: ...
     @property
     def ace_units(self) -> int: ...
+    @property
+    def joker_cards(self) -> tuple[int | None, int | None]: ...
 
 class PairResult:
     @property

@@ -206,7 +206,7 @@ def suggest(
     k = _whole_number(k, "k", 1, 100)
     opponents = _opponent_count(opponents)
     rules = rules_or_default(rules)
-    codes = _thirteen(cards, "suggest")
+    codes = _thirteen(cards, "suggest", rules.extra_suits, rules.jokers)
     best = arrange(list(codes), rules, "expected", opponents=opponents)
     model = _expected_model(rules)
     settings, strengths = _core.legal_arrangements(codes, core_spec(rules), True, False)
@@ -246,7 +246,7 @@ def suggest(
     ]
     for rank, index in enumerate(chosen, start=2):
         row_strengths = (int(strengths[index, 0]), int(strengths[index, 1]), int(strengths[index, 2]))
-        hand = Hand.from_cards(settings[index].tolist())
+        hand = Hand.from_cards(settings[index].tolist(), extra_suits=rules.extra_suits, jokers=rules.jokers)
         per_opponent = float(ev[index])
         declare = _declare(rules, hand.cards, per_opponent)
         out.append(

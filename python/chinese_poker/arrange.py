@@ -70,11 +70,11 @@ class Arrangement:
     strategy: str
 
 
-def _thirteen(cards13: CardsLike, function: str, extra_suits: str = "") -> bytes:
+def _thirteen(cards13: CardsLike, function: str, extra_suits: str = "", jokers: int = 0) -> bytes:
     """The 13 codes as the core takes them; a card of a suit in ``extra_suits`` (the rules' added suits)
     may appear twice."""
     try:
-        codes = _core.parse_cards(cards13, extra_suits)  # unprefixed: the message is this function's
+        codes = _core.parse_cards(cards13, extra_suits, jokers)  # unprefixed: the message is this function's
     except TypeError as error:
         raise TypeError(f"{function}: {error}") from None
     if len(codes) != 13:
@@ -213,7 +213,7 @@ def arrangements(
     resolved = rules_or_default(rules)
     spec = core_spec(resolved)
     settings, strengths = _core.legal_arrangements(
-        _thirteen(cards13, "arrangements", resolved.extra_suits), spec, True, drop_dominated
+        _thirteen(cards13, "arrangements", resolved.extra_suits, resolved.jokers), spec, True, drop_dominated
     )
     return (settings, strengths) if with_strengths else settings
 
@@ -235,7 +235,7 @@ def arrange(
         raise ValueError(f"opponents must be 1, 2 or 3, got {opponents!r}")
     rules = rules_or_default(rules)
     result = _core.arrange_hand(
-        _thirteen(cards13, "arrange", rules.extra_suits),
+        _thirteen(cards13, "arrange", rules.extra_suits, rules.jokers),
         core_spec(rules),
         _expected_model(rules),
         strategy == "expected",
@@ -249,7 +249,7 @@ def arrange(
             declare = natural
     front, middle, back = result.strengths
     return Arrangement(
-        hand=Hand.from_cards(result.cards, extra_suits=rules.extra_suits),
+        hand=Hand.from_cards(result.cards, extra_suits=rules.extra_suits, jokers=rules.jokers),
         strengths=(front, middle, back),
         expected_units=per_opponent * opponents,
         declare=declare,

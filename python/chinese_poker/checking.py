@@ -18,9 +18,11 @@ from chinese_poker.rules import Rules
 __all__ = ["HandCheck", "check_hand", "held_patterns"]
 
 
-def held_patterns(cards: Sequence[int]) -> list[str]:
-    """Every natural kind (RULES.md 5) the 13 cards hold under the default knobs, whatever any rules list."""
-    return list(held_naturals(cards, Rules()))
+def held_patterns(cards: Sequence[int], rules: Rules | None = None) -> list[str]:
+    """Every natural kind (RULES.md 5) the 13 cards hold under the default knobs, whatever any rules list;
+    in the pack of ``rules`` (its added suits and jokers: RULES.md 1.1, 1.2) when given."""
+    pack = Rules() if rules is None else Rules(extra_suits=rules.extra_suits, jokers=rules.jokers)
+    return list(held_naturals(cards, pack))
 
 
 def _foul_reasons(why: Sequence[str], strengths: Sequence[int]) -> list[str]:
@@ -86,7 +88,7 @@ def check_hand(hand: Hand, rules: Rules) -> HandCheck:
         lines.append(f"natural under {rules_name}: none")
     else:
         lines.append(f"natural under {rules_name}: none ({rules_name} counts no naturals)")
-    held = held_patterns(hand.cards)
+    held = held_patterns(hand.cards, rules)
     lines.append("13-card patterns held: " + (", ".join(held) if held else "none"))
     return HandCheck(foul=foul, reasons=tuple(reasons), natural=natural, held=tuple(held), lines=tuple(lines))
 

@@ -71,20 +71,27 @@ evaluate = _core.evaluate
 
 
 def evaluate_batch(
-    cards: npt.NDArray[np.uint8], wheel: str = "low", *, threads: int = 1, extra_suits: str = ""
+    cards: npt.NDArray[np.uint8],
+    wheel: str = "low",
+    *,
+    threads: int = 1,
+    extra_suits: str = "",
+    jokers: int = 0,
 ) -> npt.NDArray[np.int32]:
     """Strengths of many rows at once, in C++ with the GIL released: ``cards`` is a C-contiguous uint8 array
     (N, 5) or (N, 3) of card codes, ``wheel`` as for ``evaluate``; returns an int32 array (N,).
 
     ``extra_suits``: the suits added to the pack (the rules knob of that name, e.g. ``"s"``), whose cards
     may appear twice in a row (a copy is the same code): five of a kind, a flush holding a pair.
+    ``jokers`` (the rules knob, 0..2): a row may hold the jokers X1 (52) and X2 (53), and is worth its best
+    substitution (RULES.md 1.2).
 
     ``threads``: how many threads share the rows (1, the default: the calling thread only; 0: every core
     this process may use). The strengths are the same for any count, and a bad row raises the error of the
     lowest bad row."""
     count = thread_count(threads, "evaluate_batch")
     try:
-        return _core.evaluate_batch(cards, wheel, count, extra_suits)
+        return _core.evaluate_batch(cards, wheel, count, extra_suits, jokers)
     except TypeError as error:
         raise _named("evaluate_batch", error) from None
 

@@ -9,7 +9,7 @@ from typing import Any, Union
 import numpy as np
 
 from chinese_poker import _core
-from chinese_poker.cards import SUITS, CardsLike, format_card, parse_cards
+from chinese_poker.cards import DECK_SIZE, JOKERS, SUITS, CardsLike, format_card, parse_cards
 from chinese_poker.rules import Rules, core_spec
 
 #: What every entry point accepts as rules: ``Rules``, a preset name, or a rules document (mapping).
@@ -77,26 +77,35 @@ class Hand:
     __slots__ = ("_cards", "_declared")
 
     def __init__(
-        self, front: CardsLike, middle: CardsLike, back: CardsLike, *, extra_suits: str = ""
+        self,
+        front: CardsLike,
+        middle: CardsLike,
+        back: CardsLike,
+        *,
+        extra_suits: str = "",
+        jokers: int = 0,
     ) -> None:
-        """``extra_suits``: the suits added to the pack (the rules knob), whose cards may be held twice."""
+        """``extra_suits``: the suits added to the pack (the rules knob), whose cards may be held twice;
+        ``jokers``: the pack's jokers (the rules knob), ``X1`` and ``X2``. A ``🃏`` in a row's text is the
+        first joker the hand's rows do not write out (RULES.md 1.2)."""
         rows = []
-        for name, size, given in zip(ROW_NAMES, ROW_SIZES, (front, middle, back)):
+        texts = _resolve_joker_symbols((front, middle, back))
+        for name, size, given in zip(ROW_NAMES, ROW_SIZES, texts):
             try:
                 # Stripped, so that a message quotes the row as written, not its padding.
-                codes = parse_cards(given.strip() if isinstance(given, str) else given, extra_suits)
+                codes = parse_cards(given.strip() if isinstance(given, str) else given, extra_suits, 2)
             except (ValueError, TypeError) as error:
                 raise type(error)(f"{name}: {error}") from None
             if len(codes) != size:
                 raise ValueError(f"the {name} takes {size} cards, got {len(codes)}")
             rows.append(codes)
-        self._cards: tuple[int, ...] = _distinct(rows[0] + rows[1] + rows[2], extra_suits)
+        self._cards: tuple[int, ...] = _distinct(rows[0] + rows[1] + rows[2], extra_suits, jokers)
         self._declared = False
 
     @classmethod
-    def declared(cls, cards13: CardsLike, *, extra_suits: str = "") -> Hand:
+    def declared(cls, cards13: CardsLike, *, extra_suits: str = "", jokers: int = 0) -> Hand:
         """The hand of a player who declares a natural: 13 cards, no setting, never foul-checked."""
-        codes = parse_cards(cards13, extra_suits)
+        codes = parse_cards(cards13, extra_suits, jokers)
         if len(codes) != 13:
             raise ValueError(f"a declared natural takes 13 cards, got {len(codes)}")
         hand = cls.__new__(cls)
@@ -105,7 +114,7 @@ class Hand:
         return hand
 
     @classmethod
-    def parse(cls, text: str, *, extra_suits: str = "") -> Hand:
+    def parse(cls, text: str, *, extra_suits: str = "", jokers: int = 0) -> Hand:
         """A setting from text: ``"front / middle / back"`` (``|`` also separates rows), as ``str(hand)``
         writes it, or 13 cards in order (front 3, middle 5, back 5); ``"declared ..."`` (what ``str`` gives
         for a declared natural) is ``Hand.declared`` of the 13 cards."""
@@ -113,21 +122,21 @@ class Hand:
             raise TypeError(f"Hand.parse takes a string, got {type(text).__name__}")
         stripped = text.strip()
         if stripped.lower().startswith("declared "):
-            return cls.declared(stripped[len("declared ") :], extra_suits=extra_suits)
+            return cls.declared(stripped[len("declared ") :], extra_suits=extra_suits, jokers=jokers)
         parts = stripped.replace("|", "/").split("/")
         if len(parts) == 3:
-            return cls(*(part.strip() for part in parts), extra_suits=extra_suits)
+            return cls(*(part.strip() for part in parts), extra_suits=extra_suits, jokers=jokers)
         if len(parts) != 1:
             raise ValueError(f"give the rows as 'front / middle / back' (3 parts), got {len(parts)} parts")
-        return cls.from_cards(stripped, extra_suits=extra_suits)
+        return cls.from_cards(stripped, extra_suits=extra_suits, jokers=jokers)
 
     @classmethod
-    def from_cards(cls, cards13: CardsLike, *, extra_suits: str = "") -> Hand:
+    def from_cards(cls, cards13: CardsLike, *, extra_suits: str = "", jokers: int = 0) -> Hand:
         """A setting from 13 cards in order: front 3, then middle 5, then back 5."""
-        codes = parse_cards(cards13, extra_suits)
+        codes = parse_cards(cards13, extra_suits, jokers)
         if len(codes) != 13:
             raise ValueError(f"a hand takes 13 cards (front 3, middle 5, back 5), got {len(codes)}")
-        return cls(codes[:3], codes[3:8], codes[8:], extra_suits=extra_suits)
+        return cls(codes[:3], codes[3:8], codes[8:], extra_suits=extra_suits, jokers=jokers)
 
     @property
     def cards(self) -> tuple[int, ...]:
@@ -205,16 +214,42 @@ class Hand:
         return (False, (tuple(sorted(cards[:3])), tuple(sorted(cards[3:8])), tuple(sorted(cards[8:]))))
 
 
-def _distinct(codes: tuple[int, ...], extra_suits: str = "") -> tuple[int, ...]:
+_JOKER_SYMBOL = "\N{PLAYING CARD BLACK JOKER}"
+
+
+def _resolve_joker_symbols(rows: tuple[CardsLike, CardsLike, CardsLike]) -> tuple[CardsLike, ...]:
+    """The rows with each ``🃏`` of their texts replaced, front to back, by the first joker (``X1``, then
+    ``X2``) that no row writes out and no earlier ``🃏`` took (RULES.md 1.2)."""
+    if not any(isinstance(row, str) and _JOKER_SYMBOL in row for row in rows):
+        return rows
+    named = {joker for joker in JOKERS for row in rows if isinstance(row, str) and joker in row.upper()}
+    free = [joker for joker in JOKERS if joker not in named]
+    resolved: list[CardsLike] = []
+    for row in rows:
+        text = row
+        if isinstance(text, str):
+            while _JOKER_SYMBOL in text:
+                text = text.replace(_JOKER_SYMBOL, f" {free.pop(0) if free else JOKERS[-1]} ", 1)
+        resolved.append(text)
+    return tuple(resolved)
+
+
+def _distinct(codes: tuple[int, ...], extra_suits: str = "", jokers: int = 0) -> tuple[int, ...]:
     """``codes``, checked that no card appears more often than the pack holds it: once, or twice for a card
-    of a suit in ``extra_suits``."""
-    if len(set(codes)) == len(codes):  # every card once: held as often as any pack allows (the common case)
+    of a suit in ``extra_suits``, and that each joker is one of the pack's ``jokers``."""
+    # Every card once and no joker beyond the pack's: valid for any pack (the common case, at C speed).
+    if len(set(codes)) == len(codes) and max(codes, default=0) < DECK_SIZE + jokers:
         return codes
     seen: dict[int, list[int]] = {}
     rows = [ROW_NAMES[0]] * 3 + [ROW_NAMES[1]] * 5 + [ROW_NAMES[2]] * 5
     for position, code in enumerate(codes):
+        if code >= DECK_SIZE + jokers:
+            raise ValueError(
+                f"{rows[position]}: card {format_card(code)} (code {code}) is a joker the pack does not hold "
+                f"(rules knob 'jokers' is {jokers})"
+            )
         where = seen.setdefault(code, [])
-        copies = 2 if SUITS[code % 4] in extra_suits else 1
+        copies = 2 if code < DECK_SIZE and SUITS[code % 4] in extra_suits else 1
         if len(where) >= copies:
             if copies == 1:
                 first, second = rows[where[0]], rows[position]
@@ -235,7 +270,9 @@ def detect_natural(cards13: CardsLike, rules: RulesLike | None = None) -> str | 
     flushes are found by a search over the splits.
     """
     resolved = rules_or_default(rules)
-    kind = _core.detect_natural(_natural_codes(cards13, resolved.extra_suits), core_spec(resolved))
+    kind = _core.detect_natural(
+        _natural_codes(cards13, resolved.extra_suits, resolved.jokers), core_spec(resolved)
+    )
     return None if kind is None else kind.name
 
 
@@ -243,14 +280,16 @@ def held_naturals(cards13: CardsLike, rules: RulesLike | None = None) -> tuple[s
     """Every natural kind the 13 cards hold under the knobs of ``rules`` (how quads, trips and a front
     straight with an ace count), whether or not the rules list it; in the order of ``NATURAL_NAMES``."""
     resolved = rules_or_default(rules)
-    held = _core.held_naturals(_natural_codes(cards13, resolved.extra_suits), core_spec(resolved))
+    held = _core.held_naturals(
+        _natural_codes(cards13, resolved.extra_suits, resolved.jokers), core_spec(resolved)
+    )
     return tuple(kind.name for kind in held)
 
 
-def _natural_codes(cards13: CardsLike, extra_suits: str = "") -> bytes:
+def _natural_codes(cards13: CardsLike, extra_suits: str = "", jokers: int = 0) -> bytes:
     """The 13 card codes a natural is looked for in, as the core takes them (a card of a suit in
-    ``extra_suits``, the rules' added suits, may appear twice)."""
-    codes = parse_cards(cards13, extra_suits)
+    ``extra_suits``, the rules' added suits, may appear twice; the rules' jokers may be held)."""
+    codes = parse_cards(cards13, extra_suits, jokers)
     if len(codes) != 13:
         raise ValueError(f"a natural takes 13 cards, got {len(codes)}")
     return bytes(codes)

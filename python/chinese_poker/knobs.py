@@ -226,6 +226,8 @@ INT_RANGES: Mapping[str, tuple[int, int]] = MappingProxyType({
     "home_run_bonus": (0, MAX_UNITS),
     "false_declaration_units": (0, MAX_UNITS),
     "horse_multiplier": (1, MAX_UNITS),
+    # deck group (issue #15)
+    "jokers": (0, 2),
 })  # fmt: skip
 
 #: The knobs that are flags.
@@ -607,6 +609,8 @@ The pack (RULES.md 1):
 - ``extra_suits``: the suits whose 13 cards are in the pack once more; "" (one 52-card deck) | one or
   two suit letters, "s", "sh"; (""). A round has up to 4 players plus one per added suit (5 need one,
   6 need two), and a card of an added suit may be held twice at the table, even by one player.
+- ``jokers``: the jokers in the pack, X1 and X2 (codes 52, 53), each standing for the card that makes its
+  row strongest; 0 | 1 | 2; (0); 1.2.
 """
 
 

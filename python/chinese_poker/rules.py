@@ -148,6 +148,7 @@ class Rules:
     home_run_scope: HomeRunScope = "own_pairs"
     # deck group (issue #15): the pack
     extra_suits: str = ""
+    jokers: int = 0
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:

@@ -23,7 +23,7 @@ MAX_STAKE = 1_000_000
 HandLike = Union[Hand, Sequence[Any]]
 
 
-def _as_hand(value: HandLike, index: int, extra_suits: str = "") -> Hand:
+def _as_hand(value: HandLike, index: int, extra_suits: str = "", jokers: int = 0) -> Hand:
     if isinstance(value, Hand):
         return value
     if isinstance(value, (bytes, bytearray, Mapping)) or not isinstance(value, (str, Sequence, np.ndarray)):
@@ -33,10 +33,10 @@ def _as_hand(value: HandLike, index: int, extra_suits: str = "") -> Hand:
         )
     try:
         if isinstance(value, str):
-            return Hand.parse(value, extra_suits=extra_suits)
+            return Hand.parse(value, extra_suits=extra_suits, jokers=jokers)
         if len(value) == 3:
-            return Hand(*value, extra_suits=extra_suits)
-        return Hand.from_cards(value, extra_suits=extra_suits)
+            return Hand(*value, extra_suits=extra_suits, jokers=jokers)
+        return Hand.from_cards(value, extra_suits=extra_suits, jokers=jokers)
     except (ValueError, TypeError) as error:
         raise type(error)(f"player {index}: {error}") from None
 
@@ -98,7 +98,7 @@ def settle(
         given = 1 if isinstance(hands, (str, Hand)) else len(hands)
         count = f"{given} hand" if given == 1 else f"{given} hands"
         raise ValueError(f"a round has 2 to 6 players (5 and 6 with added suits), got {count}")
-    players = tuple(_as_hand(h, k, rules.extra_suits) for k, h in enumerate(hands))
+    players = tuple(_as_hand(h, k, rules.extra_suits, rules.jokers) for k, h in enumerate(hands))
     flags = tuple(_surrender_flags(surrender, len(players)))
     in_fantasyland = None if fantasyland is None else _flags(fantasyland, len(players), "fantasyland")
     if names is not None:

@@ -23,7 +23,7 @@ __all__ = ["EXTENDED_PAIR_FIELDS", "PairResult", "PlayerResult", "Settlement", "
 
 # The text of every card code and the output name of every category, made once: a Hand's cards and the
 # core's strengths are valid by construction, so to_dict needs no per-card check.
-_CARD_TEXT: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
+_CARD_TEXT: tuple[str, ...] = (*(rank + suit for rank in RANKS for suit in SUITS), "X1", "X2")
 _CATEGORY_NAMES: tuple[str, ...] = tuple(member.name.lower() for member in HandCategory)
 
 
@@ -106,7 +106,8 @@ class PlayerResult:
     ``fantasyland_cards``: the cards the player is dealt next hand in fantasyland (RULES.md 4.2); 0 when
     it does not qualify or the rules' ``fantasyland`` is ``"off"``. ``ace_units``: under
     ``ace_basis="table"``, the player's Chi A, ``ace_units x (aces - 1)``, counted apart from the pairs
-    and part of ``net`` (RULES.md 11.9); 0 otherwise.
+    and part of ``net`` (RULES.md 11.9); 0 otherwise. ``joker_cards``: what ``X1`` and ``X2`` became
+    (RULES.md 1.2), a card code each, ``None`` for a joker the player does not hold.
     """
 
     hand: Hand
@@ -121,6 +122,16 @@ class PlayerResult:
     fantasyland_cards: int = 0
     # presets group
     ace_units: int = 0
+    # deck group: the jokers' cards
+    joker_cards: tuple[int | None, int | None] = (None, None)
+
+    def jokers_in(self, codes: Sequence[int]) -> str:
+        """``"X1 as Qs"`` (and ``", X2 as ..."``) for the jokers among ``codes``; ``""`` when none."""
+        return ", ".join(
+            f"{_CARD_TEXT[joker]} as {_CARD_TEXT[card]}"
+            for joker, card in zip((52, 53), self.joker_cards)
+            if card is not None and joker in codes
+        )
 
 
 _LEGEND = (
@@ -220,6 +231,7 @@ class Settlement:
                     net=net,
                     fantasyland_cards=facts.fantasyland_cards,
                     ace_units=facts.ace_units,
+                    joker_cards=facts.joker_cards,
                 )
                 for hand, facts, surrendered, home_run, net in zip(
                     self.hands, result.facts, self._surrendered, result.home_run, result.net
@@ -330,6 +342,13 @@ class Settlement:
             if self.rules.ace_basis == "table":
                 # Likewise only when the table counts the aces (RULES.md 11.9).
                 entry["ace_units"] = p.ace_units
+            if self.rules.jokers:
+                # What each joker became (RULES.md 1.2); only under rules with jokers.
+                entry["jokers"] = {
+                    _CARD_TEXT[joker]: _CARD_TEXT[card]
+                    for joker, card in zip((52, 53), p.joker_cards)
+                    if card is not None
+                }
             if p.hand.is_declared:
                 entry["declared"] = " ".join(_CARD_TEXT[c] for c in p.hand.cards)
                 entry["rows"] = None
@@ -346,6 +365,11 @@ class Settlement:
                     }
                     for name, codes, strength, royalty in zip(ROW_NAMES, rows, p.strengths or (), p.royalties)
                 }
+                if self.rules.jokers:
+                    for name, codes in zip(ROW_NAMES, rows):
+                        jokers = p.jokers_in(codes)
+                        if jokers:
+                            entry["rows"][name]["text"] += f" ({jokers})"
             players.append(entry)
         names = _PAIR_FIELDS if self.extended else _BASIC_PAIR_FIELDS
         pairs = [self._pair_dict(source, names) for source in self._pair_sources()]
@@ -379,10 +403,16 @@ class Settlement:
                 tags.append(f"natural: {p.natural}")
             if p.fantasyland_cards:
                 tags.append(f"fantasyland next hand: {p.fantasyland_cards} cards")
+            if p.hand.is_declared and p.jokers_in(p.hand.cards):
+                tags.append(p.jokers_in(p.hand.cards))
             lines.append(f"{self.names[index]}: {p.hand}" + (f"  [{', '.join(tags)}]" if tags else ""))
             if p.strengths is not None:
-                for name, strength, royalty in zip(ROW_NAMES, p.strengths, p.royalties):
+                cards = p.hand.cards
+                row_cards = (cards[:3], cards[3:8], cards[8:])
+                for name, codes, strength, royalty in zip(ROW_NAMES, row_cards, p.strengths, p.royalties):
                     extra = f"  (royalty {royalty})" if royalty else ""
+                    jokers = p.jokers_in(codes)
+                    extra += f"  ({jokers})" if jokers else ""
                     lines.append(f"    {name:<6} {describe(strength)}{extra}")
         lines.append("")
         headers = ["pair", "rows F M B", "by", "rows", "roy", "ovr", "scoop", "x", "nat", "surr", "stake",

@@ -311,7 +311,7 @@ def simulate_chunk(
     ``(p + r) % players`` in rotation ``r``.
     """
     players = len(strategies)
-    dealt = deal_batch(seed, start, stop, players)
+    dealt = deal_batch(seed, start, stop, players, extra_suits=rules.extra_suits, jokers=rules.jokers)
     spec = core_spec(rules)
     # Each distinct way of arranging (strategy and field tables) arranges every dealt hand once; seats and
     # rotations then pick from those.
@@ -445,8 +445,9 @@ def simulate(
     """
     resolved = rules_or_default(rules)
     seats = tuple(_strategy(value) for value in strategies)
-    if not 2 <= len(seats) <= 4:
-        raise ValueError(f"simulate: 2 to 4 seats need a strategy each, got {len(seats)}")
+    most = 4 + len(resolved.extra_suits)  # one more seat per added suit (RULES.md 1.1)
+    if not 2 <= len(seats) <= most:
+        raise ValueError(f"simulate: 2 to {most} seats need a strategy each, got {len(seats)}")
     deals = _positive_int(deals, "deals", 0, _MAX_DEALS)
     seed = _positive_int(seed, "seed", 0, MAX_SEED)
     chunk = _positive_int(chunk, "chunk", 1, _MAX_DEALS)

@@ -16,13 +16,16 @@ struct CardTextIssue {
   std::size_t end = 0;
 };
 
-// Parses one token ("As", "10h", "td", "T♥"), exactly, into a code 0..51; -1 when it is not a card.
+// Parses one token ("As", "10h", "td", "T♥"), exactly, into a code 0..51; the jokers "X1" and "X2" (any
+// case) into 52 and 53, and "🃏" into 52 (RULES.md 1.2); -1 when it is not a card.
 [[nodiscard]] int parse_card_token(std::string_view utf8) noexcept;
 
 // Parses UTF-8 `text` into card codes in order, writing at most `capacity` of them to `out` and their
 // number (all of them, even past `capacity`) to `*count`. Separators are white space (ASCII, U+00A0 and
 // the ideographic space U+3000), ',' and ';'; inside a chunk cards follow each other without spaces.
 // Ranks 2-9, T or 10, J, Q, K, A in any case; suits c d h s in any case or ♣ ♦ ♥ ♠ (and ♧ ♢ ♡ ♤).
+// The jokers are X1 and X2 (codes 52 and 53) and 🃏 (U+1F0CF): each 🃏 becomes the first joker not written
+// out as X1 or X2 anywhere in the text and not taken by an earlier 🃏, X1 first (X2 when none is left).
 // Repeats are not checked here.
 [[nodiscard]] CardTextIssue parse_card_text(std::string_view text, std::uint8_t* out, std::size_t capacity,
                                             std::size_t* count) noexcept;

@@ -54,6 +54,11 @@ Strength evaluate3(const std::uint8_t* cards) noexcept;
 // Equal to evaluate5 on distinct cards, at the cost of one more table load for a flush.
 Strength evaluate5_in_pack(const std::uint8_t* cards, Wheel wheel) noexcept;
 
+// A row of `width` (3 or 5) cards that may hold jokers (codes 52 and 53; the other codes < 52, repeats
+// allowed): the strength of its best substitution, each joker any of the 52 cards (RULES.md 1.2). Equal
+// to evaluate3 / evaluate5_in_pack on a row without a joker. Allocation-free.
+Strength evaluate_with_jokers(const std::uint8_t* cards, int width, Wheel wheel) noexcept;
+
 // Evaluates `rows` rows of `width` (3 or 5) cards laid out contiguously and writes one strength per row.
 // Returns the first invalid row (`item` = its index; out is then unspecified), or no issue.
 // Validation runs in the same pass, each card read once: whatever the bytes (even ones another thread
@@ -62,7 +67,9 @@ Strength evaluate5_in_pack(const std::uint8_t* cards, Wheel wheel) noexcept;
 // strengths, and the row an error names (the lowest invalid one), are the same for any thread count.
 // With `extra_suits` (RulesSpec::extra_suits) a row may hold a card of an added suit twice: such rows (never
 // seen by the 52-card kernels, whose repeat check sends their block to the row-by-row path) are checked
-// against the pack and evaluated by evaluate5_in_pack.
+// against the pack and evaluated by evaluate5_in_pack. `extra_suits` may be a whole pack word (make_pack):
+// with jokers in it, a row may hold those jokers (codes 52, 53), and is worth its best substitution
+// (RULES.md 1.2, evaluate_with_jokers).
 [[nodiscard]] CardIssue evaluate_batch(const std::uint8_t* cards, std::size_t rows, int width, Wheel wheel,
                                        std::int32_t* out, const Parallel& parallel = Parallel{},
                                        unsigned extra_suits = 0) noexcept;

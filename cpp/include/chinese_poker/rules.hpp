@@ -136,7 +136,12 @@ struct RulesSpec {
   // At most two bits; each added suit seats one more player (4 + bits, up to 6) and lets its cards appear
   // twice at the table.
   std::uint8_t extra_suits = 0;
+  // jokers (RULES.md 1.2): 0, 1 or 2 jokers in the pack (codes 52 and 53), each standing for any card.
+  std::uint8_t jokers = 0;
 };
+
+// The rules' pack as the card checks take it (make_pack): the added suits and the jokers.
+constexpr unsigned pack_of(const RulesSpec& rules) noexcept { return make_pack(rules.extra_suits, rules.jokers); }
 
 // Upper bound of every unit count and multiplier a RulesSpec may hold. With it (and kMaxStake) no
 // settlement total comes near the range of int64.
@@ -153,7 +158,7 @@ constexpr std::int64_t kMaxUnits = 1000;
 // "horse_multiplier", or of the ofc group: "suit_by_card" (set without suit_tiebreak), "wheel_sf_listed" (as
 // royal_listed), "royalty_at" (an entry outside 0..kMaxUnits, unlisted but not 0, or listed at a rank
 // royalty_ranks_allowed excludes) or "fantasyland", or of the deck group: "extra_suits" (a bit above 3, or
-// more than two bits). Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
+// more than two bits), "jokers" (above 2). Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
 // listed naturals pay 1..kMaxUnits. Every core entry point taking a RulesSpec requires it to be valid.
 [[nodiscard]] const char* validate_rules(const RulesSpec& rules) noexcept;
 

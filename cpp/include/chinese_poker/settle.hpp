@@ -46,12 +46,20 @@ struct PlayerFacts {
   bool false_declaration = false;       // declared without a listed natural, under false_declaration_units > 0
   int aces = 0;                         // aces among the 13 cards (counted when ace_units > 0)
   bool horse = false;                   // holds the rules' horse_card (when there is one)
+  // ---- jokers (RULES.md 1.2; here, in the padding before the next int) ----
+  // What X1 (joker_card[0]) and X2 became: a card code 0..51, or -1 when the player does not hold that
+  // joker. A player with a setting: the card of the joker's row substitution; a declared natural: the
+  // natural's substitution.
+  std::int8_t joker_card[2] = {-1, -1};
+  bool natural_key_known = false;       // a joker hand's natural: natural_key is its tie-break key
   // ---- ofc group ----
   int fantasyland_cards = 0;            // cards dealt next hand in fantasyland (RULES.md 4.2), 0 if none
   // ---- presets group ----
   // ace_basis "table": ace_units x (aces - 1), paid to (or by) the table apart from the pairs; 0 under
   // "pairwise" and in a round settled by declarations under natural_settles_table. Set by settle_round.
   std::int64_t ace_units = 0;
+  // ---- jokers ----
+  std::uint64_t natural_key = 0;        // natural_key_known: the natural's tie-break key
 };
 
 enum class DecidedBy : std::uint8_t {

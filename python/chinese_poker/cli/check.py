@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if len(given) == 1 and (given[0] == "-" or Path(given[0]).is_file()):
         return _check_file(given[0], None if args.rules is None else rules)
     try:
-        hand = Hand.parse(" ".join(given))
+        hand = Hand.parse(" ".join(given), extra_suits=rules.extra_suits, jokers=rules.jokers)
     except ValueError as error:
         if len(given) == 1 and _looks_like_path(given[0]):
             raise CliError(f"file {given[0]!r} not found") from None

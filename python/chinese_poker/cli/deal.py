@@ -18,7 +18,7 @@ from chinese_poker.rules import Rules
 __all__ = ["SEAT_NAMES", "add_parser", "deal_round", "run"]
 
 #: The names of the dealt seats, in order.
-SEAT_NAMES = ("North", "East", "South", "West")
+SEAT_NAMES = ("North", "East", "South", "West", "Fifth", "Sixth")
 
 
 def add_parser(commands: Any, rules_help: str) -> None:
@@ -29,7 +29,9 @@ def add_parser(commands: Any, rules_help: str) -> None:
         description="Deal a random round, arrange each hand with arrange's default "
         "strategy, settle it and print it.",
     )
-    deal.add_argument("--players", type=int, default=4, help="2, 3 or 4 (default 4)")
+    deal.add_argument(
+        "--players", type=int, default=4, help="2 to 4, one more per suit the rules add (default 4)"
+    )
     deal.add_argument("--seed", type=int, help="shuffle seed, 0 or more (default: random, printed)")
     deal.add_argument("--rules", help=rules_help + " (default pagat)")
     deal.add_argument(
@@ -44,13 +46,15 @@ def add_parser(commands: Any, rules_help: str) -> None:
 
 
 def deal_round(rules: Rules, players: int, seed: int) -> dict[str, Any]:
-    """A random round as an input object: ``players`` hands dealt from a deck shuffled by ``seed``, each
-    arranged by ``arrange``'s default strategy; a natural is declared when ``arrange`` says to. ``seed`` is
-    0 or more (``random.Random`` would deal the same round for ``-n`` as for ``n``)."""
+    """A random round as an input object: ``players`` hands dealt from the rules' pack (the 52 cards, the
+    added suits' cards again, the jokers) shuffled by ``seed``, each arranged by ``arrange``'s default
+    strategy; a natural is declared when ``arrange`` says to. ``seed`` is 0 or more (``random.Random`` would
+    deal the same round for ``-n`` as for ``n``)."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an integer 0 or more, got {seed!r}")
     entries = []
-    for name, cards in zip(SEAT_NAMES, deal_hands(random.Random(seed), players)):
+    pack = deal_hands(random.Random(seed), players, rules.extra_suits, rules.jokers)
+    for name, cards in zip(SEAT_NAMES, pack):
         arrangement = arrange(cards, rules)
         if rules.natural_declaration == "must_declare" and arrangement.declare:
             entries.append({"name": name, "cards": sorted_text(cards), "declare_natural": True})
@@ -66,8 +70,9 @@ def deal_round(rules: Rules, players: int, seed: int) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Deal, arrange, settle and print one round."""
     rules = resolve_rules(args.rules)
-    if not 2 <= args.players <= 4:
-        raise CliError(f"--players must be 2, 3 or 4, got {args.players}")
+    most = 4 + len(rules.extra_suits)
+    if not 2 <= args.players <= most:
+        raise CliError(f"--players must be 2 to {most} under these rules, got {args.players}")
     if args.seed is not None and args.seed < 0:
         # random.Random seeds with abs(n): -1 would silently deal the round of 1.
         raise CliError(f"--seed must be 0 or more, got {args.seed}")

@@ -65,6 +65,7 @@ KNOB_PHRASES: dict[str, str] = {
     "home_run_scope": "a home run multiplies its player's pairs, or every pair of the round (11.9)",
     # deck group (issue #15)
     "extra_suits": "suits added to the pack once more: '' | 's' | 'sh'; 5 and 6 players (1)",
+    "jokers": "jokers in the pack, X1 and X2, each any card: 0 | 1 | 2 (1.2)",
 }
 
 

@@ -54,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
     unknown = [name for name in strategies if name not in STRATEGIES]
     if unknown:
         raise CliError(f"--strategies: unknown strategy {unknown[0]!r}; expected {', '.join(STRATEGIES)}")
-    if not 2 <= len(strategies) <= 4:
-        raise CliError(f"--strategies: 2 to 4 seats, got {len(strategies)}")
+    most = 4 + len(rules.extra_suits)  # one more seat per added suit (RULES.md 1.1)
+    if not 2 <= len(strategies) <= most:
+        raise CliError(f"--strategies: 2 to {most} seats, got {len(strategies)}")
     for name, value, low in (
         ("--deals", args.deals, 0),
         ("--seed", args.seed, 0),

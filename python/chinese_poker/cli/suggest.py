@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if args.evaluate < 0:
         raise CliError(f"--evaluate must be 0 (no simulation) or a number of deals, got {args.evaluate}")
     try:
-        cards = parse_cards(" ".join(args.cards))
+        cards = parse_cards(" ".join(args.cards), rules.extra_suits, rules.jokers)
         found = suggest(cards, rules, args.k, opponents=args.opponents)
         measured = (
             evaluate_settings(

@@ -65,7 +65,7 @@ def cards_value(value: object, what: str) -> Any:
     raise ValueError(f"{what} must be a string of cards or a list of cards, got {type_name(value)}")
 
 
-def parse_player(data: object, extra_suits: str = "") -> tuple[str | None, Hand, bool]:
+def parse_player(data: object, extra_suits: str = "", jokers: int = 0) -> tuple[str | None, Hand, bool]:
     """A player object: its name, hand and surrender flag. ``extra_suits`` (the round's rules knob): the
     suits whose cards the hand may hold twice."""
     if not isinstance(data, Mapping):
@@ -90,16 +90,18 @@ def parse_player(data: object, extra_suits: str = "") -> tuple[str | None, Hand,
             raise ValueError(f"{' and '.join(missing)} missing (a setting needs front, middle and back)")
         if declare:
             raise ValueError("a player who declares a natural gives cards (13), not front, middle and back")
-        hand = Hand(*(cards_value(data[row], row) for row in ROW_NAMES), extra_suits=extra_suits)
+        hand = Hand(
+            *(cards_value(data[row], row) for row in ROW_NAMES), extra_suits=extra_suits, jokers=jokers
+        )
         return name, hand, surrender
     if "cards" not in data:
         raise ValueError("a player needs front, middle and back, or cards (13) with declare_natural")
     given = cards_value(data["cards"], "cards")
     try:
         hand = (
-            Hand.declared(given, extra_suits=extra_suits)
+            Hand.declared(given, extra_suits=extra_suits, jokers=jokers)
             if declare
-            else Hand.from_cards(given, extra_suits=extra_suits)
+            else Hand.from_cards(given, extra_suits=extra_suits, jokers=jokers)
         )
     except (ValueError, TypeError) as error:
         raise ValueError(f"cards: {error}") from None

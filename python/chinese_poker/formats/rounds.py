@@ -149,6 +149,9 @@ def rules_digest(rules: Rules) -> str:
 def _digest_of(rules: Rules) -> str:
     data = rules.to_dict()
     data.pop("preset", None)
+    # A pack without jokers hashes as before the knob existed, so every earlier digest stays valid.
+    if data.get("jokers") == 0:
+        del data["jokers"]
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -198,7 +201,7 @@ def parse_round(
         if isinstance(player, Mapping) and isinstance(player.get("name"), str) and player["name"].strip():
             label = f"player {index + 1} ({player['name']})"
         try:
-            name, hand, surrender = parse_player(player, round_rules.extra_suits)
+            name, hand, surrender = parse_player(player, round_rules.extra_suits, round_rules.jokers)
         except ValueError as error:
             raise RoundError(str(error), where, label) from None
         names.append(name if name is not None else _DEFAULT_NAMES[index])

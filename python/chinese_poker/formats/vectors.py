@@ -128,7 +128,7 @@ def _strongest(cards: list[int] | tuple[int, ...], rules: Rules) -> tuple[str, s
 def _natural_player(name: str, cards: str, rules: Rules) -> dict[str, Any]:
     """A player holding 13 cards that may be a natural: declared when the rules count it and need a
     declaration, else laid out as the strongest setting (under ``auto`` a natural is found in the setting)."""
-    codes = parse_cards(cards, rules.extra_suits)
+    codes = parse_cards(cards, rules.extra_suits, rules.jokers)
     if rules.natural_declaration == "must_declare" and detect_natural(codes, rules) is not None:
         return {"name": name, "cards": cards, "declare_natural": True}
     front, middle, back = _strongest(codes, rules)
@@ -293,6 +293,22 @@ def edge_cases(rules: Rules) -> list[dict[str, Any]]:
             ],
             f"the whole {13 * seats}-card pack at {seats} players, the cards in code order",
         )
+    if rules.jokers and rules.fantasyland == "off" and rules.ace_basis == "pairwise":
+        # deck group (issue #15): RULES.md 1.2's example, a joker in front (trips of queens) and in the back
+        # (a fifth seven: five of a kind with one deck), against a royal flush.
+        other = {"name": "B", "front": "Kc Kd 2c", "middle": "8c 8d 8h 3c 3d", "back": "As Ks Qs Js Ts"}
+        add(
+            "jokers-front",
+            ["jokers"],
+            [{"name": "A", "front": "X1 Qh Qd", "middle": "9s 9h 9d 4c 4d", "back": "7s 7h 7d 7c 2s"}, other],
+            "RULES.md 1.2: X1 as Qs in front (queens trips)",
+        )
+        add(
+            "jokers-back",
+            ["jokers"],
+            [{"name": "A", "front": "Qh Qd 2s", "middle": "9s 9h 9d 4c 4d", "back": "7s 7h 7d 7c X1"}, other],
+            "RULES.md 1.2: X1 as 7s in the back (five of a kind from one deck)",
+        )
     if rules.fantasyland != "off":
         players = _setting_players(_FANTASYLAND)
         players[1]["fantasyland"] = True
@@ -318,8 +334,10 @@ def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
         # deck group (issue #15): a pack with added suits seats up to 4 + one per suit; often full.
         players = rng.choice((players, *range(5, 5 + len(rules.extra_suits))))
         tags.add("added-suits")
+    if rules.jokers:
+        tags.add("jokers")
     entries = []
-    for index, cards in enumerate(deal_hands(rng, players, rules.extra_suits)):
+    for index, cards in enumerate(deal_hands(rng, players, rules.extra_suits, rules.jokers)):
         name = f"P{index + 1}"
         text = " ".join(format_card(c) for c in cards)
         how = rng.random()

@@ -34,6 +34,8 @@ PRESET_NAMES: tuple[str, ...] = (
     "maubinh", "shisanshui-rtxux", "shisanshui-luosong", "shisanshui-puxian",
     # deck group (issue #15): packs with added suits
     "shisanshui-puxian-six",
+    # deck group (issue #15): jokers
+    "shisanshui-puxian-ghost",
 )  # fmt: skip
 
 #: The preset ``Rules()`` equals.

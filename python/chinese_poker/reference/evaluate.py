@@ -15,7 +15,9 @@ where ``v1..v5`` is the tie-break vector, padded with zeros to five entries.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
+from itertools import product
 from typing import Any, Union
 
 from chinese_poker.cards import parse_card, parse_cards
@@ -28,9 +30,11 @@ __all__ = [
     "FOUR_OF_A_KIND",
     "FULL_HOUSE",
     "HIGH_CARD",
+    "JOKER_CODES",
     "ONE_PAIR",
     "STRAIGHT",
     "STRAIGHT_FLUSH",
+    "SUBSTITUTED",
     "SUIT_LETTERS",
     "THREE_OF_A_KIND",
     "TWO_PAIR",
@@ -46,6 +50,8 @@ __all__ = [
     "knob",
     "rank_value",
     "straight_ranks",
+    "substitute",
+    "substitutions",
     "suit_of",
     "suit_sequence",
     "tiebreak_vector",
@@ -132,7 +138,13 @@ DEFAULT_RULES: dict[str, Any] = {
     "home_run_scope": "own_pairs",
     # deck group (issue #15)
     "extra_suits": "",
+    "jokers": 0,
 }
+
+#: The jokers X1 and X2 (RULES.md 1.2).
+JOKER_CODES = (52, 53)
+#: ``extra_suits`` of a row whose jokers were replaced: any card may then appear any number of times.
+SUBSTITUTED = "*"
 
 SUIT_LETTERS = "cdhs"
 RANKS_TEXT = "23456789TJQKA"
@@ -162,20 +174,29 @@ def copies_in_pack(card: int, extra_suits: str) -> int:
 
 
 def card_codes(
-    cards: CardsInput, counts: Sequence[int] | None = None, extra_suits: str = ""
+    cards: CardsInput, counts: Sequence[int] | None = None, extra_suits: str = "", jokers: int = 0
 ) -> tuple[int, ...]:
     """Card codes of ``cards`` (ints 0..51 or card text), checked for range and duplicates.
 
     ``counts`` optionally lists the allowed numbers of cards; another number raises ValueError.
     ``extra_suits``: the suits added to the pack; a card of those suits may appear twice (text must then
-    separate the cards by spaces or commas).
+    separate the cards by spaces or commas); ``SUBSTITUTED``: cards whose jokers were replaced, any card
+    any number of times. ``jokers``: the pack's jokers (RULES.md 1.2), X1 = 52 and X2 = 53, each once.
     """
-    if not extra_suits:
+    if not extra_suits and not jokers:
         codes = parse_cards(cards)
     else:
         tokens = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
         codes = tuple(parse_card(token) for token in tokens)
         for card in set(codes):
+            if card >= 52:
+                if card - 52 >= jokers:
+                    raise ValueError(f"card X{card - 51} is a joker the pack does not hold (jokers={jokers})")
+                if codes.count(card) > 1:
+                    raise ValueError(f"joker X{card - 51} appears twice")
+                continue
+            if extra_suits == SUBSTITUTED:
+                continue
             if codes.count(card) > copies_in_pack(card, extra_suits):
                 held = "twice" if copies_in_pack(card, extra_suits) == 1 else "three times"
                 raise ValueError(f"card {RANKS_TEXT[card // 4]}{SUIT_LETTERS[suit_of(card)]} appears {held}")
@@ -278,7 +299,50 @@ def _evaluate_three(cards: Sequence[int]) -> int:
     return encode(HIGH_CARD, group_ranks)
 
 
-def evaluate(cards: CardsInput, wheel: str = "low", extra_suits: str = "") -> int:
+def substitutions(cards: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every way of replacing the jokers among ``cards`` by cards 0..51 (RULES.md 1.2: any card, a copy of
+    one held included), X1's card then X2's, greatest codes first; ``cards`` itself when it holds none."""
+    places = [cards.index(joker) for joker in JOKER_CODES if joker in cards]
+    for chosen in product(range(51, -1, -1), repeat=len(places)):
+        trial = list(cards)
+        for place, card in zip(places, chosen):
+            trial[place] = card
+        yield tuple(trial)
+
+
+def _strength(codes: Sequence[int], wheel: str) -> int:
+    return _evaluate_three(codes) if len(codes) == 3 else _evaluate_five(codes, wheel)
+
+
+def substitute(cards: CardsInput, rules: Mapping[str, Any] | None = None) -> tuple[int, ...]:
+    """A row with each joker replaced by its card (RULES.md 1.2): the substitution that makes the row
+    strongest by strength, then (with ``suit_tiebreak`` on) by the suit comparison; among equals the first
+    in the order of ``substitutions`` (the greatest codes)."""
+    row = card_codes(
+        cards, counts=(3, 5), extra_suits=knob(rules, "extra_suits"), jokers=knob(rules, "jokers")
+    )
+    if not any(card >= 52 for card in row):
+        return row
+    return _best_substitute(
+        row, knob(rules, "wheel"), knob(rules, "suit_tiebreak"), knob(rules, "suit_order")
+    )
+
+
+@lru_cache(maxsize=4096)
+def _best_substitute(
+    row: tuple[int, ...], wheel: str, suit_tiebreak: str, suit_order: str
+) -> tuple[int, ...]:
+    """``substitute`` by the knobs it reads (cached: a round asks for the same rows many times)."""
+    rules = {"wheel": wheel, "suit_tiebreak": suit_tiebreak, "suit_order": suit_order}
+    best: tuple[int, ...] | None = None
+    for trial in substitutions(row):
+        if best is None or _compare_codes(trial, best, rules) > 0:
+            best = trial
+    assert best is not None
+    return best
+
+
+def evaluate(cards: CardsInput, wheel: str = "low", extra_suits: str = "", jokers: int = 0) -> int:
     """Strength of a 3-card front or a 5-card middle/back, in the encoding of RULES.md section 8.
 
     Args:
@@ -295,13 +359,13 @@ def evaluate(cards: CardsInput, wheel: str = "low", extra_suits: str = "") -> in
 
     Raises:
         ValueError: on a card count other than 3 or 5, a repeated card, a bad card code, or a bad wheel.
+
+    ``jokers``: the pack's jokers (RULES.md 1.2); a row holding one is worth its strongest substitution.
     """
     if wheel not in WHEELS:
         raise ValueError(f"wheel must be one of {WHEELS}, got {wheel!r}")
-    codes = card_codes(cards, counts=(3, 5), extra_suits=extra_suits)
-    if len(codes) == 3:
-        return _evaluate_three(codes)
-    return _evaluate_five(codes, wheel)
+    codes = card_codes(cards, counts=(3, 5), extra_suits=extra_suits, jokers=jokers)
+    return max(_strength(trial, wheel) for trial in substitutions(codes))
 
 
 def _suit_strength(suit: int, suit_order: str) -> int:
@@ -354,12 +418,19 @@ def compare_rows(a: CardsInput, b: CardsInput, rules: Mapping[str, Any] | None =
         ValueError: on bad cards or rows of different lengths.
     """
     pack = knob(rules, "extra_suits")
-    row_a = card_codes(a, counts=(3, 5), extra_suits=pack)
-    row_b = card_codes(b, counts=(3, 5), extra_suits=pack)
+    jokers = knob(rules, "jokers")
+    row_a = card_codes(a, counts=(3, 5), extra_suits=pack, jokers=jokers)
+    row_b = card_codes(b, counts=(3, 5), extra_suits=pack, jokers=jokers)
     if len(row_a) != len(row_b):
         raise ValueError(f"rows of different lengths: {len(row_a)} and {len(row_b)} cards")
+    # Jokers: each row as its best substitution (RULES.md 1.2).
+    return _compare_codes(substitute(row_a, rules), substitute(row_b, rules), rules)
+
+
+def _compare_codes(row_a: Sequence[int], row_b: Sequence[int], rules: Mapping[str, Any] | None) -> int:
+    """``compare_rows`` of two checked rows without jokers (a card may repeat)."""
     wheel = knob(rules, "wheel")
-    result = _sign(evaluate(row_a, wheel, pack) - evaluate(row_b, wheel, pack))
+    result = _sign(_strength(row_a, wheel) - _strength(row_b, wheel))
     if result != 0:
         return result
     tiebreak = knob(rules, "suit_tiebreak")

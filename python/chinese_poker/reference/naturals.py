@@ -12,12 +12,14 @@ from itertools import combinations, product
 from typing import Any, Callable
 
 from chinese_poker.reference.evaluate import (
+    SUBSTITUTED,
     CardsInput,
     card_codes,
     evaluate,
     knob,
     rank_value,
     straight_ranks,
+    substitutions,
     suit_of,
 )
 
@@ -337,7 +339,32 @@ NATURAL_KINDS: tuple[str, ...] = tuple(_HOLDS)
 
 
 def _thirteen(cards13: CardsInput, rules: Mapping[str, Any] | None = None) -> tuple[int, ...]:
-    return card_codes(cards13, counts=(13,), extra_suits=knob(rules, "extra_suits"))
+    return card_codes(
+        cards13, counts=(13,), extra_suits=knob(rules, "extra_suits"), jokers=knob(rules, "jokers")
+    )
+
+
+def _substituted_rules(rules: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``rules`` for a hand whose jokers were replaced: any card may then repeat (RULES.md 1.2)."""
+    return {**(rules or {}), "extra_suits": SUBSTITUTED, "jokers": 0}
+
+
+def _best_natural(cards: tuple[int, ...], rules: Mapping[str, Any]) -> tuple[str | None, tuple[int, ...]]:
+    """The best listed natural over every substitution of the hand's jokers (RULES.md 1.2): the highest
+    kind of the ladder, then the greatest tie-break key; with the substitution that makes it (the first in
+    the order of ``substitutions`` among equals). A hand without jokers is its own substitution."""
+    listed = [name for name, _units in natural_list(rules)]
+    plain = _substituted_rules(rules)
+    best: tuple[int, NaturalKey] | None = None
+    best_cards = cards
+    for trial in substitutions(cards):
+        for level in range(len(listed) - 1, -1, -1):
+            if _HOLDS[listed[level]](trial, plain):
+                candidate = (level, natural_key(listed[level], trial, plain))
+                if best is None or candidate > best:
+                    best, best_cards = candidate, trial
+                break
+    return (None if best is None else listed[best[0]]), best_cards
 
 
 def _check_kind(kind: str) -> None:
@@ -358,7 +385,9 @@ def natural_list(rules: Mapping[str, Any]) -> list[tuple[str, int]]:
 def holds(kind: str, cards13: CardsInput, rules: Mapping[str, Any] | None = None) -> bool:
     """Whether the 13 cards hold the natural ``kind`` (whether or not the rules list it)."""
     _check_kind(kind)
-    return _HOLDS[kind](_thirteen(cards13, rules), rules or {})
+    cards = _thirteen(cards13, rules)
+    plain = _substituted_rules(rules) if any(card >= 52 for card in cards) else (rules or {})
+    return any(_HOLDS[kind](trial, plain) for trial in substitutions(cards))
 
 
 def detect_natural(cards13: CardsInput, rules: Mapping[str, Any]) -> str | None:
@@ -374,6 +403,8 @@ def detect_natural(cards13: CardsInput, rules: Mapping[str, Any]) -> str | None:
         ValueError: on anything but 13 distinct valid cards, or an unknown kind in ``naturals``.
     """
     cards = _thirteen(cards13, rules)
+    if any(card >= 52 for card in cards):
+        return _best_natural(cards, rules)[0]
     for name, _units in reversed(natural_list(rules)):
         if _HOLDS[name](cards, rules):
             return name
@@ -397,6 +428,15 @@ def natural_key(kind: str, cards13: CardsInput, rules: Mapping[str, Any]) -> Nat
     """
     _check_kind(kind)
     cards = _thirteen(cards13, rules)
+    if any(card >= 52 for card in cards):
+        # Jokers: the greatest key among the substitutions that hold the kind (RULES.md 1.2).
+        plain = _substituted_rules(rules)
+        keys = [
+            natural_key(kind, trial, plain) for trial in substitutions(cards) if _HOLDS[kind](trial, plain)
+        ]
+        if not keys:
+            raise ValueError(f"the cards do not hold {kind}")
+        return max(keys)
     if not _HOLDS[kind](cards, rules):
         raise ValueError(f"the cards do not hold {kind}")
     if knob(rules, "natural_tiebreak") == "none":

@@ -13,6 +13,7 @@ from typing import Any
 from chinese_poker.cards import format_card
 from chinese_poker.reference.evaluate import (
     DEFAULT_RULES,
+    SUBSTITUTED,
     CardsInput,
     card_codes,
     category_name,
@@ -20,6 +21,7 @@ from chinese_poker.reference.evaluate import (
     copies_in_pack,
     evaluate,
     knob,
+    substitute,
     tiebreak_vector,
 )
 from chinese_poker.reference.naturals import detect_natural, natural_key, natural_list
@@ -274,6 +276,8 @@ PRESETS["shisanshui-puxian-six"] = {
         "back": {"four_of_a_kind": 4, "straight_flush": 5, "five_of_a_kind": 10},
     },
 }
+# deck group (issue #15): the same rules with two jokers (鬼牌) and one 52-card deck
+PRESETS["shisanshui-puxian-ghost"] = {**PRESETS["shisanshui-puxian-six"], "extra_suits": "", "jokers": 2}
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "wheel": ("low", "second"),
@@ -398,6 +402,8 @@ def resolve_rules(preset_or_dict: str | Mapping[str, Any] = "pagat", **overrides
     pack = rules["extra_suits"]
     if not isinstance(pack, str) or len(set(pack)) != len(pack) or len(pack) > 2 or set(pack) - set("cdhs"):
         raise ValueError(f"extra_suits must be at most two different suit letters, got {pack!r}")
+    if isinstance(rules["jokers"], bool) or rules["jokers"] not in (0, 1, 2):
+        raise ValueError(f"jokers must be 0, 1 or 2, got {rules['jokers']!r}")
     if sorted(str(rules["suit_order"])) != sorted("cdhs") or len(rules["suit_order"]) != 4:
         raise ValueError(
             f"suit_order must be an order of the letters s, h, d, c, got {rules['suit_order']!r}"
@@ -421,6 +427,20 @@ def resolve_rules(preset_or_dict: str | Mapping[str, Any] = "pagat", **overrides
     return rules
 
 
+def _substituted(
+    front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapping[str, Any]
+) -> tuple[tuple[int, ...], ...]:
+    """The three rows, checked, each joker replaced by its row's card (RULES.md 1.2)."""
+    pack = knob(rules, "extra_suits")
+    jokers = knob(rules, "jokers")
+    rows = (
+        card_codes(front, counts=(3,), extra_suits=pack, jokers=jokers),
+        card_codes(middle, counts=(5,), extra_suits=pack, jokers=jokers),
+        card_codes(back, counts=(5,), extra_suits=pack, jokers=jokers),
+    )
+    return tuple(substitute(row, rules) for row in rows)
+
+
 def is_foul(front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapping[str, Any]) -> bool:
     """Whether a setting is foul (RULES.md None9): legal only when back >= middle >= front by strength.
 
@@ -429,10 +449,7 @@ def is_foul(front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapp
     that starts with the same tie-break values).
     """
     wheel = knob(rules, "wheel")
-    pack = knob(rules, "extra_suits")
-    f = evaluate(card_codes(front, counts=(3,), extra_suits=pack), wheel, pack)
-    m = evaluate(card_codes(middle, counts=(5,), extra_suits=pack), wheel, pack)
-    b = evaluate(card_codes(back, counts=(5,), extra_suits=pack), wheel, pack)
+    f, m, b = (evaluate(row, wheel, SUBSTITUTED) for row in _substituted(front, middle, back, rules))
     if f > m:
         return True
     if m > b:
@@ -483,14 +500,10 @@ def royalties(
     table = knob(rules, "royalties")
     if isinstance(table, str):
         table = _royalty_table(table)
-    pack = knob(rules, "extra_suits")
-    rows = (
-        card_codes(front, counts=(3,), extra_suits=pack),
-        card_codes(middle, counts=(5,), extra_suits=pack),
-        card_codes(back, counts=(5,), extra_suits=pack),
-    )
+    rows = _substituted(front, middle, back, rules)
     values = [
-        _royalty_of_row(name, cards, evaluate(cards, wheel, pack), table) for name, cards in zip(ROWS, rows)
+        _royalty_of_row(name, cards, evaluate(cards, wheel, SUBSTITUTED), table)
+        for name, cards in zip(ROWS, rows)
     ]
     return values[0], values[1], values[2]
 
@@ -509,10 +522,7 @@ def fantasyland_cards(
     if mode == "off":
         return 0
     wheel = knob(rules, "wheel")
-    pack = knob(rules, "extra_suits")
-    f = evaluate(card_codes(front, counts=(3,), extra_suits=pack), wheel, pack)
-    m = evaluate(card_codes(middle, counts=(5,), extra_suits=pack), wheel, pack)
-    b = evaluate(card_codes(back, counts=(5,), extra_suits=pack), wheel, pack)
+    f, m, b = (evaluate(row, wheel, SUBSTITUTED) for row in _substituted(front, middle, back, rules))
     top = category_name(f)
     if in_fantasyland:
         stays = (
@@ -543,22 +553,23 @@ class _Player:
         self.declared = "declared" in spec
         self.rows: tuple[tuple[int, ...], ...] | None
         pack = knob(rules, "extra_suits")
+        jokers = knob(rules, "jokers")
         try:
             if self.declared:
-                self.cards = card_codes(spec["declared"], counts=(13,), extra_suits=pack)
+                self.cards = card_codes(spec["declared"], counts=(13,), extra_suits=pack, jokers=jokers)
                 self.rows = None
             else:
                 missing = [row for row in ROWS if row not in spec]
                 if missing:
                     raise ValueError(f"missing {', '.join(missing)}")
                 self.rows = (
-                    card_codes(spec["front"], counts=(3,), extra_suits=pack),
-                    card_codes(spec["middle"], counts=(5,), extra_suits=pack),
-                    card_codes(spec["back"], counts=(5,), extra_suits=pack),
+                    card_codes(spec["front"], counts=(3,), extra_suits=pack, jokers=jokers),
+                    card_codes(spec["middle"], counts=(5,), extra_suits=pack, jokers=jokers),
+                    card_codes(spec["back"], counts=(5,), extra_suits=pack, jokers=jokers),
                 )
                 self.cards = self.rows[0] + self.rows[1] + self.rows[2]
                 # Across the rows as within one: no card more often than the pack holds it (RULES.md 1).
-                card_codes(self.cards, counts=(13,), extra_suits=pack)
+                card_codes(self.cards, counts=(13,), extra_suits=pack, jokers=jokers)
                 if not pack and len(set(self.cards)) != 13:
                     raise ValueError("a card appears in two rows")
         except (ValueError, TypeError) as error:
@@ -938,7 +949,7 @@ def settle(
     if knob(rules, "fantasyland") != "off" and count > 3:
         raise ValueError(f"with fantasyland on a table has 2 or 3 players, got {count}")
     table_aces = knob(rules, "ace_basis") == "table"
-    if table_aces and (count != 4 or banker is not None or pack):
+    if table_aces and (count != 4 or banker is not None or pack or knob(rules, "jokers")):
         raise ValueError(
             f"ace_basis 'table' needs 4 players, no banker and one 52-card deck, got {count} players"
         )
@@ -947,7 +958,8 @@ def settle(
     for seat in seats:
         for card in seat.cards:
             holders = owner.setdefault(card, [])
-            if len(holders) >= copies_in_pack(card, pack):
+            # A joker (52, 53) is one card of the pack (RULES.md 1.2).
+            if len(holders) >= (1 if card >= 52 else copies_in_pack(card, pack)):
                 held = " and ".join(f"player {p}" for p in [*holders, seat.index])
                 raise ValueError(
                     f"card {format_card(card)} is held by {held}: more copies than the pack holds"

@@ -49,7 +49,7 @@ def dealt_codes(value: object) -> list[int]:
     ``ValueError`` naming what is wrong."""
     given = cards_value(value, DEALT_KEY)
     try:
-        codes = list(parse_cards(given))
+        codes = list(parse_cards(given, "", 2))  # the jokers X1 and X2 may be dealt (RULES.md 1.2)
     except (ValueError, TypeError) as error:
         raise ValueError(f"{DEALT_KEY}: {error}") from None
     if len(codes) != _HAND_SIZE:

@@ -60,7 +60,7 @@ def check_one(body: bytes) -> Reply:
     rules = rules_field(data)
     player = {key: value for key, value in data.items() if key not in _CHECK_EXTRA_KEYS}
     try:
-        _, hand, _ = parse_player(player)
+        _, hand, _ = parse_player(player, rules.extra_suits, rules.jokers)
     except ValueError as error:
         raise ApiError(422, "bad_hand", one_line(error)) from None
     if data.get(DEALT_KEY) is not None:

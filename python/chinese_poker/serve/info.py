@@ -81,9 +81,10 @@ def preset_rules(name: str) -> Reply:
 def deal(query: Mapping[str, str]) -> Reply:
     """``GET /v1/deal?players=4&seed=7&rules=pagat``: a random round, each hand arranged by ``arrange``,
     as the input object ``chinese-poker deal --format input`` prints for the same seed and rules."""
-    players = query_int(query, "players", 4, 2, 4)
-    seed = query_int(query, "seed", None, 0, _MAX_SEED)
     rules = query_rules(query) or Rules.preset()
+    # The rules' pack: 4 players, one more per added suit (RULES.md 1.1); jokers seat nobody.
+    players = query_int(query, "players", 4, 2, 4 + len(rules.extra_suits))
+    seed = query_int(query, "seed", None, 0, _MAX_SEED)
     assert players is not None
     if seed is None:
         seed = random.SystemRandom().randrange(10**6)
