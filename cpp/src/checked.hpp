@@ -104,4 +104,15 @@ class CheckedMath {
   bool overflow_ = false;
 };
 
+// The same interface in plain arithmetic, for a caller that has shown its amounts cannot overflow (the
+// settlement kernel's bound, settle_net.cpp), so one formula serves both.
+class PlainMath {
+ public:
+  std::int64_t add(std::int64_t a, std::int64_t b) const noexcept { return a + b; }
+  std::int64_t sub(std::int64_t a, std::int64_t b) const noexcept { return a - b; }
+  std::int64_t mul(std::int64_t a, std::int64_t b) const noexcept { return a * b; }
+  std::int64_t neg(std::int64_t a) const noexcept { return -a; }
+  [[nodiscard]] bool overflow() const noexcept { return false; }
+};
+
 }  // namespace chinese_poker::detail

@@ -13,6 +13,7 @@
 #include "jokers.hpp"
 #include "naturals_detail.hpp"
 #include "parallel.hpp"
+#include "row_value.hpp"
 #include "settle_net.hpp"
 
 namespace chinese_poker {
@@ -76,25 +77,6 @@ int compare_row(const PlayerInput& a, const PlayerFacts& fa, const PlayerInput& 
   const int result = static_cast<int>(sa > sb) - static_cast<int>(sa < sb);
   if (result != 0 || !rules.suit_tiebreak) return result;
   return suit_tiebreak(a.cards + kRowStart[row], b.cards + kRowStart[row], kRowSize[row], sa, rules);
-}
-
-// Value to i of one row (RULES.md 11.5); `base` is what the row pays plainly (row_base, 1 by default).
-std::int64_t row_value(int result, std::int64_t ri, std::int64_t rj, std::int64_t base, const RulesSpec& rules,
-                       detail::CheckedMath& math) noexcept {
-  // result is -1, 0 or +1 and base at most kMaxUnits: result * base never overflows.
-  if (rules.royalty_cancel && ri > 0 && rj > 0) return result * base;
-  if (!rules.royalty_always) {
-    // What a won row is worth to each side; selected without branching on the (random) result.
-    const std::int64_t worth_i = rules.royalty_add ? math.add(base, ri) : (ri > 0 ? ri : base);
-    const std::int64_t worth_j = rules.royalty_add ? math.add(base, rj) : (rj > 0 ? rj : base);
-    return math.sub(static_cast<std::int64_t>(result > 0) * worth_i, static_cast<std::int64_t>(result < 0) * worth_j);
-  }
-  std::int64_t unit = result * base;
-  if (!rules.royalty_add) {
-    if (result > 0 && ri > 0) unit = 0;
-    if (result < 0 && rj > 0) unit = 0;
-  }
-  return math.sub(math.add(unit, ri), rj);
 }
 
 int sign(std::int64_t v) noexcept { return (v > 0) - (v < 0); }
@@ -228,7 +210,7 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     for (int row = 0; row < 3; ++row) {
       const std::int64_t base = rules.row_base[static_cast<std::size_t>(row)];
       p.row_units += results[row] * base;  // at most 3 x kMaxUnits in all
-      value = math.add(value, row_value(results[row], ri[row], rj[row], base, rules, math));
+      value = math.add(value, detail::row_value(results[row], ri[row], rj[row], base, rules, math));
       wins_i += results[row] > 0;
       wins_j += results[row] < 0;
     }

@@ -4,8 +4,10 @@
 
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/evaluate.hpp"
+#include "checked.hpp"
 #include "evaluate_tables.hpp"
 #include "naturals_detail.hpp"
+#include "row_value.hpp"
 
 namespace chinese_poker::detail {
 
@@ -36,23 +38,6 @@ struct NetFacts {
 // negative exactly then).
 unsigned greater(Strength a, Strength b) noexcept {
   return static_cast<unsigned>((std::uint64_t{b} - std::uint64_t{a}) >> 63);
-}
-
-// The value to i of one row, as the general path's row_value (RULES.md 11.5), in plain arithmetic.
-std::int64_t row_value(int result, std::int64_t ri, std::int64_t rj, std::int64_t base,
-                       const RulesSpec& rules) noexcept {
-  if (rules.royalty_cancel && ri > 0 && rj > 0) return result * base;
-  if (!rules.royalty_always) {
-    const std::int64_t worth_i = rules.royalty_add ? base + ri : (ri > 0 ? ri : base);
-    const std::int64_t worth_j = rules.royalty_add ? base + rj : (rj > 0 ? rj : base);
-    return static_cast<std::int64_t>(result > 0) * worth_i - static_cast<std::int64_t>(result < 0) * worth_j;
-  }
-  std::int64_t unit = result * base;
-  if (!rules.royalty_add) {
-    if (result > 0 && ri > 0) unit = 0;
-    if (result < 0 && rj > 0) unit = 0;
-  }
-  return unit + ri - rj;
 }
 
 std::int64_t clamp(std::int64_t v, std::int64_t cap) noexcept { return v > cap ? cap : (v < -cap ? -cap : v); }
@@ -93,7 +78,8 @@ RowOutcome rows_of_pair(const NetFacts& fi, const NetFacts& fj, bool foul_i, boo
     const std::int64_t base = rules.row_base[static_cast<std::size_t>(row)];
     o.results[row] = result;
     o.row_units += result * base;
-    o.value += row_value(result, ri, rj, base, rules);
+    PlainMath plain;  // within the bound above
+    o.value += row_value(result, ri, rj, base, rules, plain);
   }
   return o;
 }
