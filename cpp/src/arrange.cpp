@@ -71,17 +71,51 @@ void evaluate_subsets(const std::uint8_t* c, Wheel wheel, bool in_pack, HandSubs
       h.five_class[i] = detail::class5_pack_with(t, cards, w);
     }
   } else {
-    for (int i = 0; i < 1287; ++i) {
-      gather(c, s.five[i], cards);
-      h.five[i] = detail::eval5_with(t, cards, w);
-      h.five_class[i] = detail::class5_with(t, cards, w);
+    // The subsets in the order of five[] (ascending masks: the highest position varies slowest), their
+    // card words summed along the loops, so that each subset costs one add, not a gather of 13 positions.
+    std::uint64_t word[13];
+    for (int k = 0; k < 13; ++k) word[k] = t.card_word[c[k]];
+    const auto& plain = t.plain[w];
+    const auto& plain_class = t.plain_class[w];
+    const auto& flush_class = t.flush_class[w];
+    int i = 0;
+    for (int p4 = 4; p4 < 13; ++p4)
+      for (int p3 = 3; p3 < p4; ++p3) {
+        const std::uint64_t w43 = word[p4] + word[p3];
+        for (int p2 = 2; p2 < p3; ++p2) {
+          const std::uint64_t w432 = w43 + word[p2];
+          for (int p1 = 1; p1 < p2; ++p1) {
+            const std::uint64_t w4321 = w432 + word[p1];
+            for (int p0 = 0; p0 < p1; ++p0, ++i) {
+              const std::uint64_t sum = w4321 + word[p0];
+              const std::uint32_t slot = detail::slot_of_key(t, static_cast<std::uint32_t>(sum));
+              const Strength strength = plain[slot];
+              if ((sum & detail::kFlushBits) != 0) {
+                h.five[i] = detail::flush_from_plain(strength);
+                h.five_class[i] = flush_class[slot];
+              } else {
+                h.five[i] = strength;
+                h.five_class[i] = plain_class[slot];
+              }
+            }
+          }
+        }
+      }
+    assert(i == 1287);
+  }
+  // Three-card subsets likewise, in the order of three[]; each card's share of the front index is by its
+  // place in the row (lowest position first, as gather gives them).
+  int i = 0;
+  for (int p2 = 2; p2 < 13; ++p2)
+    for (int p1 = 1; p1 < p2; ++p1) {
+      const std::size_t upper = std::size_t{t.front_part[1][c[p1]]} + std::size_t{t.front_part[2][c[p2]]};
+      for (int p0 = 0; p0 < p1; ++p0, ++i) {
+        const std::size_t key = upper + t.front_part[0][c[p0]];
+        h.three[i] = t.front[key];
+        h.three_class[i] = t.front_class[key];
+      }
     }
-  }
-  for (int i = 0; i < 286; ++i) {
-    gather(c, s.three[i], cards);
-    h.three[i] = detail::eval3_with(t, cards);
-    h.three_class[i] = detail::class3_with(t, cards);
-  }
+  assert(i == 286);
 }
 
 // [jokers] The subsets of a hand holding jokers (RULES.md 1.2) that hold one: each is worth its best
@@ -155,6 +189,13 @@ std::size_t collect_legal(const HandSubsets& h, const RulesSpec& rules, Split* o
   return n;
 }
 
+// A back and the bounds of its settings' expectation, side by side so that ordering them reads no other array.
+struct BoundedBack {
+  double bound;  // the back's bound by its strength (the order of the search)
+  double tight;  // a tighter bound by the cards it leaves (backs below the best found are skipped)
+  int back;
+};
+
 // Scratch space of one arranging call: thread-local, so concurrent batch calls each have their own and
 // no call allocates on its path.
 struct Scratch {
@@ -162,6 +203,7 @@ struct Scratch {
   Split legal[kNumSplits];
   std::uint16_t order[1287];  // backs, most promising first
   double bound[1287];         // per back: an upper bound of the expectation of its settings
+  BoundedBack candidate[1287];  // backs still to search, with their bounds
 };
 
 // A thread_local object's address, read through a volatile so that it is an opaque pointer: GCC otherwise
@@ -276,11 +318,55 @@ double expectation(const RowValue* v, const ExpectedModel& model) noexcept {
   return total;
 }
 
-// Per-subset row values of one hand (the middle and back tables differ, so a five-card subset has two).
+// The expectation regrouped for the search: each row's terms that do not involve another row folded into
+// one number (`own`), the pair terms from the rows' win and loss chances and royalties. Equal to
+// expectation() up to rounding (a few ulps), so the search uses it only to skip settings clearly below the
+// best found and values every other one with expectation() itself: the setting chosen and its value are
+// expectation()'s.
+struct FastRow {
+  double own, win, loss, extra_win, extra_loss;
+};
+
+FastRow fast_row(const RowValue& v) noexcept {
+  return FastRow{v.win - v.loss + v.win * v.extra_win - v.extra_loss + v.always, v.win, v.loss, v.extra_win,
+                 v.extra_loss};
+}
+
+// The pair terms of the model: the overall unit, the scoop (bonus and multiplier) and the royalties the
+// multiplier takes along.
+struct PairTerms {
+  double overall, scoop, royalty_scoop;
+};
+
+PairTerms pair_terms(const ExpectedModel& model) noexcept {
+  PairTerms terms{model.overall_unit, model.scoop_bonus, 0};
+  if (model.scoop_multiplier != 1) {
+    const double extra = model.scoop_multiplier - 1;
+    terms.scoop += extra * (3 + model.overall_unit + model.scoop_bonus);
+    if (model.royalties_in_multiplier) terms.royalty_scoop = extra;
+  }
+  return terms;
+}
+
+inline double fast_expectation(const FastRow& f, const FastRow& m, const FastRow& b, const PairTerms& pair) noexcept {
+  const double wins = f.win * m.win, losses = f.loss * m.loss;
+  const double win_two = wins + (f.win + m.win) * b.win - 2 * wins * b.win;
+  const double lose_two = losses + (f.loss + m.loss) * b.loss - 2 * losses * b.loss;
+  const double scoop = wins * b.win, scooped = losses * b.loss;
+  double total = f.own + m.own + b.own + pair.overall * (win_two - lose_two) + pair.scoop * (scoop - scooped);
+  if (pair.royalty_scoop != 0) {
+    const double ours = scoop * (f.extra_win + m.extra_win + b.extra_win);
+    const double theirs = f.extra_loss * m.loss * b.loss + m.extra_loss * f.loss * b.loss + b.extra_loss * losses;
+    total += pair.royalty_scoop * (ours - theirs);
+  }
+  return total;
+}
+
+// Per-subset fast rows of one hand (the middle and back tables differ, so a five-card subset has two).
 struct HandValues {
-  RowValue middle[1287];
-  RowValue back[1287];
-  RowValue front[286];
+  FastRow middle[1287];
+  FastRow back[1287];
+  FastRow front[286];
 };
 
 HandValues& hand_values() noexcept {
@@ -327,6 +413,81 @@ void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrang
   fill(cards13, h, best_b, best_m, best_f, out);
 }
 
+// What the eight cards a back leaves can make, as an upper bound of the categories of the middle and the
+// front (one 52-card deck): rank counts as 13 nibbles and suit counts as 4, and from them which categories
+// are within reach. A bound, not the best hand: a flush and a straight both possible count as a straight
+// flush, the wheel as a straight whatever the rules say of it.
+struct RestCounts {
+  std::uint64_t ranks;  // nibble r: cards of rank r
+  std::uint32_t suits;  // nibble s: cards of suit s
+};
+
+constexpr std::uint64_t kRankNibbles = 0x1111111111111ULL;  // 13 nibbles of 1
+
+// Nibble flags (bit 3 of each of the 13 nibbles) of the ranks held at least `n` times (n in 1..4; counts
+// up to 8 of one rank cannot carry into the next nibble).
+constexpr std::uint64_t ranks_at_least(std::uint64_t ranks, unsigned n) noexcept {
+  return (ranks + (8 - n) * kRankNibbles) & (8 * kRankNibbles);
+}
+
+int five_category_cap(const RestCounts& rest) noexcept {
+  const std::uint64_t held = ranks_at_least(rest.ranks, 1);
+  const std::uint64_t runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16;
+  // Ranks 0-3 (deuce to five) and the ace (rank 12): the wheel.
+  constexpr std::uint64_t kWheel = 8ULL | 8ULL << 4 | 8ULL << 8 | 8ULL << 12 | 8ULL << 48;
+  const bool straight = runs != 0 || (held & kWheel) == kWheel;
+  const bool flush = ((rest.suits + 0x3333u) & 0x8888u) != 0;  // a suit held five times or more
+  if (straight && flush) return kStraightFlush;
+  const std::uint64_t pairs = ranks_at_least(rest.ranks, 2);
+  const std::uint64_t trips = ranks_at_least(rest.ranks, 3);
+  if (ranks_at_least(rest.ranks, 4) != 0) return kFourOfAKind;
+  if (trips != 0 && detail::popcount64(pairs) >= 2) return kFullHouse;
+  if (flush) return kFlush;
+  if (straight) return kStraight;
+  if (trips != 0) return kThreeOfAKind;
+  if (detail::popcount64(pairs) >= 2) return kTwoPair;
+  return pairs != 0 ? kOnePair : kHighCard;
+}
+
+int three_category_cap(const RestCounts& rest) noexcept {
+  if (ranks_at_least(rest.ranks, 3) != 0) return kThreeOfAKind;
+  return ranks_at_least(rest.ranks, 2) != 0 ? kOnePair : kHighCard;
+}
+
+// The componentwise best of two row values (each an upper bound of the same row): the tighter bound.
+RowValue tighter(const RowValue& x, const RowValue& y) noexcept {
+  return RowValue{std::min(x.win, y.win), std::max(x.loss, y.loss), std::min(x.extra_win, y.extra_win),
+                  std::max(x.extra_loss, y.extra_loss), std::min(x.always, y.always)};
+}
+
+// The componentwise best of the row values `v` over a set of rows; `first` says whether the set is empty.
+void widen(RowValue& best, const RowValue& v, bool first) noexcept {
+  if (first) {
+    best = v;
+    return;
+  }
+  best.win = std::max(best.win, v.win);
+  best.loss = std::min(best.loss, v.loss);
+  best.extra_win = std::max(best.extra_win, v.extra_win);
+  best.extra_loss = std::min(best.extra_loss, v.extra_loss);
+  best.always = std::max(best.always, v.always);
+}
+
+// Per category k, the componentwise best row values over the hand's subsets of category k or lower
+// (categories no subset has take the values below them; `has` says whether any subset is that low).
+template <std::size_t N>
+struct CategoryBounds {
+  RowValue upto[N];
+  bool has[N];
+  void finish() noexcept {
+    for (std::size_t k = 1; k < N; ++k) {
+      if (!has[k - 1]) continue;
+      widen(upto[k], upto[k - 1], !has[k]);
+      has[k] = true;
+    }
+  }
+};
+
 double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
                       Arrangement* out) noexcept {
   assert(!check_cards_in_pack(cards13, 13, 0, pack_of(rules)));
@@ -335,45 +496,56 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
   evaluate_subsets(cards13, rules.wheel, rules.extra_suits != 0, h);
   if (rules.jokers != 0) add_joker_subsets(cards13, rules.wheel, h);
   HandValues& values = hand_values();
+  // One 52-card deck: the backs' bounds can be tightened by what the cards each back leaves can make.
+  const bool by_rest = rules.extra_suits == 0 && rules.jokers == 0;
+  CategoryBounds<kFiveOfAKind + 1> middles{};
   for (int i = 0; i < 1287; ++i) {
-    values.middle[i] = row_value(model.row[1], h.five_class[i]);
-    values.back[i] = row_value(model.row[2], h.five_class[i]);
+    const RowValue middle = row_value(model.row[1], h.five_class[i]);
+    values.middle[i] = fast_row(middle);
+    values.back[i] = fast_row(row_value(model.row[2], h.five_class[i]));
+    if (by_rest) {
+      const int k = category_of(h.five[i]);
+      widen(middles.upto[k], middle, !middles.has[k]);
+      middles.has[k] = true;
+    }
   }
-  for (int i = 0; i < 286; ++i) values.front[i] = row_value(model.row[0], h.three_class[i]);
+  middles.finish();
+  for (int i = 0; i < 286; ++i) values.front[i] = fast_row(row_value(model.row[0], h.three_class[i]));
+  const PairTerms pair = pair_terms(model);
+  // The regrouped sum differs from expectation() by rounding only (values of at most a few hundred units,
+  // so by far less than this); a setting is skipped only when its fast value is below the best by more.
+  constexpr double kSlack = 1e-9;
   // Branch and bound over backs. The expectation grows with each row's win chance, royalty and "always"
   // value and falls with its loss chance and the opponent's royalty, so valuing the front at the hand's
   // best front values and the middle at the best values of any class up to the back's bounds every
-  // setting with that back. Backs are taken in falling bound; once a bound is below the best found, stop.
-  RowValue best_front{0, 1, 0, 0, 0};
-  bool first = true;
+  // setting with that back.
+  CategoryBounds<kThreeOfAKind + 1> fronts{};
   for (int i = 0; i < 286; ++i) {
-    const RowValue& v = values.front[i];
-    if (first) {
-      best_front = v;
-      first = false;
-      continue;
-    }
-    best_front.win = std::max(best_front.win, v.win);
-    best_front.loss = std::min(best_front.loss, v.loss);
-    best_front.extra_win = std::max(best_front.extra_win, v.extra_win);
-    best_front.extra_loss = std::min(best_front.extra_loss, v.extra_loss);
-    best_front.always = std::max(best_front.always, v.always);
+    const int k = category_of(h.three[i]);
+    widen(fronts.upto[k], row_value(model.row[0], h.three_class[i]), !fronts.has[k]);
+    fronts.has[k] = true;
   }
+  fronts.finish();
+  const RowValue best_front = fronts.upto[kThreeOfAKind];
+  const FastRow front_bound = fast_row(best_front);
+  int top = 0;
   for (int b = 0; b < 1287; ++b) {
     const std::size_t c = h.five_class[b];
     const RowValue middle_bound{model.middle_upto[0][c], model.middle_upto[1][c], model.middle_upto[2][c],
                                 model.middle_upto[3][c], model.middle_upto[4][c]};
-    const RowValue v[3] = {best_front, middle_bound, values.back[b]};
-    sc.bound[b] = expectation(v, model);
+    sc.bound[b] = fast_expectation(front_bound, fast_row(middle_bound), values.back[b], pair);
+    if (sc.bound[b] > sc.bound[top]) top = b;
   }
-  BackQueue queue(sc.order, [&](int x, int y) { return sc.bound[x] != sc.bound[y] ? sc.bound[x] > sc.bound[y] : x < y; });
   double best = 0;
   int best_b = -1, best_m = -1, best_f = -1;
-  while (!queue.empty()) {
-    const int b = queue.pop();
-    if (best_b >= 0 && sc.bound[b] < best) break;
+  const auto search_back = [&](int b) {
     for_each_completion(h, b, rules, [&](int m, int fr) {
-      const RowValue v[3] = {values.front[fr], values.middle[m], values.back[b]};
+      if (best_b >= 0 &&
+          fast_expectation(values.front[fr], values.middle[m], values.back[b], pair) < best - kSlack) {
+        return;
+      }
+      const RowValue v[3] = {row_value(model.row[0], h.three_class[fr]), row_value(model.row[1], h.five_class[m]),
+                             row_value(model.row[2], h.five_class[b])};
       const double ev = expectation(v, model);
       if (best_b < 0 || ev > best ||
           (ev == best && stronger(h.five[b], h.five[m], h.three[fr], h.five[best_b], h.five[best_m], h.three[best_f]))) {
@@ -383,6 +555,57 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
         best_f = fr;
       }
     });
+  };
+  // The back of greatest bound first (the first such by index), then every back whose bound reaches the
+  // best found, in falling bound and rising index, until a bound falls below the best. Backs of equal
+  // strength have equal bounds, so they are searched in index order: among settings of equal value and
+  // strengths the first found, the one of least back index, is kept whatever the other backs' order.
+  search_back(top);
+  // A second, tighter bound for the backs still in reach (one deck): the middle and the front come from
+  // the eight cards the back leaves, so their categories are at most what those cards can make. It is not
+  // a function of the back's strength alone, so it only skips backs; the order stays the first bound's.
+  std::uint64_t hand_ranks = 0;
+  std::uint32_t hand_suits = 0;
+  std::uint64_t rank_of[13];
+  std::uint32_t suit_of[13];
+  for (int k = 0; k < 13; ++k) {
+    rank_of[k] = std::uint64_t{1} << (4 * card_rank(cards13[k]));
+    suit_of[k] = std::uint32_t{1} << (4 * card_suit(cards13[k]));
+    hand_ranks += rank_of[k];
+    hand_suits += suit_of[k];
+  }
+  const SubsetTables& s = subsets();
+  int count = 0;
+  for (int b = 0; b < 1287; ++b) {
+    if (b == top || sc.bound[b] < best - kSlack) continue;
+    double tight = sc.bound[b];
+    if (by_rest) {
+      RestCounts rest{hand_ranks, hand_suits};
+      const unsigned mask = s.five[b];
+      for (int k = 0; k < 13; ++k) {
+        const unsigned in_back = mask >> k & 1u;
+        rest.ranks -= rank_of[k] * in_back;
+        rest.suits -= suit_of[k] * in_back;
+      }
+      const int five_cap = five_category_cap(rest), three_cap = three_category_cap(rest);
+      if (middles.has[five_cap] && fronts.has[three_cap]) {
+        const std::size_t c = h.five_class[b];
+        const RowValue middle_bound{model.middle_upto[0][c], model.middle_upto[1][c], model.middle_upto[2][c],
+                                    model.middle_upto[3][c], model.middle_upto[4][c]};
+        tight = fast_expectation(fast_row(fronts.upto[three_cap]), fast_row(tighter(middle_bound, middles.upto[five_cap])),
+                                 values.back[b], pair);
+        if (tight < best - kSlack) continue;
+      }
+    }
+    sc.candidate[count++] = BoundedBack{sc.bound[b], tight, b};
+  }
+  std::sort(sc.candidate, sc.candidate + count, [](const BoundedBack& x, const BoundedBack& y) {
+    return x.bound != y.bound ? x.bound > y.bound : x.back < y.back;
+  });
+  for (int k = 0; k < count; ++k) {
+    if (sc.candidate[k].bound < best - kSlack) break;
+    if (sc.candidate[k].tight < best - kSlack) continue;
+    search_back(sc.candidate[k].back);
   }
   assert(best_b >= 0);
   fill(cards13, h, best_b, best_m, best_f, out);
