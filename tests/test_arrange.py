@@ -214,8 +214,12 @@ def test_bad_input(call, error, message) -> None:
 
 # Hands rich in what the search's bounds read (pairs, trips and quads from few ranks; flushes and straights
 # from two suits), beside random ones.
-few_ranks = st.permutations([r * 4 + s for r in range(7) for s in range(4)]).map(lambda deck: tuple(deck[:13]))
-two_suits = st.permutations([r * 4 + s for r in range(13) for s in (1, 3)]).map(lambda deck: tuple(deck[:13]))
+def _thirteen_of(pack: list[int]) -> st.SearchStrategy[tuple[int, ...]]:
+    return st.permutations(pack).map(lambda deck: tuple(deck[:13]))
+
+
+few_ranks = _thirteen_of([r * 4 + s for r in range(7) for s in range(4)])
+two_suits = _thirteen_of([r * 4 + s for r in range(13) for s in (1, 3)])
 
 
 @settings(max_examples=80, deadline=None)
