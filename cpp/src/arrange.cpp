@@ -189,10 +189,9 @@ std::size_t collect_legal(const HandSubsets& h, const RulesSpec& rules, Split* o
   return n;
 }
 
-// A back and the bounds of its settings' expectation, side by side so that ordering them reads no other array.
+// A back and the bound of its settings' expectation, side by side so that ordering them reads no other array.
 struct BoundedBack {
-  double bound;  // the back's bound by its strength (the order of the search)
-  double tight;  // a tighter bound by the cards it leaves (backs below the best found are skipped)
+  double tight;  // the tighter of the back's two bounds
   int back;
 };
 
@@ -440,12 +439,13 @@ int five_category_cap(const RestCounts& rest) noexcept {
   if (straight && flush) return kStraightFlush;
   const std::uint64_t pairs = ranks_at_least(rest.ranks, 2);
   const std::uint64_t trips = ranks_at_least(rest.ranks, 3);
+  const bool two_pairs = (pairs & (pairs - 1)) != 0;  // two flags or more
   if (ranks_at_least(rest.ranks, 4) != 0) return kFourOfAKind;
-  if (trips != 0 && detail::popcount64(pairs) >= 2) return kFullHouse;
+  if (trips != 0 && two_pairs) return kFullHouse;
   if (flush) return kFlush;
   if (straight) return kStraight;
   if (trips != 0) return kThreeOfAKind;
-  if (detail::popcount64(pairs) >= 2) return kTwoPair;
+  if (two_pairs) return kTwoPair;
   return pairs != 0 ? kOnePair : kHighCard;
 }
 
@@ -547,8 +547,13 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
       const RowValue v[3] = {row_value(model.row[0], h.three_class[fr]), row_value(model.row[1], h.five_class[m]),
                              row_value(model.row[2], h.five_class[b])};
       const double ev = expectation(v, model);
+      // Among settings of equal value the strongest; among equally strong ones the one of least back
+      // index, then the first in the back's own order: a choice independent of the order backs are taken in.
       if (best_b < 0 || ev > best ||
-          (ev == best && stronger(h.five[b], h.five[m], h.three[fr], h.five[best_b], h.five[best_m], h.three[best_f]))) {
+          (ev == best &&
+           (stronger(h.five[b], h.five[m], h.three[fr], h.five[best_b], h.five[best_m], h.three[best_f]) ||
+            (b < best_b && h.five[b] == h.five[best_b] && h.five[m] == h.five[best_m] &&
+             h.three[fr] == h.three[best_f])))) {
         best = ev;
         best_b = b;
         best_m = m;
@@ -556,14 +561,11 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
       }
     });
   };
-  // The back of greatest bound first (the first such by index), then every back whose bound reaches the
-  // best found, in falling bound and rising index, until a bound falls below the best. Backs of equal
-  // strength have equal bounds, so they are searched in index order: among settings of equal value and
-  // strengths the first found, the one of least back index, is kept whatever the other backs' order.
+  // The back of greatest bound first, then every back whose bounds reach the best found, most promising
+  // first, until none does.
   search_back(top);
   // A second, tighter bound for the backs still in reach (one deck): the middle and the front come from
-  // the eight cards the back leaves, so their categories are at most what those cards can make. It is not
-  // a function of the back's strength alone, so it only skips backs; the order stays the first bound's.
+  // the eight cards the back leaves, so their categories are at most what those cards can make.
   std::uint64_t hand_ranks = 0;
   std::uint32_t hand_suits = 0;
   std::uint64_t rank_of[13];
@@ -597,15 +599,20 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
         if (tight < best - kSlack) continue;
       }
     }
-    sc.candidate[count++] = BoundedBack{sc.bound[b], tight, b};
+    sc.candidate[count++] = BoundedBack{tight, b};
   }
-  std::sort(sc.candidate, sc.candidate + count, [](const BoundedBack& x, const BoundedBack& y) {
-    return x.bound != y.bound ? x.bound > y.bound : x.back < y.back;
-  });
-  for (int k = 0; k < count; ++k) {
-    if (sc.candidate[k].bound < best - kSlack) break;
-    if (sc.candidate[k].tight < best - kSlack) continue;
-    search_back(sc.candidate[k].back);
+  // A heap by the tighter bound (ties by index, for a total order): the search stops after a few backs,
+  // and building the heap costs a fraction of sorting them all.
+  const auto comes_after = [](const BoundedBack& x, const BoundedBack& y) {
+    return x.tight != y.tight ? x.tight < y.tight : x.back > y.back;
+  };
+  BoundedBack* const candidates = sc.candidate;
+  std::make_heap(candidates, candidates + count, comes_after);
+  while (count > 0) {
+    std::pop_heap(candidates, candidates + count, comes_after);
+    const BoundedBack& next = candidates[--count];
+    if (next.tight < best - kSlack) break;
+    search_back(next.back);
   }
   assert(best_b >= 0);
   fill(cards13, h, best_b, best_m, best_f, out);
