@@ -50,13 +50,18 @@ def main() -> None:
     except ImportError:
         distributed = None
     if distributed is not None:
+        import dask  # noqa: PLC0415
+
+        # The workers' statistical profiler wakes every 10 ms to walk every thread's stack under the GIL:
+        # for chunks that are seconds of C++ it only takes cycles from them. No dashboard either.
         with (
+            dask.config.set({"distributed.worker.profile.enabled": False}),
             distributed.LocalCluster(
                 n_workers=2,
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",
-                dashboard_address="127.0.0.1:0",
+                dashboard_address=None,
             ) as cluster,
             distributed.Client(cluster) as client,
         ):
