@@ -44,6 +44,31 @@ def test_deal_is_the_counter_based_dealer() -> None:
 
 
 @pytest.mark.usefixtures("client")
+@pytest.mark.parametrize(
+    ("preset", "players"), [("shisanshui-puxian-six", 6), ("shisanshui-puxian-ghost", 4)]
+)
+def test_deal_and_settle_from_the_rules_pack(preset: str, players: int) -> None:
+    rules = cp.Rules.preset(preset)
+    dealt = cpd.deal(120, players=players, seed=29, chunk=50, rules=rules)
+    local = deal_batch(29, 0, 120, players, extra_suits=rules.extra_suits, jokers=rules.jokers)
+    assert (dealt.compute() == local).all()
+    # No card more often than the pack holds it: the added suits' cards twice, a joker once. Six players
+    # of the 78-card pack hold all of it; four of the 54-card pack all but two cards.
+    held = np.array([2 if "cdhs"[c % 4] in rules.extra_suits else 1 for c in range(52)] + [1] * rules.jokers)
+    for deal in local:
+        counts = np.bincount(deal.ravel(), minlength=len(held))
+        assert len(counts) == len(held)
+        assert (counts <= held).all()
+        assert int(counts.sum()) == 13 * players
+    assert int(local.max()) == (53 if rules.jokers == 2 else 51)
+    settings = cp.arrange_batch(local.reshape(-1, 13), rules, "strongest").reshape(local.shape)
+    rounds = da.from_array(settings, chunks=(35, players, 13))
+    net = cpd.settle(rounds, rules).compute()
+    assert (net == cp.settle_batch(settings, rules)).all()
+    assert (net.sum(axis=1) == 0).all()
+
+
+@pytest.mark.usefixtures("client")
 def test_settle_and_arrange_equal_one_process() -> None:
     rules = cp.Rules.preset("shisanshui-app")
     hands = cpd.deal(300, players=4, seed=3, chunk=70).reshape(1200, 13)

@@ -71,9 +71,12 @@ def arrange_block(
         raise _globally_located(error, offset, "hand") from None
 
 
-def deal_block(seed: int, start: int, stop: int, players: int) -> npt.NDArray[np.uint8]:
-    """Deals ``start`` to ``stop - 1`` of ``seed`` (``dealing.deal_batch``): the same cards on any worker."""
-    return deal_batch(seed, start, stop, players)
+def deal_block(
+    seed: int, start: int, stop: int, players: int, *, extra_suits: str = "", jokers: int = 0
+) -> npt.NDArray[np.uint8]:
+    """Deals ``start`` to ``stop - 1`` of ``seed`` from the pack of 52 cards, the ``extra_suits`` and the
+    ``jokers`` (``dealing.deal_batch``): the same cards on any worker."""
+    return deal_batch(seed, start, stop, players, extra_suits=extra_suits, jokers=jokers)
 
 
 def _offset(block_info: dict[Any, Any] | None) -> int:
@@ -110,9 +113,13 @@ def settle(rounds: da.Array, rules: RulesLike | None = None) -> da.Array:
     """Net units of a dask array of rounds (R, P, 13) uint8: a dask array (R, P) int64, block by block
     along the rounds (the player and card axes are brought into one chunk first)."""
     rounds = _check_dask_array(rounds, "settle", 3, "(R, P, 13)")
-    if rounds.shape[2] != 13 or not 2 <= rounds.shape[1] <= 4:
-        raise ValueError(f"settle: expected shape (R, P, 13) with P in 2..4, got {rounds.shape}")
     resolved = rules_or_default(rules)
+    # Each added suit seats one more player (RULES.md 1.2).
+    most = 4 + len(resolved.extra_suits)
+    if rounds.shape[2] != 13 or not 2 <= rounds.shape[1] <= most:
+        raise ValueError(
+            f"settle: expected shape (R, P, 13) with P in 2..{most} under these rules, got {rounds.shape}"
+        )
     whole = rounds.rechunk({1: -1, 2: -1})
     return whole.map_blocks(
         _settle_located, resolved, dtype=np.int64, drop_axis=2, chunks=(whole.chunks[0], (rounds.shape[1],))
@@ -129,17 +136,27 @@ def arrange(hands: da.Array, rules: RulesLike | None = None, strategy: str = DEF
     return whole.map_blocks(_arrange_located, resolved, strategy, dtype=np.uint8)
 
 
-def deal(deals: int, players: int = 4, seed: int = 0, chunk: int = 100_000) -> da.Array:
+def deal(
+    deals: int, players: int = 4, seed: int = 0, chunk: int = 100_000, *, rules: RulesLike | None = None
+) -> da.Array:
     """``deals`` random deals as a dask array (deals, players, 13) uint8 in blocks of ``chunk`` deals;
-    deal ``d`` is the same cards as ``dealing.deal_batch(seed, d, d + 1, players)``."""
+    deal ``d`` is the same cards as ``dealing.deal_batch(seed, d, d + 1, players)``. With ``rules`` the
+    cards come from the rules' pack (their ``extra_suits`` and ``jokers``, up to one more player per added
+    suit), as ``simulate`` deals them; without, from one 52-card deck."""
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"deal: chunk must be an int 1 or more, got {chunk!r}")
-    deal_batch(seed, 0, 0, players)  # checks seed and players up front, on the client
+    pack = rules_or_default(rules) if rules is not None else None
+    extra_suits = pack.extra_suits if pack is not None else ""
+    jokers = pack.jokers if pack is not None else 0
+    # Checks seed and players against the pack up front, on the client.
+    deal_batch(seed, 0, 0, players, extra_suits=extra_suits, jokers=jokers)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 0:
         raise ValueError(f"deal: deals must be an int 0 or more, got {deals!r}")
     blocks = [
         da.from_delayed(
-            delayed(deal_block, pure=True)(seed, start, min(start + chunk, deals), players),
+            delayed(deal_block, pure=True)(
+                seed, start, min(start + chunk, deals), players, extra_suits=extra_suits, jokers=jokers
+            ),
             shape=(min(start + chunk, deals) - start, players, 13),
             dtype=np.uint8,
         )
