@@ -20,7 +20,15 @@ from chinese_poker.cli.common import (
 from chinese_poker.cli.progress import OutputWriter, progress_for
 from chinese_poker.cli.round_table import format_round_table
 from chinese_poker.formats.records import RawRound, count_json_lines, stream_rounds
-from chinese_poker.formats.rounds import Round, RoundError, parse_round, round_output, settle_round
+from chinese_poker.formats.rounds import (
+    OUTPUT_SHAPES,
+    Round,
+    RoundError,
+    parse_round,
+    round_net_output,
+    round_output,
+    settle_round,
+)
 from chinese_poker.rules import Rules
 from chinese_poker.settlement import Settlement
 
@@ -45,6 +53,13 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         choices=("table", "json", "jsonl"),
         default="table",
         help="table (default), json (a list of output rounds) or jsonl (one per line)",
+    )
+    score.add_argument(
+        "--output",
+        choices=OUTPUT_SHAPES,
+        default="full",
+        help="with --format json or jsonl: full (default) output rounds, or net: only each round's id and "
+        "net units",
     )
     score.add_argument("--explain", action="store_true", help="add the unit-by-unit explanation")
     score.add_argument(
@@ -92,6 +107,10 @@ def settle_record(raw: RawRound, rules: Rules | None) -> tuple[Round, Settlement
 def run(args: argparse.Namespace) -> int:
     """Settle the rounds of ``args.file`` as they are read (JSON Lines is streamed: output is written round
     by round, memory stays flat); exit code 0, or 2 when a round could not be settled."""
+    if args.output == "net" and args.format == "table":
+        raise CliError("--output net needs --format json or jsonl")
+    if args.output == "net" and args.explain:
+        raise CliError("--explain needs --output full: the net output has no explanation")
     rules = resolve_rules(args.rules) if args.rules is not None else None
     stream, source = open_input(args.file)
     try:
@@ -129,7 +148,10 @@ def _score(args: argparse.Namespace, rules: Rules | None, stream: IO[bytes], sou
                 bad += 1
                 progress.update(count)
                 continue
-            out = round_output(rnd, settlement, explain=args.explain)
+            if args.output == "net":
+                out = round_net_output(rnd, settlement)
+            else:
+                out = round_output(rnd, settlement, explain=args.explain)
             if args.format == "json":
                 outputs.append(out)
             elif args.format == "jsonl":
