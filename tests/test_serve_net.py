@@ -1,7 +1,7 @@
-"""The net output (docs/JSON_FORMAT.md 2.1) of ``score --output net`` and ``POST /v1/settle/batch?output=net``,
-and the core's fast path behind the endpoint: known nets (RULES.md's E2), the same bytes as the command
-line, the same answer (bytes and status, errors included) as the general path for random and subtly broken
-batches, and the limits."""
+"""The net output (docs/JSON_FORMAT.md 2.1) of ``score --output net`` and of ``POST
+/v1/settle/batch?output=net``, and the core's fast path behind the endpoint: known nets (RULES.md's E2),
+the same bytes as the command line, the same answer (bytes and status, errors included) as the general
+path for random and subtly broken batches, and the limits."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def codes_round(players: list[dict[str, Any]], rid: object = None) -> dict[str, 
     return {"players": rows} if rid is None else {"id": rid, "players": rows}
 
 
-# ----- known values ----------------------------------------------------------------------------------------
+# ----- known values -----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -74,12 +74,17 @@ def test_e2_nets_through_the_fast_path(client: TestClient, preset: str, net: lis
     assert reply.status_code == 200
     assert reply.headers["content-type"] == "application/x-ndjson"
     text = json.dumps(net, separators=(",", ":"))
-    assert reply.content == f'{{"id":"e2","net":{text}}}\n{{"id":-7,"net":{text}}}\n{{"id":3,"net":{text}}}\n'.encode()
+    assert (
+        reply.content
+        == f'{{"id":"e2","net":{text}}}\n{{"id":-7,"net":{text}}}\n{{"id":3,"net":{text}}}\n'.encode()
+    )
     assert answer(body, {"output": "net", "rules": preset}, Limits(), fast=False) == (200, reply.content)
 
 
-def test_read_round_lines_gives_the_codes_and_ids(client: TestClient) -> None:
-    body = (json.dumps({"id": "e2", "players": E2_PLAYERS}) + "\n\n" + json.dumps(codes_round(E2_PLAYERS))).encode()
+def test_read_round_lines_gives_the_codes_and_ids() -> None:
+    body = (
+        json.dumps({"id": "e2", "players": E2_PLAYERS}) + "\n\n" + json.dumps(codes_round(E2_PLAYERS))
+    ).encode()
     read = _core.read_round_lines(body, 10, 6)
     assert read is not None
     cards, ids, more = read
@@ -116,7 +121,7 @@ def test_bad_output_queries(client: TestClient) -> None:
     assert "explain=true needs output=full" in reply.json()["error"]["message"]
 
 
-# ----- the command line writes the same bytes ----------------------------------------------------------------
+# ----- the command line writes the same bytes ---------------------------------------------------------------
 
 
 def test_score_output_net_gives_the_service_bytes(client: TestClient, tmp_path: Path) -> None:
@@ -125,14 +130,26 @@ def test_score_output_net_gives_the_service_bytes(client: TestClient, tmp_path: 
     simple = [json.dumps({"id": k, "players": E2_PLAYERS[: 2 + k % 3]}) for k in range(3)]
     other = [
         json.dumps({"id": "bonus", "rules": "pagat-bonus", "players": E2_PLAYERS}),
-        json.dumps({"players": E2_PLAYERS, "stakes": [[1, 2, 1, 1], [2, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]]}),
+        json.dumps(
+            {"players": E2_PLAYERS, "stakes": [[1, 2, 1, 1], [2, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]]}
+        ),
         json.dumps({"id": "noted", "note": "metadata, never read", "players": E2_PLAYERS}),
     ]
     path = tmp_path / "rounds.jsonl"
     for name, lines in [("simple", simple[:1]), ("mixed", simple + other)]:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         done = subprocess.run(
-            [sys.executable, "-m", "chinese_poker", "score", str(path), "--format", "jsonl", "--output", "net"],
+            [
+                sys.executable,
+                "-m",
+                "chinese_poker",
+                "score",
+                str(path),
+                "--format",
+                "jsonl",
+                "--output",
+                "net",
+            ],
             capture_output=True,
             check=True,
             env={**os.environ, "PYTHONIOENCODING": "utf-8"},
@@ -151,8 +168,11 @@ def test_score_output_net_gives_the_service_bytes(client: TestClient, tmp_path: 
 def test_score_output_net_refuses_table_and_explain(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     path.write_text(json.dumps({"players": E2_PLAYERS}) + "\n", encoding="utf-8")
-    for extra, message in [((), "--output net needs --format json or jsonl"),
-                           (("--format", "jsonl", "--explain"), "--explain needs --output full")]:  # fmt: skip
+    refusals = [
+        ((), "--output net needs --format json or jsonl"),
+        (("--format", "jsonl", "--explain"), "--explain needs --output full"),
+    ]
+    for extra, message in refusals:
         done = subprocess.run(
             [sys.executable, "-m", "chinese_poker", "score", str(path), "--output", "net", *extra],
             capture_output=True,
@@ -169,7 +189,7 @@ def test_score_output_net_refuses_table_and_explain(tmp_path: Path) -> None:
     assert json.loads(done.stdout) == [{"id": 1, "net": [3, -5, 3, -1]}]
 
 
-# ----- the limits behave as on the general path ---------------------------------------------------------------
+# ----- the limits behave as on the general path -------------------------------------------------------------
 
 
 def test_limits_on_the_fast_path() -> None:
@@ -191,7 +211,7 @@ def test_limits_on_the_fast_path() -> None:
     assert "at most 3 players, got 4" in json.loads(text)["error"]["message"]
 
 
-# ----- the fast path and the general path answer alike ---------------------------------------------------------
+# ----- the fast path and the general path answer alike ------------------------------------------------------
 
 _PRESETS = ("pagat", "pagat-bonus", "shisanshui-app", "shisanzhang-hk", "shisanshui-puxian-ghost", "ofc")
 
@@ -305,7 +325,9 @@ def spaced(text: str, style: int) -> str:
 @given(
     players=st.integers(2, 4),
     rounds=st.lists(
-        st.tuples(st.integers(0, 3), st.one_of(st.just("none"), st.sampled_from(_MUTATIONS)), st.integers(0, 5)),
+        st.tuples(
+            st.integers(0, 3), st.one_of(st.just("none"), st.sampled_from(_MUTATIONS)), st.integers(0, 5)
+        ),
         min_size=1,
         max_size=6,
     ),
@@ -317,6 +339,7 @@ def spaced(text: str, style: int) -> str:
     limits=st.sampled_from([Limits(), Limits(max_rounds=2), Limits(max_players=3)]),
 )
 def test_fast_and_general_paths_answer_alike(
+    *,
     players: int,
     rounds: list[tuple[int, str, int]],
     base: st.DataObject,
@@ -335,7 +358,9 @@ def test_fast_and_general_paths_answer_alike(
         if how != "truncated":
             text = spaced(text, pick % 3)
         lines.append(text)
-    body = ((b"\xef\xbb\xbf" if bom else b"") + separators.join(lines).encode("utf-8", "surrogatepass")) + b"\n"
+    body = (
+        (b"\xef\xbb\xbf" if bom else b"") + separators.join(lines).encode("utf-8", "surrogatepass")
+    ) + b"\n"
     query = {"output": "net", **({"rules": preset} if query_rules else {})}
     fast = answer(body, query, limits, fast=True)
     general = answer(body, query, limits, fast=False)

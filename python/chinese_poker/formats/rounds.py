@@ -46,6 +46,7 @@ from chinese_poker.settlement import Settlement
 __all__ = [
     "ENGINE",
     "METADATA_KEYS",
+    "OUTPUT_SHAPES",
     "ROUND_KEYS",
     "Round",
     "RoundError",
@@ -53,7 +54,6 @@ __all__ = [
     "iter_settled",
     "load_schema",
     "parse_round",
-    "OUTPUT_SHAPES",
     "round_input",
     "round_net_output",
     "round_output",

@@ -99,7 +99,9 @@ def output_shape(query: Mapping[str, str], explain: bool) -> str:
     output only."""
     output = query_choice(query, "output", OUTPUT_SHAPES, "full")
     if output == "net" and explain:
-        raise ApiError(422, "bad_request", "explain=true needs output=full: the net output has no explanation")
+        raise ApiError(
+            422, "bad_request", "explain=true needs output=full: the net output has no explanation"
+        )
     return output
 
 
