@@ -1,6 +1,7 @@
 """Benchmark of the HTTP service (chinese-poker serve) on 127.0.0.1: N concurrent clients sending
 single-round settles (requests/s, p50 and p99 latency), then JSON Lines batches of 10,000 rounds per request
-and packed batches of 10,000 rounds per request (rounds/s). Prints a table.
+(the full output, and the net output of ``?output=net``, the core's fast path) and packed batches of 10,000
+rounds per request (rounds/s). Prints a table. Every request body is built before the clients start.
 
 Run from the repository root with the serve extra installed: python bench/bench_serve.py [--workers 2]
 The server is started by this script at a free port and stopped at the end. The clients are one asyncio
@@ -153,6 +154,10 @@ def main() -> None:
         single = asyncio.run(load(port, "/v1/settle", singles, args.clients, args.requests))
         lines = asyncio.run(load(port, "/v1/settle/batch", [batch], 1, args.batches, media=NDJSON))
         lines2 = asyncio.run(load(port, "/v1/settle/batch", [batch], 2, args.batches * 2, media=NDJSON))
+        net_path = "/v1/settle/batch?output=net"
+        asyncio.run(load(port, net_path, [batch], 2, 4, media=NDJSON))  # warm-up
+        net_one = asyncio.run(load(port, net_path, [batch], 1, args.batches * 10, media=NDJSON))
+        net_two = asyncio.run(load(port, net_path, [batch], 2, args.batches * 20, media=NDJSON))
         packed_one = asyncio.run(
             load(
                 port,
@@ -190,6 +195,8 @@ def main() -> None:
     for label, run in [
         ("/v1/settle/batch, 10,000 rounds (JSON Lines), 1 client", lines),
         ("/v1/settle/batch, 10,000 rounds (JSON Lines), 2 clients", lines2),
+        ("/v1/settle/batch?output=net, 10,000 rounds, 1 client", net_one),
+        ("/v1/settle/batch?output=net, 10,000 rounds, 2 clients", net_two),
         ("/v1/settle/packed, 10,000 rounds (bytes), 1 client", packed_one),
         ("/v1/settle/packed, 10,000 rounds (bytes), 2 clients", packed_two),
     ]:

@@ -69,21 +69,23 @@ class Line {
   }
 
   // An integer in JSON's grammar (-?(0|[1-9][0-9]*)) that is neither a fraction nor an exponent and fits
-  // in int64. `allow_negative`: a minus sign may lead it (card codes take none).
-  bool integer(bool allow_negative, std::int64_t* value) noexcept {
+  // in int64.
+  bool integer(std::int64_t* value) noexcept {
     skip_space();
     bool negative = false;
-    if (allow_negative && pos_ < end_ && text_[pos_] == '-') {
+    if (pos_ < end_ && text_[pos_] == '-') {
       negative = true;
       ++pos_;
     }
     const std::size_t start = pos_;
-    // The magnitude is kept in uint64 and bounded before each step: 2^63 for a negative number.
-    const std::uint64_t limit = negative ? std::uint64_t{1} << 63 : std::uint64_t{std::numeric_limits<std::int64_t>::max()};
+    // The magnitude is kept in uint64 and bounded before each step: at most 2^63 for a negative number,
+    // 2^63 - 1 otherwise (the bound's last digit is 8 or 7).
+    constexpr std::uint64_t kTenth = (std::uint64_t{1} << 63) / 10;
+    const std::uint64_t last_digit = negative ? 8 : 7;
     std::uint64_t magnitude = 0;
     while (pos_ < end_ && text_[pos_] >= '0' && text_[pos_] <= '9') {
       const auto digit = static_cast<std::uint64_t>(text_[pos_] - '0');
-      if (magnitude > (limit - digit) / 10) return false;
+      if (magnitude > kTenth || (magnitude == kTenth && digit > last_digit)) return false;
       magnitude = magnitude * 10 + digit;
       ++pos_;
     }
@@ -97,6 +99,25 @@ class Line {
     } else {
       *value = static_cast<std::int64_t>(magnitude);
     }
+    return true;
+  }
+
+  // A card code 0..51 as a JSON integer (no sign, fraction or exponent): the common case of integer(),
+  // read in at most two digits.
+  bool card_code(int* code) noexcept {
+    skip_space();
+    if (pos_ >= end_ || text_[pos_] < '0' || text_[pos_] > '9') return false;
+    int value = text_[pos_++] - '0';
+    if (pos_ < end_ && text_[pos_] >= '0' && text_[pos_] <= '9') {
+      if (value == 0) return false;  // a leading zero is not JSON
+      value = value * 10 + (text_[pos_++] - '0');
+    }
+    if (pos_ < end_) {
+      const char c = text_[pos_];
+      if ((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E') return false;
+    }
+    if (value >= kDeckSize) return false;
+    *code = value;
     return true;
   }
 
@@ -116,6 +137,54 @@ class Line {
   std::size_t end_;
 };
 
+// The rank (0..12) of a rank letter or digit 2-9, T, J, Q, K, A in any case, else -1; and the suit (0..3)
+// of a suit letter c, d, h, s in any case, else -1. "10" and the suit symbols are left to parse_card_text.
+struct CardLetters {
+  std::int8_t rank[256];
+  std::int8_t suit[256];
+  constexpr CardLetters() : rank(), suit() {
+    for (int k = 0; k < 256; ++k) rank[k] = suit[k] = -1;
+    const char ranks[] = "23456789TJQKA";
+    for (int r = 0; r < kNumRanks; ++r) {
+      rank[static_cast<unsigned char>(ranks[r])] = static_cast<std::int8_t>(r);
+      if (ranks[r] >= 'A') rank[static_cast<unsigned char>(ranks[r] - 'A' + 'a')] = static_cast<std::int8_t>(r);
+    }
+    const char suits[] = "cdhs";
+    for (int k = 0; k < kNumSuits; ++k) {
+      suit[static_cast<unsigned char>(suits[k])] = static_cast<std::int8_t>(k);
+      suit[static_cast<unsigned char>(suits[k] - 'a' + 'A')] = static_cast<std::int8_t>(k);
+    }
+  }
+};
+constexpr CardLetters kLetters;
+
+// The common card text, two letters a card ("Ks Kh Kd", "ks,kh,kd") between ASCII separators (space,
+// ',' or ';'), read through a table: exactly `n` cards into `out`, true; false when the text is anything
+// else, which parse_card_text then reads (it reads this form to the same codes, and every other form).
+bool plain_card_text(std::string_view text, std::size_t n, std::uint8_t* out) noexcept {
+  std::size_t count = 0;
+  std::size_t k = 0;
+  while (k < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[k]);
+    if (c == ' ' || c == ',' || c == ';') {
+      ++k;
+      continue;
+    }
+    if (k + 1 >= text.size() || count == n) return false;
+    const int rank = kLetters.rank[c];
+    const int suit = kLetters.suit[static_cast<unsigned char>(text[k + 1])];
+    if (rank < 0 || suit < 0) return false;
+    // A card must end its chunk here, or the general parser reads the chunk (e.g. "AsKd").
+    if (k + 2 < text.size()) {
+      const char next = text[k + 2];
+      if (next != ' ' && next != ',' && next != ';') return false;
+    }
+    out[count++] = static_cast<std::uint8_t>(make_card(rank, suit));
+    k += 2;
+  }
+  return count == n;
+}
+
 // One row's cards into `out` (exactly `size` codes 0..51): a card text string, or a list of card strings
 // and codes.
 bool read_row(Line& line, int size, std::uint8_t* out) {
@@ -123,6 +192,7 @@ bool read_row(Line& line, int size, std::uint8_t* out) {
   if (line.peek('"')) {
     std::size_t begin = 0, length = 0;
     if (!line.string(false, &begin, &length)) return false;
+    if (plain_card_text(line.slice(begin, length), n, out)) return true;
     std::size_t count = 0;
     const CardTextIssue issue = parse_card_text(line.slice(begin, length), out, n, &count);
     if (!issue.ok || count != n) return false;
@@ -139,10 +209,8 @@ bool read_row(Line& line, int size, std::uint8_t* out) {
       std::size_t begin = 0, length = 0;
       if (!line.string(false, &begin, &length)) return false;
       card = parse_card_token(line.slice(begin, length));
-    } else {
-      std::int64_t code = -1;
-      if (!line.integer(false, &code)) return false;
-      card = code < kDeckSize ? static_cast<int>(code) : -1;
+    } else if (!line.card_code(&card)) {
+      return false;
     }
     if (card < 0 || card >= kDeckSize) return false;
     out[k] = static_cast<std::uint8_t>(card);
@@ -239,7 +307,7 @@ bool read_round(Line& line, int max_players, std::uint8_t* cards, int* players, 
           if (!line.string(true, &id->begin, &id->length)) return false;
         } else {
           id->kind = RoundIdKind::kInteger;
-          if (!line.integer(true, &id->value)) return false;
+          if (!line.integer(&id->value)) return false;
         }
       } else if (key == "players") {
         if (has_players) return false;

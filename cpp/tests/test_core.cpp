@@ -2280,6 +2280,15 @@ static void test_round_lines() {
   CHECK(settle_net_lines(body, RulesSpec{}, 10, 4, Parallel{}, &settled, &more));
   CHECK(settled == out && !more);
 
+  // Card text in other spellings reads to the same codes (the table's form and the general parser's).
+  const std::string spellings = "{\"players\":[" + a + "," +
+                                R"({"front":"ks,kh;kd","middle":"QsQhQdQc8s","back":" A\u2660 ah,Ad Ac  8H "})" + "]}";
+  CHECK(!read_round_lines(spellings, 10, 4, &lines));  // the escape: the general path's
+  const std::string symbols = "{\"players\":[" + a + "," +
+                              "{\"front\":\"ks,kh;kd\",\"middle\":\"QsQhQdQc8s\",\"back\":\" A\xE2\x99\xA0 ah,Ad Ac  8H \"}]}";
+  CHECK(read_round_lines(symbols, 10, 4, &lines));
+  CHECK(std::equal(want_b.begin(), want_b.end(), lines.cards.begin() + 13));
+
   // max_rounds: the rounds past it are not read, only noted.
   CHECK(read_round_lines(body, 2, 4, &lines));
   CHECK(lines.rounds == 2 && lines.more);
