@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include <pybind11/typing.h>
+
 #include "chinese_poker/round_lines.hpp"
 #include "chinese_poker/settle.hpp"
 #include "register.hpp"
@@ -20,6 +22,11 @@ std::size_t round_limit(py::ssize_t max_rounds) {
   return static_cast<std::size_t>(max_rounds);
 }
 
+// The answers as the signatures (and the stub) spell them: a tuple, or None.
+using ReadAnswer = py::typing::Optional<
+    py::typing::Tuple<py::array_t<std::uint8_t>, py::typing::List<py::typing::Union<py::int_, py::str>>, bool>>;
+using SettleAnswer = py::typing::Optional<py::typing::Tuple<py::bytes, bool>>;
+
 int player_limit(int max_players) {
   if (max_players < kMinPlayers || max_players > kMaxPlayers) {
     throw py::value_error("max_players must be 2 to 6, got " + std::to_string(max_players));
@@ -32,7 +39,7 @@ int player_limit(int max_players) {
 void register_round_lines(py::module_& m) {
   m.def(
       "read_round_lines",
-      [](const py::bytes& body, py::ssize_t max_rounds, int max_players) -> py::object {
+      [](const py::bytes& body, py::ssize_t max_rounds, int max_players) -> ReadAnswer {
         const std::size_t rounds_limit = round_limit(max_rounds);
         const int players_limit = player_limit(max_players);
         const std::string_view text = body;
@@ -42,7 +49,7 @@ void register_round_lines(py::module_& m) {
           py::gil_scoped_release release;
           ok = read_round_lines(text, rounds_limit, players_limit, &lines);
         }
-        if (!ok) return py::none();
+        if (!ok) return ReadAnswer(py::none());
         py::array_t<std::uint8_t> cards({static_cast<py::ssize_t>(lines.rounds),
                                          static_cast<py::ssize_t>(lines.players), py::ssize_t{13}});
         std::memcpy(cards.mutable_data(), lines.cards.data(), lines.cards.size());
@@ -54,7 +61,7 @@ void register_round_lines(py::module_& m) {
             ids.append(py::int_(id.value));
           }
         }
-        return py::make_tuple(cards, ids, lines.more);
+        return ReadAnswer(py::make_tuple(cards, ids, lines.more));
       },
       py::arg("body"), py::arg("max_rounds"), py::arg("max_players"),
       "The rounds of a JSON Lines body of the common shape (players with front, middle and back, optional\n"
@@ -65,7 +72,7 @@ void register_round_lines(py::module_& m) {
   m.def(
       "settle_net_lines",
       [](const py::bytes& body, const RulesSpec& rules, py::ssize_t max_rounds, int max_players,
-         const py::object& threads) -> py::object {
+         const py::object& threads) -> SettleAnswer {
         check_rules(rules);
         const std::size_t rounds_limit = round_limit(max_rounds);
         const int players_limit = player_limit(max_players);
@@ -77,8 +84,8 @@ void register_round_lines(py::module_& m) {
           py::gil_scoped_release release;
           ok = settle_net_lines(text, rules, rounds_limit, players_limit, parallel, &out, &more);
         }
-        if (!ok) return py::none();
-        return py::make_tuple(py::bytes(out), more);
+        if (!ok) return SettleAnswer(py::none());
+        return SettleAnswer(py::make_tuple(py::bytes(out), more));
       },
       py::arg("body"), py::arg("rules"), py::arg("max_rounds"), py::arg("max_players"), py::arg("threads") = 1,
       "A JSON Lines body of the common shape (see read_round_lines) settled under `rules` and written as net\n"
