@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from chinese_poker import _core
 from chinese_poker.cards import parse_card
+from chinese_poker.cli import main
 from chinese_poker.rules import Rules, core_spec
 from chinese_poker.serve import Limits, create_app
 from chinese_poker.serve.errors import ApiError, error_body
@@ -378,3 +379,41 @@ def test_the_property_test_meets_the_fast_path() -> None:
         assert answer(body, {"output": "net"}, Limits(), fast=True) == answer(
             body, {"output": "net"}, Limits(), fast=False
         )
+
+
+def test_score_output_net_fast_path_on_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``score --output net`` reads a JSON Lines file of the common shape through the core at once: the same
+    bytes as the rounds read one by one (the fast path turned off by a file limit of 0 bytes)."""
+    from chinese_poker.cli import score  # noqa: PLC0415
+
+    calls: list[bool] = []
+    settle = _core.settle_net_lines
+
+    def counted(*args: Any, **kwargs: Any) -> tuple[bytes, bool] | None:
+        answer = settle(*args, **kwargs)
+        calls.append(answer is not None)
+        return answer
+
+    monkeypatch.setattr(_core, "settle_net_lines", counted)
+    path = tmp_path / "rounds.jsonl"
+    lines = [json.dumps({"id": f"t{k}", "players": E2_PLAYERS[: 2 + k % 3]}) for k in range(3)]
+    path.write_text("\n".join(lines[:1] * 3) + "\n\n" + json.dumps(codes_round(E2_PLAYERS[:2])) + "\n")
+    whole = score.FAST_FILE_BYTES
+    for rules in ([], ["--rules", "wikipedia-2-4"]):
+        outputs = []
+        for limit in (whole, 0):
+            monkeypatch.setattr(score, "FAST_FILE_BYTES", limit)
+            assert main(["score", str(path), "--format", "jsonl", "--output", "net", *rules]) == 0
+            outputs.append(capsys.readouterr().out)
+        assert outputs[0] == outputs[1]
+        assert calls.pop() is True  # the first run took the fast path; the second never called it
+        assert calls == []
+    assert outputs[0].splitlines()[-1] == '{"id":4,"net":[4,-4]}'  # wikipedia-2-4: North scoops East
+    # A file of mixed player counts is left to the general path (and gives what it gives).
+    monkeypatch.setattr(score, "FAST_FILE_BYTES", whole)
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["score", str(path), "--format", "jsonl", "--output", "net"]) == 0
+    assert calls == [False]
+    assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == ["t0", "t1", "t2"]
