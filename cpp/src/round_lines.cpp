@@ -134,12 +134,17 @@ class Line {
     return true;
   }
 
-  // A key (printable ASCII, no escape) and its colon.
+  // A key and its colon: the bytes up to the next quote, unchecked, since the caller takes only keys equal
+  // to names of plain ASCII letters. An escape, a control character or any other byte in the key makes it
+  // equal to none of them (an escaped quote ends it early, at a backslash), so it is refused all the same.
   bool key(std::string_view* name) noexcept {
-    std::size_t begin = 0, length = 0;
-    if (!string(true, &begin, &length) || !take(':')) return false;
-    *name = text_.substr(begin, length);
-    return true;
+    if (!take('"')) return false;
+    const std::size_t start = pos_;
+    while (pos_ < end_ && text_[pos_] != '"') ++pos_;
+    if (pos_ >= end_) return false;
+    *name = text_.substr(start, pos_ - start);
+    ++pos_;
+    return take(':');
   }
 
   std::string_view slice(std::size_t begin, std::size_t length) const noexcept { return text_.substr(begin, length); }
