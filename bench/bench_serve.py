@@ -61,14 +61,19 @@ def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start")
 
 
-async def post(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str, body: bytes, media: str
-) -> tuple[int, bytes]:
+def request_bytes(path: str, body: bytes, media: str) -> bytes:
+    """A whole POST request, head and body, built once before the clients start."""
     head = (
         f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         f"Content-Type: {media}\r\nContent-Length: {len(body)}\r\n\r\n"
     )
-    writer.write(head.encode() + body)
+    return head.encode() + body
+
+
+async def post(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
+) -> tuple[int, bytes]:
+    writer.write(request)
     await writer.drain()
     status_line = await reader.readline()
     length = 0
@@ -88,6 +93,7 @@ async def load(
     latencies: list[float] = []
     errors = 0
     counter = iter(range(requests))
+    built = [request_bytes(path, body, media) for body in bodies]
 
     async def client(index: int) -> None:
         nonlocal errors
@@ -95,7 +101,7 @@ async def load(
         try:
             for k in counter:
                 start = time.perf_counter()
-                status, _ = await post(reader, writer, path, bodies[(k + index) % len(bodies)], media)
+                status, _ = await post(reader, writer, built[(k + index) % len(built)])
                 latencies.append(time.perf_counter() - start)
                 errors += status != 200
         finally:
