@@ -1,6 +1,7 @@
 """Benchmark of the HTTP service (chinese-poker serve) on 127.0.0.1: N concurrent clients sending
 single-round settles (requests/s, p50 and p99 latency), then JSON Lines batches of 10,000 rounds per request
-and packed batches of 10,000 rounds per request (rounds/s). Prints a table.
+(the full output, and the net output of ``?output=net``, the core's fast path) and packed batches of 10,000
+rounds per request (rounds/s). Prints a table. Every request body is built before the clients start.
 
 Run from the repository root with the serve extra installed: python bench/bench_serve.py [--workers 2]
 The server is started by this script at a free port and stopped at the end. The clients are one asyncio
@@ -60,14 +61,19 @@ def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start")
 
 
-async def post(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str, body: bytes, media: str
-) -> tuple[int, bytes]:
+def request_bytes(path: str, body: bytes, media: str) -> bytes:
+    """A whole POST request, head and body, built once before the clients start."""
     head = (
         f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         f"Content-Type: {media}\r\nContent-Length: {len(body)}\r\n\r\n"
     )
-    writer.write(head.encode() + body)
+    return head.encode() + body
+
+
+async def post(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
+) -> tuple[int, bytes]:
+    writer.write(request)
     await writer.drain()
     status_line = await reader.readline()
     length = 0
@@ -87,6 +93,7 @@ async def load(
     latencies: list[float] = []
     errors = 0
     counter = iter(range(requests))
+    built = [request_bytes(path, body, media) for body in bodies]
 
     async def client(index: int) -> None:
         nonlocal errors
@@ -94,7 +101,7 @@ async def load(
         try:
             for k in counter:
                 start = time.perf_counter()
-                status, _ = await post(reader, writer, path, bodies[(k + index) % len(bodies)], media)
+                status, _ = await post(reader, writer, built[(k + index) % len(built)])
                 latencies.append(time.perf_counter() - start)
                 errors += status != 200
         finally:
@@ -153,6 +160,10 @@ def main() -> None:
         single = asyncio.run(load(port, "/v1/settle", singles, args.clients, args.requests))
         lines = asyncio.run(load(port, "/v1/settle/batch", [batch], 1, args.batches, media=NDJSON))
         lines2 = asyncio.run(load(port, "/v1/settle/batch", [batch], 2, args.batches * 2, media=NDJSON))
+        net_path = "/v1/settle/batch?output=net"
+        asyncio.run(load(port, net_path, [batch], 2, 4, media=NDJSON))  # warm-up
+        net_one = asyncio.run(load(port, net_path, [batch], 1, args.batches * 10, media=NDJSON))
+        net_two = asyncio.run(load(port, net_path, [batch], 2, args.batches * 20, media=NDJSON))
         packed_one = asyncio.run(
             load(
                 port,
@@ -190,6 +201,8 @@ def main() -> None:
     for label, run in [
         ("/v1/settle/batch, 10,000 rounds (JSON Lines), 1 client", lines),
         ("/v1/settle/batch, 10,000 rounds (JSON Lines), 2 clients", lines2),
+        ("/v1/settle/batch?output=net, 10,000 rounds, 1 client", net_one),
+        ("/v1/settle/batch?output=net, 10,000 rounds, 2 clients", net_two),
         ("/v1/settle/packed, 10,000 rounds (bytes), 1 client", packed_one),
         ("/v1/settle/packed, 10,000 rounds (bytes), 2 clients", packed_two),
     ]:

@@ -15,6 +15,7 @@
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/naturals.hpp"
+#include "chinese_poker/round_lines.hpp"
 #include "chinese_poker/settle.hpp"
 #include "bits.hpp"
 #include "checked.hpp"
@@ -2244,6 +2245,156 @@ static void test_jokers() {
   }
 }
 
+
+// The strict JSON Lines reader of the service's fast path: what it reads, what it leaves to the general
+// path (false), the net lines it writes, and that no input (truncated or mutated) reads out of bounds.
+static void test_round_lines() {
+  const std::string a = R"({"front":[0,1,2],"middle":[3,4,5,6,7],"back":[8,9,10,11,12]})";
+  const std::string b = R"({"name":"Bo","front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s","back":["As","Ah","Ad","Ac","8h"]})";
+  const std::string body = "\xEF\xBB\xBF{\"id\":7,\"players\":[" + a + "," + b + "]}\r\n\n \v\f\n" +
+                           "{ \"players\" : [ " + a + " , " + b + " ] , \"id\" : \"r-2\" }\n" +
+                           "{\"players\":[" + a + "," + b + "]}";
+  RoundLines lines;
+  CHECK(read_round_lines(body, 10, 4, &lines));
+  CHECK(lines.rounds == 3 && lines.players == 2 && !lines.more);
+  CHECK(lines.cards.size() == 3u * 2u * 13u);
+  for (int k = 0; k < 13; ++k) CHECK(lines.cards[static_cast<std::size_t>(k)] == k);
+  const auto want_b = cards_of({"Ks", "Kh", "Kd", "Qs", "Qh", "Qd", "Qc", "8s", "As", "Ah", "Ad", "Ac", "8h"});
+  CHECK(std::equal(want_b.begin(), want_b.end(), lines.cards.begin() + 13));
+  CHECK(std::equal(lines.cards.begin(), lines.cards.begin() + 26, lines.cards.begin() + 52));
+  CHECK(lines.ids[0].kind == RoundIdKind::kInteger && lines.ids[0].value == 7);
+  CHECK(lines.ids[1].kind == RoundIdKind::kString && body.substr(lines.ids[1].begin, lines.ids[1].length) == "r-2");
+  CHECK(lines.ids[2].kind == RoundIdKind::kPosition && lines.ids[2].value == 3);  // blank lines not counted
+
+  // The net lines: the second player wins every row (and both are legal), so the first pays.
+  std::vector<std::int64_t> net(6);
+  CHECK(!settle_batch(lines.cards.data(), 3, 2, RulesSpec{}, BatchInputs{}, BatchOutputs{net.data()}, Parallel{}));
+  CHECK(net[0] < 0 && net[0] == -net[1] && net[2] == net[0] && net[4] == net[0]);
+  std::string out;
+  write_net_lines(body, lines, net.data(), &out);
+  const std::string n0 = std::to_string(net[0]), n1 = std::to_string(net[1]);
+  CHECK(out == "{\"id\":7,\"net\":[" + n0 + "," + n1 + "]}\n{\"id\":\"r-2\",\"net\":[" + n0 + "," + n1 +
+                   "]}\n{\"id\":3,\"net\":[" + n0 + "," + n1 + "]}\n");
+  std::string settled;
+  bool more = true;
+  CHECK(settle_net_lines(body, RulesSpec{}, 10, 4, Parallel{}, &settled, &more));
+  CHECK(settled == out && !more);
+
+  // Card text in other spellings reads to the same codes (the table's form and the general parser's).
+  const std::string spellings = "{\"players\":[" + a + "," +
+                                R"({"front":"ks,kh;kd","middle":"QsQhQdQc8s","back":" A\u2660 ah,Ad Ac  8H "})" + "]}";
+  CHECK(!read_round_lines(spellings, 10, 4, &lines));  // the escape: the general path's
+  const std::string symbols = "{\"players\":[" + a + "," +
+                              "{\"front\":\"ks,kh;kd\",\"middle\":\"QsQhQdQc8s\",\"back\":\" A\xE2\x99\xA0 ah,Ad Ac  8H \"}]}";
+  CHECK(read_round_lines(symbols, 10, 4, &lines));
+  CHECK(std::equal(want_b.begin(), want_b.end(), lines.cards.begin() + 13));
+
+  // max_rounds: the rounds past it are not read, only noted.
+  CHECK(read_round_lines(body, 2, 4, &lines));
+  CHECK(lines.rounds == 2 && lines.more);
+  CHECK(settle_net_lines(body + "\nnot json", RulesSpec{}, 3, 4, Parallel{}, &settled, &more));
+  CHECK(more);
+  // The limit on players: 2 players pass max_players 2, not a limit below the format's 2.
+  CHECK(read_round_lines(body, 10, 2, &lines));
+  CHECK(!read_round_lines(body, 10, 1, &lines));
+  CHECK(!read_round_lines(body, 0, 4, &lines));
+
+  // Ids at the ends of int64, and -0 (the integer 0).
+  CHECK(read_round_lines("{\"id\":-9223372036854775808,\"players\":[" + a + "," + b + "]}", 1, 4, &lines));
+  CHECK(lines.ids[0].value == std::numeric_limits<std::int64_t>::min());
+  out.clear();
+  write_net_lines("", lines, net.data(), &out);
+  CHECK(out.compare(0, 27, "{\"id\":-9223372036854775808,") == 0);
+  CHECK(read_round_lines("{\"id\":9223372036854775807,\"players\":[" + a + "," + b + "]}", 1, 4, &lines));
+  CHECK(lines.ids[0].value == std::numeric_limits<std::int64_t>::max());
+  CHECK(read_round_lines("{\"id\":-0,\"players\":[" + a + "," + b + "]}", 1, 4, &lines));
+  CHECK(lines.ids[0].kind == RoundIdKind::kInteger && lines.ids[0].value == 0);
+
+  // What the general path must answer: every one of these is "not simple".
+  const std::string two = a + "," + b;
+  const std::string c = R"({"front":[13,14,15],"middle":[16,17,18,19,20],"back":[21,22,23,24,25]})";
+  const std::vector<std::string> refused = {
+      "",
+      "\n \n",
+      "{\"players\":[" + a + "]}",                                      // one player
+      "{\"players\":[" + two + "," + c + "," + c + "]}",                // a card twice across hands
+      "{\"id\":9223372036854775808,\"players\":[" + two + "]}",         // past int64
+      "{\"id\":-9223372036854775809,\"players\":[" + two + "]}",
+      "{\"id\":1.0,\"players\":[" + two + "]}",
+      "{\"id\":1e3,\"players\":[" + two + "]}",
+      "{\"id\":01,\"players\":[" + two + "]}",
+      "{\"id\":true,\"players\":[" + two + "]}",
+      "{\"id\":null,\"players\":[" + two + "]}",
+      "{\"id\":\"a\\\"b\",\"players\":[" + two + "]}",                  // an escape in the id
+      "{\"id\":\"caf\xC3\xA9\",\"players\":[" + two + "]}",             // non-ASCII id
+      "{\"id\":\"a\tb\",\"players\":[" + two + "]}",                    // a raw control character
+      "{\"id\":1,\"id\":2,\"players\":[" + two + "]}",                  // a key twice
+      "{\"rules\":\"pagat\",\"players\":[" + two + "]}",                // per-round rules
+      "{\"stakes\":null,\"players\":[" + two + "]}",
+      "{\"pl\\u0061yers\":[" + two + "]}",
+      "{\"players\":[" + two + "]} x",                                  // trailing text
+      "{\"players\":[" + two + "]}\f",                                  // FF is not JSON white space
+      "{\"players\":[" + two + "]",
+      "[{\"players\":[" + two + "]}]",
+      "{\"players\":[" + two + "]}\n{\"players\":[" + two + "," + c + "]}",  // player counts differ
+      "{\"players\":[" + two + "," + c + "]}\n{\"players\":[" + two + "]}",
+      "{\"players\":[" + a + "," + R"({"name":"P1","front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"name":"  ","front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"name":"","front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":"Ks Kh","middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":"Ks Kh Kd Jc","middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":"Ks Kh X1","middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":"Ks Kh Zd","middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":"Ks Kh Kh","middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":[44,45,52],"middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":[44,45,-0],"middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":[44,45,true],"middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":[44,45,46,47],"middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"front":"Ks Kh Kd","front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"cards":"Ks Kh Kd Qs Qh Qd Qc 8s As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + R"({"surrender":true,"front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s","back":"As Ah Ad Ac 8h"})" + "]}",
+      "{\"players\":[" + a + "," + "{\"front\":\"Ks Kh Kd\",\"middle\":\"Qs Qh Qd Qc 8s\",\"back\":\"As Ah Ad Ac 8\xFF\"}" + "]}",
+  };
+  for (const std::string& text : refused) {
+    const bool read = read_round_lines(text, 10, 4, &lines);
+    CHECK(!read);
+    if (read) std::fprintf(stderr, "  read: %s\n", text.c_str());
+  }
+  // A limit above the format's 6 is the format's: seven players are refused (with any cards).
+  std::string seven = "{\"players\":[" + a;
+  for (int k = 0; k < 6; ++k) seven += "," + a;
+  CHECK(!read_round_lines(seven + "]}", 10, 99, &lines));
+  // Three players past a limit of 2.
+  CHECK(!read_round_lines("{\"players\":[" + two + "," + c + "]}", 10, 2, &lines));
+  CHECK(read_round_lines("{\"players\":[" + two + "," + c + "]}", 10, 3, &lines));
+  // Rules whose pack is not one plain deck go the general way.
+  RulesSpec jokers;
+  jokers.jokers = 1;
+  CHECK(!settle_net_lines(body, jokers, 10, 4, Parallel{}, &settled, &more));
+
+  // Hostile input: every prefix, and single-byte changes everywhere, read within bounds (ASan checks).
+  const std::string line = "{\"id\":\"x\",\"players\":[" + two + "," + c + "]}\n";
+  for (std::size_t k = 0; k <= line.size(); ++k) {
+    (void)read_round_lines(std::string_view(line.data(), k), 10, 6, &lines);
+  }
+  const char replacements[] = {'\0', '"', '\\', '[', ']', '{', '}', ',', ':', '-', '0', '9', ' ', '\n', '\xFF', 'e'};
+  std::size_t read_count = 0;
+  for (std::size_t k = 0; k < line.size(); ++k) {
+    for (const char r : replacements) {
+      std::string mutated = line;
+      mutated[k] = r;
+      if (read_round_lines(mutated, 10, 6, &lines)) {
+        ++read_count;
+        // Whatever reads, reads as a whole round of 3 players with distinct cards 0..51.
+        CHECK(lines.players >= 2 && lines.players <= 3 && lines.rounds >= 1);
+        for (const std::uint8_t card : lines.cards) CHECK(card < kDeckSize);
+      }
+    }
+  }
+  CHECK(read_count > 0);  // white space and some digits change nothing
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -2279,6 +2430,7 @@ int main() {
   test_presets_group();
   test_deck_group();
   test_jokers();
+  test_round_lines();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -367,3 +367,9 @@ def legal_arrangements(
 def arrange_batch(
     hands: npt.NDArray[np.uint8], rules: RulesSpec, model: ExpectedModel | None, threads: int = 1
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]: ...
+def read_round_lines(
+    body: bytes, max_rounds: int, max_players: int
+) -> tuple[npt.NDArray[np.uint8], list[int | str], bool] | None: ...
+def settle_net_lines(
+    body: bytes, rules: RulesSpec, max_rounds: int, max_players: int, threads: int = 1
+) -> tuple[bytes, bool] | None: ...

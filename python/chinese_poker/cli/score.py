@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import codecs
 import sys
+from pathlib import Path
 from typing import IO, Any
 
+from chinese_poker import _core
 from chinese_poker.cli.common import (
     PROG,
     CliError,
@@ -20,8 +22,16 @@ from chinese_poker.cli.common import (
 from chinese_poker.cli.progress import OutputWriter, progress_for
 from chinese_poker.cli.round_table import format_round_table
 from chinese_poker.formats.records import RawRound, count_json_lines, stream_rounds
-from chinese_poker.formats.rounds import Round, RoundError, parse_round, round_output, settle_round
-from chinese_poker.rules import Rules
+from chinese_poker.formats.rounds import (
+    OUTPUT_SHAPES,
+    Round,
+    RoundError,
+    parse_round,
+    round_net_output,
+    round_output,
+    settle_round,
+)
+from chinese_poker.rules import Rules, core_spec
 from chinese_poker.settlement import Settlement
 
 __all__ = ["add_parser", "run", "settle_record"]
@@ -45,6 +55,13 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         choices=("table", "json", "jsonl"),
         default="table",
         help="table (default), json (a list of output rounds) or jsonl (one per line)",
+    )
+    score.add_argument(
+        "--output",
+        choices=OUTPUT_SHAPES,
+        default="full",
+        help="with --format json or jsonl: full (default) output rounds, or net: only each round's id and "
+        "net units",
     )
     score.add_argument("--explain", action="store_true", help="add the unit-by-unit explanation")
     score.add_argument(
@@ -89,10 +106,47 @@ def settle_record(raw: RawRound, rules: Rules | None) -> tuple[Round, Settlement
         raise RoundError("a value is nested too deeply", raw.where) from None
 
 
+#: The largest JSON Lines file ``--output net`` reads at once to try the core's fast path; a larger file
+#: is streamed (memory stays flat), as is every file the fast path does not read.
+FAST_FILE_BYTES = 64 * 1024 * 1024
+#: No round limit on the command line (the fast path takes one).
+_ALL_ROUNDS = 2**62
+
+
+def _net_fast(args: argparse.Namespace, rules: Rules | None) -> str | None:
+    """The net lines of a JSON Lines file of the common shape (``_core.settle_net_lines``, the service's
+    fast path: the same bytes as the rounds settled one by one), or ``None`` for any other input: stdin,
+    another kind of file, a file past ``FAST_FILE_BYTES``, or any round the fast path leaves to the general
+    one (any bad round included, which the general path then reports)."""
+    if args.output != "net" or args.format != "jsonl" or args.file in (None, "-"):
+        return None
+    path = Path(args.file)
+    if not json_lines_by_name(args.file):
+        return None
+    try:
+        if not path.is_file() or path.stat().st_size > FAST_FILE_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None  # the general path reports it
+    spec = core_spec(rules if rules is not None else Rules.preset())
+    answer = _core.settle_net_lines(data, spec, _ALL_ROUNDS, 6)
+    return answer[0].decode("ascii") if answer is not None else None
+
+
 def run(args: argparse.Namespace) -> int:
     """Settle the rounds of ``args.file`` as they are read (JSON Lines is streamed: output is written round
-    by round, memory stays flat); exit code 0, or 2 when a round could not be settled."""
+    by round, memory stays flat); exit code 0, or 2 when a round could not be settled. ``--output net`` on
+    a JSON Lines file of the common shape is settled at once by the core instead (``_net_fast``)."""
+    if args.output == "net" and args.format == "table":
+        raise CliError("--output net needs --format json or jsonl")
+    if args.output == "net" and args.explain:
+        raise CliError("--explain needs --output full: the net output has no explanation")
     rules = resolve_rules(args.rules) if args.rules is not None else None
+    fast = _net_fast(args, rules)
+    if fast is not None:
+        OutputWriter(None).write(fast)
+        return 0
     stream, source = open_input(args.file)
     try:
         return _score(args, rules, stream, safe_text(source))
@@ -129,7 +183,10 @@ def _score(args: argparse.Namespace, rules: Rules | None, stream: IO[bytes], sou
                 bad += 1
                 progress.update(count)
                 continue
-            out = round_output(rnd, settlement, explain=args.explain)
+            if args.output == "net":
+                out = round_net_output(rnd, settlement)
+            else:
+                out = round_output(rnd, settlement, explain=args.explain)
             if args.format == "json":
                 outputs.append(out)
             elif args.format == "jsonl":

@@ -46,6 +46,7 @@ from chinese_poker.settlement import Settlement
 __all__ = [
     "ENGINE",
     "METADATA_KEYS",
+    "OUTPUT_SHAPES",
     "ROUND_KEYS",
     "Round",
     "RoundError",
@@ -54,6 +55,7 @@ __all__ = [
     "load_schema",
     "parse_round",
     "round_input",
+    "round_net_output",
     "round_output",
     "rules_digest",
     "rules_from_value",
@@ -347,6 +349,17 @@ def round_output(rnd: Round, settlement: Settlement, *, explain: bool = False) -
     if explain:
         out["explain"] = settlement.explain()
     return out
+
+
+#: What an output round may hold: ``"full"`` (``round_output``, the default) or ``"net"``
+#: (``round_net_output``, docs/JSON_FORMAT.md 2.1).
+OUTPUT_SHAPES: tuple[str, ...] = ("full", "net")
+
+
+def round_net_output(rnd: Round, settlement: Settlement) -> dict[str, Any]:
+    """The net output object of a settled round: its ``id`` (as ``round_output`` gives it) and ``net``, the
+    units of each player in seat order; nothing else (docs/JSON_FORMAT.md 2.1)."""
+    return {"id": rnd.id, "net": list(settlement.net)}
 
 
 def round_input(rnd: Round) -> dict[str, Any]:

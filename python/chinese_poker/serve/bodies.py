@@ -21,6 +21,7 @@ __all__ = [
     "Reply",
     "body_text",
     "json_object",
+    "query_choice",
     "query_flag",
     "query_int",
     "query_rules",
@@ -86,6 +87,20 @@ def query_flag(query: Mapping[str, str], key: str) -> bool:
     if lowered in ("false", "0", "no", ""):
         return False
     raise ApiError(422, "bad_request", f"{key} must be true or false, got {value!r}")
+
+
+def query_choice(query: Mapping[str, str], key: str, choices: tuple[str, ...], default: str) -> str:
+    """A query parameter that names one of ``choices`` (absent: ``default``)."""
+    value = query.get(key)
+    if value is None:
+        return default
+    if value not in choices:
+        raise ApiError(
+            422,
+            "bad_request",
+            f"{key} must be {' or '.join(choices)}, got {value!r}{did_you_mean(value, choices)}",
+        )
+    return value
 
 
 def query_int(query: Mapping[str, str], key: str, default: int | None, low: int, high: int) -> int | None:

@@ -215,7 +215,16 @@ def openapi_document() -> dict[str, Any]:
         "/v1/settle/batch": {
             "post": {
                 "summary": "settle JSON Lines rounds (as `chinese-poker score FILE.jsonl --format jsonl`)",
-                "parameters": [rules_query, explain],
+                "parameters": [
+                    rules_query,
+                    explain,
+                    _query(
+                        "output",
+                        'full (default): the output rounds; net: one {"id": ..., "net": [...]} per round '
+                        "(as `score --output net`; docs/JSON_FORMAT.md 2.1)",
+                        {"type": "string", "enum": ["full", "net"], "default": "full"},
+                    ),
+                ],
                 "requestBody": {"required": True, "content": ndjson},
                 "responses": _answers({**ok, "content": ndjson}, 400, 413, 422),
             }

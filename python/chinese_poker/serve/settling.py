@@ -3,8 +3,12 @@ net units only from packed card codes (``settle_packed``).
 
 The first two give, byte for byte, what ``chinese-poker score --format jsonl`` writes for the same rounds:
 each round is checked and settled by the command's own ``settle_record`` and written by the same
-``round_output`` and ``dumps``. Only the service's own additions are handled here: a player's ``dealt``
-cards (``serve.dealt``) and the limits (``serve.config``).
+``round_output`` (or, for ``output=net``, ``round_net_output``) and ``dumps``. Only the service's own
+additions are handled here: a player's ``dealt`` cards (``serve.dealt``) and the limits (``serve.config``).
+
+A batch asking for ``output=net`` first goes to the core's fast path (``_core.settle_net_lines``): it reads
+only the common shape of rounds, and for any other body answers None, and the batch then takes the general
+path above, which gives every answer and every error. Both write the same bytes for the same rounds.
 """
 
 from __future__ import annotations
@@ -14,12 +18,21 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from chinese_poker import _core
 from chinese_poker.cli.common import dumps, one_line
 from chinese_poker.cli.score import settle_record
 from chinese_poker.formats.records import RawRound, stream_rounds
-from chinese_poker.formats.rounds import RoundError, round_output
-from chinese_poker.rules import Rules
-from chinese_poker.serve.bodies import JSON_LINES, Reply, json_object, query_flag, query_int, query_rules
+from chinese_poker.formats.rounds import OUTPUT_SHAPES, RoundError, round_net_output, round_output
+from chinese_poker.rules import Rules, core_spec
+from chinese_poker.serve.bodies import (
+    JSON_LINES,
+    Reply,
+    json_object,
+    query_choice,
+    query_flag,
+    query_int,
+    query_rules,
+)
 from chinese_poker.serve.config import Limits
 from chinese_poker.serve.dealt import check_dealt, split_dealt
 from chinese_poker.serve.errors import ApiError
@@ -28,6 +41,7 @@ from chinese_poker.settle import settle_batch
 __all__ = [
     "NET_MEDIA_TYPE",
     "PACKED_MEDIA_TYPE",
+    "output_shape",
     "settle_lines",
     "settle_one",
     "settle_packed",
@@ -42,9 +56,12 @@ NET_MEDIA_TYPE = "application/octet-stream"
 _CARDS_PER_HAND = 13
 
 
-def settled_line(raw: RawRound, rules: Rules | None, limits: Limits, *, explain: bool = False) -> str:
-    """One raw round checked, settled and written as the line ``score --format jsonl`` writes; a bad round
-    is a ``RoundError`` with the command's message."""
+def settled_line(
+    raw: RawRound, rules: Rules | None, limits: Limits, *, explain: bool = False, output: str = "full"
+) -> str:
+    """One raw round checked, settled and written as the line ``score --format jsonl`` writes (``output``:
+    ``"full"`` or ``"net"``, as ``score --output``); a bad round is a ``RoundError`` with the command's
+    message."""
     if raw.error is None:
         players = raw.data.get("players") if isinstance(raw.data, Mapping) else None
         if isinstance(players, list) and len(players) > limits.max_players:
@@ -60,6 +77,8 @@ def settled_line(raw: RawRound, rules: Rules | None, limits: Limits, *, explain:
     rnd, settlement = settle_record(raw, rules)
     if dealt:
         check_dealt(dealt, rnd.names, rnd.hands, raw.where)
+    if output == "net":
+        return dumps(round_net_output(rnd, settlement)) + "\n"
     return dumps(round_output(rnd, settlement, explain=explain)) + "\n"
 
 
@@ -75,12 +94,44 @@ def settle_one(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply:
         raise ApiError.from_round_error(error) from None
 
 
-def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply:
+def output_shape(query: Mapping[str, str], explain: bool) -> str:
+    """The ``output`` query parameter: ``full`` (default) or ``net``; the explanation is part of the full
+    output only."""
+    output = query_choice(query, "output", OUTPUT_SHAPES, "full")
+    if output == "net" and explain:
+        raise ApiError(
+            422, "bad_request", "explain=true needs output=full: the net output has no explanation"
+        )
+    return output
+
+
+def _net_fast(body: bytes, rules: Rules | None, limits: Limits) -> Reply | None:
+    """The net lines of a body of the common shape, from the core (every round read, settled and written
+    there, the GIL released); None for any other body."""
+    answer = _core.settle_net_lines(
+        body, core_spec(rules if rules is not None else Rules.preset()), limits.max_rounds, limits.max_players
+    )
+    if answer is None:
+        return None
+    lines, more = answer
+    if more:  # every round before the limit is good: the general path too answers 413
+        raise ApiError(413, "too_many_rounds", f"more than {limits.max_rounds} rounds in one request")
+    return Reply(lines, JSON_LINES)
+
+
+def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits, *, fast: bool = True) -> Reply:
     """``POST /v1/settle/batch``: JSON Lines rounds; the answer is what ``score FILE.jsonl --format jsonl``
-    writes. The first bad round fails the request (as ``score`` without ``--keep-going``): a malformed or
-    non-UTF-8 line is a 400, any other bad round a 422, more than ``limits.max_rounds`` rounds a 413."""
+    writes (with ``output=net``, what ``score --output net`` writes). The first bad round fails the request
+    (as ``score`` without ``--keep-going``): a malformed or non-UTF-8 line is a 400, any other bad round a
+    422, more than ``limits.max_rounds`` rounds a 413. ``fast``: try the core's fast path for ``output=net``
+    (tests turn it off to compare the two paths)."""
     rules = query_rules(query)
     explain = query_flag(query, "explain")
+    output = output_shape(query, explain)
+    if output == "net" and fast:
+        reply = _net_fast(body, rules, limits)
+        if reply is not None:
+            return reply
     lines: list[str] = []
     for raw in stream_rounds(io.BytesIO(body), json_lines=True).records:
         if len(lines) >= limits.max_rounds:
@@ -88,7 +139,7 @@ def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply
         if raw.error is not None:
             raise ApiError.from_round_error(RoundError(raw.error, raw.where), 400, "malformed_json")
         try:
-            lines.append(settled_line(raw, rules, limits, explain=explain))
+            lines.append(settled_line(raw, rules, limits, explain=explain, output=output))
         except RoundError as error:
             raise ApiError.from_round_error(error) from None
     if not lines:
