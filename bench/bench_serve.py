@@ -164,6 +164,8 @@ def main() -> None:
         asyncio.run(load(port, net_path, [batch], 2, 4, media=NDJSON))  # warm-up
         net_one = asyncio.run(load(port, net_path, [batch], 1, args.batches * 10, media=NDJSON))
         net_two = asyncio.run(load(port, net_path, [batch], 2, args.batches * 20, media=NDJSON))
+        # Four clients keep a request waiting at each of two workers while the other is being sent.
+        net_four = asyncio.run(load(port, net_path, [batch], 4, args.batches * 40, media=NDJSON))
         packed_one = asyncio.run(
             load(
                 port,
@@ -203,6 +205,7 @@ def main() -> None:
         ("/v1/settle/batch, 10,000 rounds (JSON Lines), 2 clients", lines2),
         ("/v1/settle/batch?output=net, 10,000 rounds, 1 client", net_one),
         ("/v1/settle/batch?output=net, 10,000 rounds, 2 clients", net_two),
+        ("/v1/settle/batch?output=net, 10,000 rounds, 4 clients", net_four),
         ("/v1/settle/packed, 10,000 rounds (bytes), 1 client", packed_one),
         ("/v1/settle/packed, 10,000 rounds (bytes), 2 clients", packed_two),
     ]:

@@ -4,7 +4,8 @@ threads=1 and threads=N (default 2), and the ratio.
     python bench/bench_threads.py [--threads N] [--rows R] [--rounds R] [--hands H] [--repeat K] [--seed S]
 
 Random deals (52 shuffled cards, 13 per player, front 3, middle 5, back 5). Each timing is the best of K
-calls; the one-thread and N-thread calls alternate, so that load from other processes affects both alike.
+calls; the one-thread and N-thread calls alternate, so that load from other processes affects both alike,
+and the median ratio of each such pair is printed beside the ratio of the bests.
 The load average before and after, and the cores the N-thread calls actually had (process CPU time over
 wall time), are printed: on a busy machine the ratio says little.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import statistics
 import time
 from typing import Callable
 
@@ -22,23 +24,28 @@ from chinese_poker import Rules, arrange_batch, evaluate_batch, settle_batch
 from common import random_deals
 
 
-def best_pair(run: Callable[[int], object], threads: int, repeat: int) -> tuple[float, float, float]:
-    """Best wall time of `run(1)` and of `run(threads)` over `repeat` alternating calls, and the cores the
-    fastest `run(threads)` had: its process CPU time over its wall time (near `threads` on an idle
-    machine, less when other processes take the cores)."""
+def best_pair(run: Callable[[int], object], threads: int, repeat: int) -> tuple[float, float, float, float]:
+    """Best wall time of `run(1)` and of `run(threads)` over `repeat` alternating calls, the median over the
+    calls of the ratio of each `run(1)` to the `run(threads)` right after it (the two share whatever speed
+    the machine had that second, so the ratio of a pair is steadier than the ratio of two bests taken
+    minutes apart), and the cores the fastest `run(threads)` had: its process CPU time over its wall time
+    (near `threads` on an idle machine, less when other processes take the cores)."""
     one = many = float("inf")
     cores = 0.0
+    ratios: list[float] = []
     run(threads)  # warm up: tables, the expected model, thread start-up paths
     for _ in range(repeat):
         start = time.perf_counter()
         run(1)
-        one = min(one, time.perf_counter() - start)
+        single = time.perf_counter() - start
+        one = min(one, single)
         start, cpu = time.perf_counter(), time.process_time()
         run(threads)
         wall = time.perf_counter() - start
+        ratios.append(single / wall)
         if wall < many:
             many, cores = wall, (time.process_time() - cpu) / wall
-    return one, many, cores
+    return one, many, statistics.median(ratios), cores
 
 
 def load() -> str:
@@ -85,12 +92,16 @@ def main() -> None:
         f"{args.repeat}; load average (1/5/15 min) before: {before}"
     )
     header = f"{'call':<56}{'rows':>11}{'rows/s, 1 thread':>19}{f'rows/s, {n} threads':>20}{'ratio':>8}"
-    print(f"{header}{'cores had':>11}")
-    print("-" * 125)
+    print(f"{header}{'pairs':>8}{'cores had':>11}")
+    print("-" * 133)
     for label, count, run in cases:
-        one, many, cores = best_pair(run, n, args.repeat)
-        rates = f"{count / one:>19,.0f}{count / many:>20,.0f}{one / many:>7.2f}x"
+        one, many, paired, cores = best_pair(run, n, args.repeat)
+        rates = f"{count / one:>19,.0f}{count / many:>20,.0f}{one / many:>7.2f}x{paired:>7.2f}x"
         print(f"{label:<56}{count:>11,}{rates}{cores:>11.2f}")
+    print(
+        f"ratio: of the best times; pairs: median of the {args.repeat} ratios of a 1-thread call to the "
+        f"{n}-thread call right after it"
+    )
     print(f"load average after: {load()}")
 
 
