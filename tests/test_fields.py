@@ -156,7 +156,16 @@ def test_a_bad_model_state_is_refused() -> None:
     short[1] = (rows[1][0], rows[1][1][:-1], *rows[1][2:])
     with pytest.raises(ValueError, match="middle"):
         _core.ExpectedModel.__new__(_core.ExpectedModel).__setstate__((wheel, short, *terms))
-    with pytest.raises(ValueError, match="not a 6-tuple"):
+    *pair_terms, sample, top = terms
+    uneven = (sample[0], sample[1][:-1], sample[2])
+    with pytest.raises(ValueError, match="sample: the rows differ in length"):
+        _core.ExpectedModel.__new__(_core.ExpectedModel).__setstate__((wheel, rows, *pair_terms, uneven, top))
+    beyond = (sample[0], [7462] * len(sample[1]), sample[2])
+    with pytest.raises(ValueError, match="sample: a class index is out of range"):
+        _core.ExpectedModel.__new__(_core.ExpectedModel).__setstate__((wheel, rows, *pair_terms, beyond, top))
+    with pytest.raises(ValueError, match="top: not 0 to 8"):
+        _core.ExpectedModel.__new__(_core.ExpectedModel).__setstate__((wheel, rows, *pair_terms, sample, 9))
+    with pytest.raises(ValueError, match="not an 8-tuple"):
         _core.ExpectedModel.__new__(_core.ExpectedModel).__setstate__((wheel, rows))
 
 

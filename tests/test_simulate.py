@@ -11,7 +11,7 @@ from typing import Any, Callable
 import chinese_poker as cp
 import numpy as np
 import pytest
-from chinese_poker.arrange import arrange_batch, field_tables
+from chinese_poker.arrange import arrange_batch, field_sample, field_tables
 from chinese_poker.cli import main
 from chinese_poker.dealing import deal_batch
 from chinese_poker.simulate import Strategy, simulate
@@ -154,11 +154,16 @@ def test_figures_are_consistent() -> None:
 
 def test_field_tables_make_a_strategy() -> None:
     tables = field_tables()
-    custom = Strategy("expected", field=tables, label="shipped-field")
+    custom = Strategy("expected", field=tables, sample=field_sample(), label="shipped-field")
     a = simulate("pagat", [custom, "strongest"], deals=30, seed=4)
     b = simulate("pagat", ["expected", "strongest"], deals=30, seed=4)
     assert a.totals == b.totals
     assert a.seats[0].strategy == "shipped-field"
+    # Without the sample, the model's best alone: some hands of 60 are played otherwise.
+    alone = simulate("pagat", [Strategy("expected", field=tables), "strongest"], deals=30, seed=4)
+    assert alone.totals != b.totals
+    with pytest.raises(ValueError, match="field sample goes with field tables"):
+        Strategy("expected", sample=field_sample())
     with pytest.raises(ValueError, match="no field tables"):
         Strategy("strongest", field=tables)
 

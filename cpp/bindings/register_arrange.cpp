@@ -37,7 +37,8 @@ py::tuple strengths_of(const Strength (&s)[3]) { return py::make_tuple(s[0], s[1
 void register_arrange(py::module_& m) {
   py::class_<ExpectedModel, std::shared_ptr<ExpectedModel>>(
       m, "ExpectedModel", "Per-row value tables and pair terms of the expected-units strategy (read-only).")
-      .def(py::init([](const py::sequence& strengths, const py::sequence& prob, const RulesSpec& rules) {
+      .def(py::init([](const py::sequence& strengths, const py::sequence& prob, const RulesSpec& rules,
+                       const py::object& sample, int top) {
              check_rules(rules);
              if (strengths.size() != 3 || prob.size() != 3) {
                throw py::value_error("field tables have three rows (front, middle, back)");
@@ -51,11 +52,27 @@ void register_arrange(py::module_& m) {
              if (const char* problem = build_expected_model(tables, rules, model.get())) {
                throw py::value_error(std::string("field tables: ") + problem);
              }
+             if (!sample.is_none()) {
+               const auto rows = py::cast<py::sequence>(sample);
+               if (rows.size() != 3) throw py::value_error("sample: three rows (front, middle, back)");
+               std::vector<Strength> sampled[3];
+               for (std::size_t r = 0; r < 3; ++r) sampled[r] = vector_of<Strength>(rows[r], "sample rows");
+               if (const char* problem = set_field_sample(*model, sampled, top)) throw py::value_error(problem);
+             } else if (top != 0) {
+               throw py::value_error("top: a second stage needs a sample");
+             }
              return model;
            }),
-           py::arg("strengths"), py::arg("prob"), py::arg("rules"),
+           py::arg("strengths"), py::arg("prob"), py::arg("rules"), py::arg("sample") = py::none(),
+           py::arg("top") = 0,
            "The model of `rules` against the field: per row (front, middle, back) every strength under the\n"
-           "wheel='low' encoding and its probability.")
+           "wheel='low' encoding and its probability. With `sample` (three equal-length sequences: the\n"
+           "front, middle and back strengths, wheel='low' encoding, of settings the field played) and `top`\n"
+           "(2 to 8), the second stage re-scores the model's `top` best distinct settings against them.")
+      .def_property_readonly("top", [](const ExpectedModel& model) { return model.top; },
+                             "How many settings the second stage re-scores (0: no second stage).")
+      .def_property_readonly("sample_size", [](const ExpectedModel& model) { return model.sample.size(); },
+                             "How many field settings the second stage scores against.")
       .def_property_readonly("wheel", [](const ExpectedModel& model) { return model.wheel; })
       // Pickled as its tables and pair terms (the derived bounds are rebuilt), so a model can go to a
       // worker process; an unpickled state is checked as a built model is.
@@ -65,11 +82,14 @@ void register_arrange(py::module_& m) {
             for (const RowModel& r : model.row) {
               rows.append(py::make_tuple(r.classes, r.win, r.loss, r.extra_win, r.extra_loss, r.always));
             }
+            const FieldSample& sample = model.sample;
             return py::make_tuple(static_cast<int>(model.wheel), rows, model.overall_unit, model.scoop_bonus,
-                                  model.scoop_multiplier, model.royalties_in_multiplier);
+                                  model.scoop_multiplier, model.royalties_in_multiplier,
+                                  py::make_tuple(sample.row_class[0], sample.row_class[1], sample.row_class[2]),
+                                  model.top);
           },
           [](const py::tuple& state) {
-            if (state.size() != 6) throw py::value_error("ExpectedModel state: not a 6-tuple");
+            if (state.size() != 8) throw py::value_error("ExpectedModel state: not an 8-tuple");
             auto model = std::make_shared<ExpectedModel>();
             const int wheel = state[0].cast<int>();
             if (wheel != static_cast<int>(Wheel::Low) && wheel != static_cast<int>(Wheel::Second)) {
@@ -93,6 +113,12 @@ void register_arrange(py::module_& m) {
             model->scoop_bonus = state[3].cast<double>();
             model->scoop_multiplier = state[4].cast<double>();
             model->royalties_in_multiplier = state[5].cast<bool>();
+            const auto sample = state[6].cast<py::tuple>();
+            if (sample.size() != 3) throw py::value_error("ExpectedModel state: the sample is not three rows");
+            for (std::size_t k = 0; k < 3; ++k) {
+              model->sample.row_class[k] = sample[k].cast<std::vector<std::int16_t>>();
+            }
+            model->top = state[7].cast<int>();
             // finish_model leaves rows of unequal lengths without bounds; validate_model reports them.
             finish_model(*model);
             if (const char* problem = validate_model(*model)) {

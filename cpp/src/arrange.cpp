@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "bits.hpp"
 #include "evaluate_tables.hpp"
@@ -488,6 +490,73 @@ struct CategoryBounds {
   }
 };
 
+// A setting the search valued: its exact expectation, its back, middle and front subsets, and the key
+// its near-duplicates share.
+struct Found {
+  double ev;
+  int b, m, fr;
+  std::uint64_t key;
+};
+
+// A row's category and the ranks that name its made hand (its strength without the kickers): two ranks
+// for two pair and a full house, one for every other category (a high card's is its highest card).
+std::uint64_t row_key(Strength s) noexcept {
+  const int category = category_of(s);
+  const int lead = category == kTwoPair || category == kFullHouse ? 2 : 1;
+  return std::uint64_t{s} >> (kCategoryShift - 4 * lead);
+}
+
+// The key of suggest's near-duplicates (advice.distinct_key): the three rows' keys packed.
+std::uint64_t setting_key(Strength front, Strength middle, Strength back) noexcept {
+  return row_key(front) << 24 | row_key(middle) << 12 | row_key(back);
+}
+
+// The best settings found so far, at most one per key, best first, at most `capacity` (1 to
+// kMaxSecondStage). Which settings it holds at the end does not depend on the order they were offered in:
+// `better` is a total order on settings of distinct strengths, and a key's best only ever replaces it.
+// Settings more than `margin` below the best are of no interest: floor() does not go below that.
+class BestFound {
+ public:
+  BestFound(int capacity, double margin) noexcept : capacity_(capacity), margin_(margin) {}
+  bool full() const noexcept { return count_ == capacity_; }
+  int size() const noexcept { return count_; }
+  const Found& operator[](int k) const noexcept { return found_[k]; }
+  // What a setting must reach to enter (when full, the last one's value; else nothing).
+  double floor() const noexcept {
+    if (count_ == 0) return -std::numeric_limits<double>::infinity();
+    const double near_best = found_[0].ev - margin_;
+    return full() ? std::max(found_[count_ - 1].ev, near_best) : near_best;
+  }
+  template <class Better>
+  void offer(const Found& f, Better better) noexcept {
+    int same = -1;
+    for (int k = 0; k < count_; ++k) {
+      if (found_[k].key == f.key) {
+        same = k;
+        break;
+      }
+    }
+    if (same >= 0) {
+      if (!better(f, found_[same])) return;
+      for (int k = same; k + 1 < count_; ++k) found_[k] = found_[k + 1];
+      --count_;
+    } else if (full()) {
+      if (!better(f, found_[count_ - 1])) return;
+      --count_;
+    }
+    int k = count_;
+    for (; k > 0 && better(f, found_[k - 1]); --k) found_[k] = found_[k - 1];
+    found_[k] = f;
+    ++count_;
+  }
+
+ private:
+  Found found_[kMaxSecondStage];
+  int capacity_;
+  double margin_;
+  int count_ = 0;
+};
+
 double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
                       Arrangement* out) noexcept {
   assert(!check_cards_in_pack(cards13, 13, 0, pack_of(rules)));
@@ -536,29 +605,26 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
     sc.bound[b] = fast_expectation(front_bound, fast_row(middle_bound), values.back[b], pair);
     if (sc.bound[b] > sc.bound[top]) top = b;
   }
-  double best = 0;
-  int best_b = -1, best_m = -1, best_f = -1;
+  // Among settings of equal value the strongest; among equally strong ones the one of least back index,
+  // then the first in the back's own order: a choice independent of the order backs are taken in.
+  const auto better = [&h](const Found& x, const Found& y) {
+    if (x.ev != y.ev) return x.ev > y.ev;
+    if (stronger(h.five[x.b], h.five[x.m], h.three[x.fr], h.five[y.b], h.five[y.m], h.three[y.fr])) return true;
+    return x.b < y.b && h.five[x.b] == h.five[y.b] && h.five[x.m] == h.five[y.m] && h.three[x.fr] == h.three[y.fr];
+  };
+  // The model's best setting, or with a second stage its `top` best of distinct keys: the search skips
+  // only what cannot reach the last of them.
+  const bool second_stage = model.top >= 2 && model.sample.size() > 0;
+  BestFound found(second_stage ? model.top : 1, second_stage ? kSecondStageMargin : 0.0);
   const auto search_back = [&](int b) {
     for_each_completion(h, b, rules, [&](int m, int fr) {
-      if (best_b >= 0 &&
-          fast_expectation(values.front[fr], values.middle[m], values.back[b], pair) < best - kSlack) {
+      if (found.full() &&
+          fast_expectation(values.front[fr], values.middle[m], values.back[b], pair) < found.floor() - kSlack) {
         return;
       }
       const RowValue v[3] = {row_value(model.row[0], h.three_class[fr]), row_value(model.row[1], h.five_class[m]),
                              row_value(model.row[2], h.five_class[b])};
-      const double ev = expectation(v, model);
-      // Among settings of equal value the strongest; among equally strong ones the one of least back
-      // index, then the first in the back's own order: a choice independent of the order backs are taken in.
-      if (best_b < 0 || ev > best ||
-          (ev == best &&
-           (stronger(h.five[b], h.five[m], h.three[fr], h.five[best_b], h.five[best_m], h.three[best_f]) ||
-            (b < best_b && h.five[b] == h.five[best_b] && h.five[m] == h.five[best_m] &&
-             h.three[fr] == h.three[best_f])))) {
-        best = ev;
-        best_b = b;
-        best_m = m;
-        best_f = fr;
-      }
+      found.offer(Found{expectation(v, model), b, m, fr, setting_key(h.three[fr], h.five[m], h.five[b])}, better);
     });
   };
   // The back of greatest bound first, then every back whose bounds reach the best found, most promising
@@ -579,7 +645,7 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
   const SubsetTables& s = subsets();
   int count = 0;
   for (int b = 0; b < 1287; ++b) {
-    if (b == top || sc.bound[b] < best - kSlack) continue;
+    if (b == top || sc.bound[b] < found.floor() - kSlack) continue;
     double tight = sc.bound[b];
     if (by_rest) {
       RestCounts rest{hand_ranks, hand_suits};
@@ -596,7 +662,7 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
                                     model.middle_upto[3][c], model.middle_upto[4][c]};
         tight = fast_expectation(fast_row(fronts.upto[three_cap]), fast_row(tighter(middle_bound, middles.upto[five_cap])),
                                  values.back[b], pair);
-        if (tight < best - kSlack) continue;
+        if (tight < found.floor() - kSlack) continue;
       }
     }
     sc.candidate[count++] = BoundedBack{tight, b};
@@ -611,12 +677,57 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
   while (count > 0) {
     std::pop_heap(candidates, candidates + count, comes_after);
     const BoundedBack& next = candidates[--count];
-    if (next.tight < best - kSlack) break;
+    if (next.tight < found.floor() - kSlack) break;
     search_back(next.back);
   }
-  assert(best_b >= 0);
-  fill(cards13, h, best_b, best_m, best_f, out);
-  return best;
+  assert(found.size() > 0);
+  int pick = 0;
+  if (second_stage) {
+    // Of the model's best few, those no better one matches or beats in every row (such a setting never
+    // scores more against any opponent), re-scored against the sample; the first of the greatest is played.
+    int kept[kMaxSecondStage];
+    int kept_count = 0;
+    double best_units = 0;
+    for (int k = 0; k < found.size(); ++k) {
+      const Found& f = found[k];
+      if (f.ev < found[0].ev - kSecondStageMargin) break;  // entered before the best was found
+      bool dominated = false;
+      for (int q = 0; q < kept_count && !dominated; ++q) {
+        const Found& g = found[kept[q]];
+        dominated = h.three[g.fr] >= h.three[f.fr] && h.five[g.m] >= h.five[f.m] && h.five[g.b] >= h.five[f.b];
+      }
+      if (dominated) continue;
+      kept[kept_count++] = k;
+      const std::int16_t row_class[3] = {static_cast<std::int16_t>(h.three_class[f.fr]),
+                                         static_cast<std::int16_t>(h.five_class[f.m]),
+                                         static_cast<std::int16_t>(h.five_class[f.b])};
+      const double units = sample_units(model, row_class);
+      if (k == 0 || units > best_units) {
+        best_units = units;
+        pick = k;
+      }
+    }
+  }
+  Found chosen = found[pick];
+  if (pick != 0) {
+    // A setting outside the few may still match or beat the one picked in every row (a near-duplicate of
+    // one of them, with other kickers): then the best by the model of those that do is played, which no
+    // setting dominates (one that did would dominate the pick too, and be better).
+    const Strength front = h.three[chosen.fr], middle = h.five[chosen.m], back = h.five[chosen.b];
+    const Found picked = chosen;
+    for (int b = 0; b < 1287; ++b) {
+      if (h.five[b] < back) continue;
+      for_each_completion(h, b, rules, [&](int m, int fr) {
+        if (h.five[m] < middle || h.three[fr] < front || (b == picked.b && m == picked.m && fr == picked.fr)) return;
+        const RowValue v[3] = {row_value(model.row[0], h.three_class[fr]), row_value(model.row[1], h.five_class[m]),
+                               row_value(model.row[2], h.five_class[b])};
+        const Found f{expectation(v, model), b, m, fr, setting_key(h.three[fr], h.five[m], h.five[b])};
+        if (better(f, chosen)) chosen = f;
+      });
+    }
+  }
+  fill(cards13, h, chosen.b, chosen.m, chosen.fr, out);
+  return chosen.ev;
 }
 
 // The index of `s` among a row model's classes, or -1.
@@ -681,6 +792,102 @@ void finish_model(ExpectedModel& model) {
     model.middle_upto[3][k] = first ? m.extra_loss[k] : std::min(model.middle_upto[3][k - 1], m.extra_loss[k]);
     model.middle_upto[4][k] = first ? m.always[k] : std::max(model.middle_upto[4][k - 1], m.always[k]);
   }
+  FieldSample& sample = model.sample;
+  const std::size_t size = sample.size();
+  sample.extra_sum.assign(size, 0);
+  sample.always_mean = 0;
+  for (int row = 0; row < 3; ++row) {
+    const auto r = static_cast<std::size_t>(row);
+    sample.below[r].clear();
+    sample.above[r].clear();
+    sample.extra_above[r].clear();
+  }
+  // Rows of unequal lengths, classes out of range or royalty extras that are not whole units get no derived
+  // values, which validate_model reports.
+  for (const RowModel& rm : model.row) {
+    for (const double extra : rm.extra_win) {
+      if (!(extra >= 0 && extra <= static_cast<double>(kMaxUnits) && extra == std::floor(extra))) return;
+    }
+  }
+  double always_sum = 0;
+  for (int row = 0; row < 3; ++row) {
+    const auto r = static_cast<std::size_t>(row);
+    const RowModel& rm = model.row[r];
+    const std::size_t classes = rm.classes.size();
+    if (sample.row_class[r].size() != size || rm.extra_win.size() != classes || rm.always.size() != classes) return;
+    std::vector<std::int32_t> held(classes, 0);  // sampled rows of each class (at most 2^19 in all)
+    for (std::size_t j = 0; j < size; ++j) {
+      const std::int16_t k = sample.row_class[r][j];
+      if (k < 0 || static_cast<std::size_t>(k) >= classes) return;
+      const auto c = static_cast<std::size_t>(k);
+      ++held[c];
+      // A whole number of units in 0..kMaxUnits (validate_model), so the cast is exact.
+      sample.extra_sum[j] += static_cast<std::int32_t>(rm.extra_win[c]);
+      always_sum += rm.always[c];
+    }
+    sample.below[r].assign(classes, 0);
+    sample.above[r].assign(classes, 0);
+    sample.extra_above[r].assign(classes, 0.0);
+    std::int32_t weaker = 0;
+    for (std::size_t c = 0; c < classes; ++c) {
+      sample.below[r][c] = weaker;
+      weaker += held[c];
+    }
+    std::int32_t stronger = 0;
+    double extra = 0;
+    for (std::size_t c = classes; c-- > 0;) {
+      sample.above[r][c] = stronger;
+      sample.extra_above[r][c] = extra;
+      stronger += held[c];
+      extra += held[c] * rm.extra_win[c];
+    }
+  }
+  if (size > 0) sample.always_mean = always_sum / static_cast<double>(size);
+}
+
+double sample_units(const ExpectedModel& model, const std::int16_t row_class[3]) noexcept {
+  const FieldSample& sample = model.sample;
+  const std::size_t n = sample.size();
+  if (n == 0) return 0;
+  const std::int16_t a0 = row_class[0], a1 = row_class[1], a2 = row_class[2];
+  const auto c0 = static_cast<std::size_t>(a0), c1 = static_cast<std::size_t>(a1), c2 = static_cast<std::size_t>(a2);
+  // Row by row, from the derived counts: the rows won and lost, the royalties of ours that win and of
+  // theirs that beat ours.
+  const RowModel* const rows = model.row;
+  const double ours_extra[3] = {rows[0].extra_win[c0], rows[1].extra_win[c1], rows[2].extra_win[c2]};
+  const std::int32_t won[3] = {sample.below[0][c0], sample.below[1][c1], sample.below[2][c2]};
+  const std::int32_t lost = sample.above[0][c0] + sample.above[1][c1] + sample.above[2][c2];
+  const double theirs = sample.extra_above[0][c0] + sample.extra_above[1][c1] + sample.extra_above[2][c2];
+  // The opponent's three rows together: two rows or more won and lost, scoops. Counts over at most 2^19
+  // sampled settings (set_field_sample), so no 32-bit sum overflows; 16-bit classes and plain sums of
+  // comparisons, so that the loop vectorizes.
+  const std::int16_t* const b0 = sample.row_class[0].data();
+  const std::int16_t* const b1 = sample.row_class[1].data();
+  const std::int16_t* const b2 = sample.row_class[2].data();
+  std::int32_t two_rows = 0, scoops = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::int32_t wins = (a0 > b0[j]) + (a1 > b1[j]) + (a2 > b2[j]);
+    const std::int32_t losses = (a0 < b0[j]) + (a1 < b1[j]) + (a2 < b2[j]);
+    two_rows += static_cast<std::int32_t>(wins >= 2) - static_cast<std::int32_t>(losses >= 2);
+    scoops += static_cast<std::int32_t>(wins == 3) - static_cast<std::int32_t>(losses == 3);
+  }
+  const PairTerms pair = pair_terms(model);
+  double total = static_cast<double>(won[0] + won[1] + won[2] - lost) - theirs;
+  for (int r = 0; r < 3; ++r) total += ours_extra[r] * won[r];
+  total += pair.overall * two_rows + pair.scoop * scoops;
+  if (pair.royalty_scoop != 0) {
+    // The multiplier takes the scooping rows' royalties along: ours when we scoop, theirs when they do.
+    // Whole units (validate_model): each sum is under 3,000 x 2^19 < 2^31.
+    std::int32_t our_scoops = 0, theirs_scooping = 0;
+    const std::int32_t* const sum = sample.extra_sum.data();
+    for (std::size_t j = 0; j < n; ++j) {
+      our_scoops += (a0 > b0[j]) & (a1 > b1[j]) & (a2 > b2[j]);
+      theirs_scooping += ((a0 < b0[j]) & (a1 < b1[j]) & (a2 < b2[j])) * sum[j];
+    }
+    total += pair.royalty_scoop * (our_scoops * (ours_extra[0] + ours_extra[1] + ours_extra[2]) - theirs_scooping);
+  }
+  return total / static_cast<double>(n) + rows[0].always[c0] + rows[1].always[c1] + rows[2].always[c2] -
+         sample.always_mean;
 }
 
 const std::vector<Strength>& row_classes(int row, Wheel wheel) noexcept {

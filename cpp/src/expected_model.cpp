@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "chinese_poker/arrange.hpp"
@@ -107,6 +108,43 @@ const char* build_expected_model(const FieldTables& tables, const RulesSpec& rul
   return nullptr;
 }
 
+const char* set_field_sample(ExpectedModel& model, const std::vector<Strength> (&strengths)[3], int top) {
+  static const char* const kNotClass[3] = {"sample: a front strength is not one of the front's classes",
+                                           "sample: a middle strength is not one of the middle's classes",
+                                           "sample: a back strength is not one of the back's classes"};
+  // A bound on the sample's size keeps the counts of the second stage far from any overflow and its
+  // time per hand bounded.
+  constexpr std::size_t kMaxSample = std::size_t{1} << 19;
+  model.sample = FieldSample{};
+  model.top = 0;
+  const std::size_t n = strengths[0].size();
+  if (strengths[1].size() != n || strengths[2].size() != n) return "sample: the rows differ in length";
+  if (n > kMaxSample) return "sample: more than 2**19 settings";
+  if (top < 0 || top > kMaxSecondStage) return "sample: top must be 0 to 8";
+  FieldSample sample;
+  for (int row = 0; row < 3; ++row) {
+    const auto r = static_cast<std::size_t>(row);
+    const std::vector<Strength>& classes = model.row[r].classes;
+    sample.row_class[r].resize(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      const Strength s = encode_wheel(strengths[r][j], model.wheel);
+      const auto it = std::lower_bound(classes.begin(), classes.end(), s);
+      if (it == classes.end() || *it != s) return kNotClass[row];
+      sample.row_class[r][j] = static_cast<std::int16_t>(it - classes.begin());
+    }
+  }
+  model.sample = std::move(sample);
+  model.top = n == 0 ? 0 : top;
+  finish_model(model);
+  if (const char* bad = validate_model(model)) {
+    model.sample = FieldSample{};
+    model.top = 0;
+    finish_model(model);
+    return bad;
+  }
+  return nullptr;
+}
+
 const char* validate_model(const ExpectedModel& model) noexcept {
   static const char* const kClasses[3] = {"row 0 (front): classes are not the row's strengths under the wheel",
                                           "row 1 (middle): classes are not the row's strengths under the wheel",
@@ -153,6 +191,34 @@ const char* validate_model(const ExpectedModel& model) noexcept {
       return "middle_upto: not what finish_model derives from the middle row";
     }
   }
+  // The second stage indexes the model's rows by the sample's classes and reads the derived values.
+  const FieldSample& sample = model.sample;
+  const std::size_t size = sample.size();
+  if (model.top < 0 || model.top > kMaxSecondStage) return "top: not 0 to 8";
+  if (size > (std::size_t{1} << 19)) return "sample: more than 2**19 settings";
+  if (size > 0) {
+    // The second stage sums the royalty extras as whole units.
+    for (const RowModel& r : model.row) {
+      for (const double extra : r.extra_win) {
+        if (!(extra >= 0 && extra <= static_cast<double>(kMaxUnits) && extra == std::floor(extra))) {
+          return "sample: a royalty extra is not a whole number of units in 0..1000";
+        }
+      }
+    }
+  }
+  for (int row = 0; row < 3; ++row) {
+    const auto r = static_cast<std::size_t>(row);
+    if (sample.row_class[r].size() != size) return "sample: the rows differ in length";
+    const std::size_t classes = model.row[r].classes.size();
+    for (const std::int16_t k : sample.row_class[r]) {
+      if (k < 0 || static_cast<std::size_t>(k) >= classes) return "sample: a class index is out of range";
+    }
+    if (sample.below[r].size() != classes || sample.above[r].size() != classes ||
+        sample.extra_above[r].size() != classes) {
+      return "sample: not derived (call finish_model)";
+    }
+  }
+  if (sample.extra_sum.size() != size) return "sample: not derived (call finish_model)";
   return nullptr;
 }
 

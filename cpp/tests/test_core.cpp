@@ -1151,6 +1151,104 @@ static void test_arrange_hand() {
   CHECK(issue.kind == CardIssueKind::kDuplicate && issue.position == 6 && issue.first_position == 2 && issue.item == 0);
 }
 
+// ----- the second stage -----
+
+static void test_second_stage() {
+  ExpectedModel m = zero_model();
+  m.overall_unit = 1;
+  m.scoop_bonus = 3;
+  const Strength f_low = eval({"7s", "5h", "3c"}), f_pair = eval({"9s", "9h", "2c"});
+  const Strength m_pair = eval({"Ts", "Th", "2c", "3d", "4h"}), m_trips = eval({"Ts", "Th", "Td", "3d", "4h"});
+  const Strength b_straight = eval({"2s", "3d", "4c", "5h", "6s"}), b_flush = eval({"As", "Ks", "Qs", "Js", "9s"});
+  // Three opponents: one every row of ours beats, one that beats our middle and back, one equal to ours.
+  const std::vector<Strength> rows[3] = {{f_low, f_low, f_pair}, {m_pair, m_trips, m_trips}, {b_straight, b_flush, b_flush}};
+  // The opponent's back flush is worth 4 units more when it wins (a royalty under "add").
+  const std::size_t flush_class = class_of(m.row[2].classes, b_flush);
+  m.row[2].extra_win[flush_class] = 4;
+  finish_model(m);
+  CHECK(set_field_sample(m, rows, 4) == nullptr && m.sample.size() == 3 && m.top == 4);
+  CHECK(validate_model(m) == nullptr);
+  CHECK(m.sample.extra_above[2][flush_class - 1] == 8 && m.sample.extra_above[2][flush_class] == 0 &&
+        m.sample.above[2][flush_class - 1] == 2 && m.sample.below[2][flush_class] == 1 && m.sample.extra_sum[2] == 4);
+  // Ours: a pair of nines in front, trips in the middle, the flush behind (its own royalty 4 when it wins).
+  const std::int16_t ours[3] = {static_cast<std::int16_t>(class_of(m.row[0].classes, f_pair)),
+                                static_cast<std::int16_t>(class_of(m.row[1].classes, m_trips)),
+                                static_cast<std::int16_t>(flush_class)};
+  // Against the first: a scoop, 3 rows + 1 overall + 3 bonus + the flush's 4 = 11; against the second the
+  // front wins, middle and back push: +1; against the third every row pushes: 0.
+  CHECK(near(sample_units(m, ours), (11.0 + 1.0 + 0.0) / 3));
+  // A weaker setting of ours: a low front, the pair in the middle, the straight behind. Against the first
+  // opponent all push; against the second and third it loses middle and back (and the front to the third):
+  // -2 - 1 overall - 4 (their flush) = -7, and -3 - 1 - 3 - 4 = -11.
+  const std::int16_t weaker[3] = {static_cast<std::int16_t>(class_of(m.row[0].classes, f_low)),
+                                  static_cast<std::int16_t>(class_of(m.row[1].classes, m_pair)),
+                                  static_cast<std::int16_t>(class_of(m.row[2].classes, b_straight))};
+  CHECK(near(sample_units(m, weaker), (0.0 - 7.0 - 11.0) / 3));
+  // A scoop multiplier of 2 adds (3 + overall + bonus) = 7 to a scoop either way.
+  m.scoop_multiplier = 2;
+  CHECK(near(sample_units(m, ours), (18.0 + 1.0 + 0.0) / 3));
+  CHECK(near(sample_units(m, weaker), (0.0 - 7.0 - 18.0) / 3));
+  // With the royalties in the multiplier, our scooping flush's 4 units once more.
+  m.royalties_in_multiplier = true;
+  CHECK(near(sample_units(m, ours), (22.0 + 1.0 + 0.0) / 3));
+  m.royalties_in_multiplier = false;
+  m.scoop_multiplier = 1;
+  // Bad samples leave the model without a second stage.
+  ExpectedModel fractional = m;
+  fractional.row[0].extra_win[0] = 2.5;
+  finish_model(fractional);
+  CHECK(std::string(set_field_sample(fractional, rows, 4)) ==
+            "sample: a royalty extra is not a whole number of units in 0..1000" &&
+        fractional.top == 0 && fractional.sample.size() == 0);
+  ExpectedModel bad = m;
+  const std::vector<Strength> uneven[3] = {{f_low}, {m_pair, m_pair}, {b_flush}};
+  CHECK(std::string(set_field_sample(bad, uneven, 4)) == "sample: the rows differ in length" &&
+        bad.sample.size() == 0 && bad.top == 0);
+  const std::vector<Strength> not_a_front[3] = {{m_pair}, {m_pair}, {b_flush}};
+  CHECK(std::string(set_field_sample(bad, not_a_front, 4)) == "sample: a front strength is not one of the front's classes");
+  CHECK(std::string(set_field_sample(bad, rows, 9)) == "sample: top must be 0 to 8");
+  CHECK(std::string(set_field_sample(bad, rows, -1)) == "sample: top must be 0 to 8");
+  CHECK(sample_units(bad, ours) == 0);
+  ExpectedModel out_of_range = m;
+  out_of_range.sample.row_class[1][0] = 7462;
+  CHECK(std::string(validate_model(out_of_range)) == "sample: a class index is out of range");
+
+  // Arranging with a second stage: a legal setting of the cards, valued by the model, the same for any
+  // order of the cards, and the model's best when the sample cannot tell the candidates apart.
+  const RulesSpec rules = pagat_bonus();
+  const FieldTables field = synthetic_field({{f_pair, 0.5}, {f_low, 0.5}}, {{m_pair, 1.0}}, {{b_straight, 0.5}, {b_flush, 0.5}});
+  ExpectedModel model;
+  CHECK(build_expected_model(field, rules, &model) == nullptr);
+  ExpectedModel staged = model;
+  CHECK(set_field_sample(staged, rows, 4) == nullptr && validate_model(staged) == nullptr);
+  for (const char* text : {"As Ks Qs Js Ts 9h 9d 9c 2c 2d 7h 5s 3d", "Ah Kd Qc Js 9h 8d 7c 6s 5h 4d 3c 2s Td",
+                           "2c 2d 2h 3c 3d 3h 4c 4d 4h 5c 5d 5h 6c"}) {
+    auto hand = hand_of(text);
+    Arrangement a, b;
+    double ev = 0, ev_shuffled = 0, value = 0;
+    CHECK(!expected_arrangement(hand.data(), rules, staged, &a, &ev));
+    CHECK(is_legal(a, rules) && same_cards(a.cards, hand.data()));
+    CHECK(expected_units(a.strength, staged, &value) && value == ev);
+    std::reverse(hand.begin(), hand.end());
+    CHECK(!expected_arrangement(hand.data(), rules, staged, &b, &ev_shuffled));
+    CHECK(std::memcmp(a.cards, b.cards, 13) == 0 && ev == ev_shuffled);
+  }
+  // Against one opponent holding the weakest row of each kind every candidate scoops: equal units, so the
+  // model's own best is played.
+  ExpectedModel flat = model;
+  const std::vector<Strength> weakest[3] = {{eval({"4c", "3d", "2h"})}, {eval({"7c", "5d", "4h", "3s", "2c"})},
+                                            {eval({"7c", "5d", "4h", "3s", "2c"})}};
+  CHECK(set_field_sample(flat, weakest, 8) == nullptr);
+  for (const char* text : {"As Ks Qs Js Ts 9h 9d 9c 2c 2d 7h 5s 3d", "Ah Kd Qc Js 9h 8d 7c 6s 5h 4d 3c 2s Td"}) {
+    const auto hand = hand_of(text);
+    Arrangement a, b;
+    double ev = 0, ev_model = 0;
+    CHECK(!expected_arrangement(hand.data(), rules, flat, &a, &ev));
+    CHECK(!expected_arrangement(hand.data(), rules, model, &b, &ev_model));
+    CHECK(std::memcmp(a.cards, b.cards, 13) == 0 && ev == ev_model);
+  }
+}
+
 // ----- any byte in any position -----
 
 static void expect_issue(const CardIssue& issue, CardIssueKind kind, int position, int card, int first_position) {
@@ -2423,6 +2521,7 @@ int main() {
   test_build_expected_model();
   test_validate_model();
   test_arrange_hand();
+  test_second_stage();
   test_bad_codes_everywhere();
   test_ofc_group();
   test_settle_batch_inputs_and_threads();

@@ -194,14 +194,16 @@ def suggest(
 ) -> tuple[Suggestion, ...]:
     """The ``k`` best distinct legal settings of 13 cards under ``rules`` (default ``pagat``), best first.
 
-    Every legal setting is valued by the ``expected`` model of ``arrange`` (docs/ARRANGING.md); they are
-    ranked by expected units (ties: the stronger back, then middle, then front, as ``arrange`` breaks
-    them), and of each group of near-duplicates (equal ``distinct_key``: the same category and made-hand
-    ranks in every row) only the best is kept. A setting that a better suggestion matches or beats in every
-    row is left out too: it is never the better choice. The first suggestion is exactly the setting
-    ``arrange(cards, rules, strategy="expected", opponents=opponents)`` returns, with the same expected
-    units. Fewer than ``k`` come back when the hand has fewer distinct settings. ``k``: 1 to 100;
-    ``opponents``: 1 to 3 (the units are per deal against that many; the ranking does not depend on it).
+    The first suggestion is exactly the setting ``arrange(cards, rules, strategy="expected",
+    opponents=opponents)`` returns, with the same expected units: the model's best, or the one of its best
+    few that the second stage finds better against the field's own settings (docs/ARRANGING.md). The
+    others are every other legal setting valued by the ``expected`` model, ranked by expected units (ties:
+    the stronger back, then middle, then front, as ``arrange`` breaks them); of each group of
+    near-duplicates (equal ``distinct_key``: the same category and made-hand ranks in every row) only the
+    best is kept, and a setting that an earlier suggestion matches or beats in every row is left out too:
+    it is never the better choice. Fewer than ``k`` come back when the hand has fewer distinct settings.
+    ``k``: 1 to 100; ``opponents``: 1 to 3 (the units are per deal against that many; the ranking does not
+    depend on it).
     """
     k = _whole_number(k, "k", 1, 100)
     opponents = _opponent_count(opponents)
@@ -229,9 +231,8 @@ def suggest(
             continue
         chosen.append(index)
         chosen_strengths.append(candidate)
-    best_index = int(order[0])
-    if tuple(int(s) for s in strengths[best_index]) != best.strengths:  # pragma: no cover - never seen
-        raise RuntimeError("suggest: the model's best setting is not the one arrange chose")
+    # arrange's setting is a legal one, so its strengths are among the listed settings'.
+    best_index = int(np.flatnonzero((strengths == np.asarray(best.strengths, dtype=np.int32)).all(axis=1))[0])
     out = [
         _suggestion(
             1,

@@ -11,7 +11,9 @@ Two strategies:
   royalties it earns, the royalties the opponent's row earns when it wins. The pair-level terms (overall
   unit, scoop bonus, scoop multiplier) take the three rows' results as independent. The expectation is per
   opponent, so the choice does not depend on how many opponents there are; ``expected_units`` reports it
-  for ``opponents`` of them.
+  for ``opponents`` of them. A second stage then re-scores the model's ``SECOND_STAGE_TOP`` best distinct
+  settings against a stored sample of the field's own settings (``field_sample``), each opponent's three
+  rows together, and plays the best of them.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from chinese_poker.rules import Rules, core_spec
 __all__ = [
     "DEFAULT_STRATEGY",
     "FIELD_PRESETS",
+    "SECOND_STAGE_TOP",
     "STRATEGIES",
     "Arrangement",
     "arrange",
@@ -41,6 +44,7 @@ __all__ = [
     "arrangements",
     "field_distance",
     "field_preset",
+    "field_sample",
     "field_tables",
 ]
 
@@ -50,6 +54,9 @@ DEFAULT_STRATEGY = "expected"
 
 #: The rule sets that have field tables of their own, made under their scoring (docs/ARRANGING.md).
 FIELD_PRESETS = ("pagat", "wikipedia-2-4", "wikipedia-1-6", "shisanzhang-hk")
+
+#: How many of the model's best distinct settings the second stage re-scores against the field sample.
+SECOND_STAGE_TOP = 4
 
 
 @dataclass(frozen=True)
@@ -87,20 +94,34 @@ def _check_strategy(strategy: str) -> None:
         raise ValueError(f"strategy must be one of {', '.join(map(repr, STRATEGIES))}, got {strategy!r}")
 
 
+def _shipped(kind: str, preset: str) -> dict[str, Any]:
+    """The arrays and the metadata of the package's ``data/{kind}_{preset}.npz``."""
+    if preset not in FIELD_PRESETS:
+        raise ValueError(
+            f"no field tables for {preset!r}; they exist for {', '.join(map(repr, FIELD_PRESETS))}"
+        )
+    with resources.files("chinese_poker.data").joinpath(f"{kind}_{preset}.npz").open("rb") as handle:
+        data = np.load(handle)
+        arrays: dict[str, Any] = {key: data[key] for key in data.files if key != "meta"}
+        arrays["meta"] = json.loads(str(data["meta"]))
+    return arrays
+
+
 @lru_cache(maxsize=len(FIELD_PRESETS))
 def field_tables(preset: str = "pagat") -> dict[str, Any]:
     """The shipped distribution of the field's rows under ``preset`` (one of ``FIELD_PRESETS``): per row,
     every strength (``wheel="low"`` encoding) and its probability, plus ``meta`` (how the tables were made:
     preset, sizes, seed, figures)."""
-    if preset not in FIELD_PRESETS:
-        raise ValueError(
-            f"no field tables for {preset!r}; they exist for {', '.join(map(repr, FIELD_PRESETS))}"
-        )
-    with resources.files("chinese_poker.data").joinpath(f"field_rows_{preset}.npz").open("rb") as handle:
-        data = np.load(handle)
-        tables: dict[str, Any] = {key: data[key] for key in data.files if key != "meta"}
-        tables["meta"] = json.loads(str(data["meta"]))
-    return tables
+    return _shipped("field_rows", preset)
+
+
+@lru_cache(maxsize=len(FIELD_PRESETS))
+def field_sample(preset: str = "pagat") -> dict[str, Any]:
+    """The shipped sample of the field's settings under ``preset`` (one of ``FIELD_PRESETS``), which the
+    second stage re-scores against: ``front_strengths``, ``middle_strengths``, ``back_strengths`` (uint32,
+    ``wheel="low"`` encoding; entry j of each is one setting's row), plus ``meta`` (how it was made:
+    ``scripts/make_field_sample.py``, its size and seed)."""
+    return _shipped("field_sample", preset)
 
 
 def _royalty_units(rules: Rules) -> dict[tuple[str, str], int]:
@@ -152,17 +173,31 @@ def field_preset(rules: RulesLike) -> str:
 
 @lru_cache(maxsize=64)
 def _expected_model(rules: Rules) -> _core.ExpectedModel:
-    """The core's expected-units model for ``rules`` and the field tables ``field_preset`` picks for them,
-    built once per rules."""
-    return build_expected_model(field_tables(field_preset(rules)), rules)
+    """The core's expected-units model for ``rules``, with the field tables and the field sample of the
+    preset ``field_preset`` picks for them (the second stage on), built once per rules."""
+    preset = field_preset(rules)
+    return build_expected_model(field_tables(preset), rules, sample=field_sample(preset))
 
 
-def build_expected_model(tables: dict[str, Any], rules: Rules) -> _core.ExpectedModel:
+def build_expected_model(
+    tables: dict[str, Any],
+    rules: Rules,
+    *,
+    sample: dict[str, Any] | None = None,
+    top: int = SECOND_STAGE_TOP,
+) -> _core.ExpectedModel:
     """The core's expected-units model from field tables (as ``field_tables`` gives them) and rules; the core
-    builds it (win and loss chances per row class, royalties, pair terms) and checks the tables."""
+    builds it (win and loss chances per row class, royalties, pair terms) and checks the tables. With
+    ``sample`` (as ``field_sample`` gives it) the model has the second stage: its ``top`` (2 to 8) best
+    distinct settings re-scored against the sample; without, the model's own best is played."""
     strengths = [np.ascontiguousarray(tables[f"{row}_strengths"], dtype=np.uint32) for row in ROWS]
     prob = [np.ascontiguousarray(tables[f"{row}_prob"], dtype=np.float64) for row in ROWS]
-    return _core.ExpectedModel(strengths, prob, core_spec(rules))
+    if sample is None:
+        return _core.ExpectedModel(strengths, prob, core_spec(rules))
+    if isinstance(top, bool) or not isinstance(top, int) or not 2 <= top <= 8:
+        raise ValueError(f"top must be an integer in 2..8, got {top!r}")
+    rows = [np.ascontiguousarray(sample[f"{row}_strengths"], dtype=np.uint32) for row in ROWS]
+    return _core.ExpectedModel(strengths, prob, core_spec(rules), rows, top)
 
 
 @overload

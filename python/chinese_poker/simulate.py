@@ -55,19 +55,25 @@ class Strategy:
 
     ``name``: a strategy of ``arrange`` (``"expected"`` or ``"strongest"``). ``field``: for ``"expected"``,
     field tables in the form ``arrange.field_tables()`` gives (``{row}_strengths``, ``{row}_prob``), to
-    arrange against another field than the shipped one; ``None`` uses the shipped tables the rules get
-    (``arrange.field_preset``). ``label`` names the seat in tables (default: the name).
+    arrange against another field than the shipped one; ``None`` uses the shipped tables and field sample
+    the rules get (``arrange.field_preset``), the second stage included. ``sample``: with ``field``, the
+    field sample of the second stage, in the form ``arrange.field_sample()`` gives; ``None`` (the default
+    with a field of one's own) plays the model's best alone. ``label`` names the seat in tables (default:
+    the name).
     """
 
     name: str = "expected"
     field: Mapping[str, Any] | None = None
     label: str | None = None
+    sample: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.name not in STRATEGIES:
             raise ValueError(f"unknown strategy {self.name!r}: expected one of {', '.join(STRATEGIES)}")
         if self.field is not None and self.name != "expected":
             raise ValueError(f"strategy {self.name!r} takes no field tables (only 'expected' does)")
+        if self.sample is not None and self.field is None:
+            raise ValueError("a field sample goes with field tables of one's own (field=...)")
 
     @property
     def title(self) -> str:
@@ -296,7 +302,8 @@ def _arrange_all(hands: npt.NDArray[np.uint8], rules: Rules, strategy: Strategy)
     flat = np.ascontiguousarray(hands.reshape(-1, 13))
     model = None
     if strategy.name == "expected" and strategy.field is not None:
-        model = build_expected_model(dict(strategy.field), rules)
+        sample = dict(strategy.sample) if strategy.sample is not None else None
+        model = build_expected_model(dict(strategy.field), rules, sample=sample)
     return arrange_batch(flat, rules, strategy.name, model=model).reshape(hands.shape)
 
 

@@ -35,6 +35,30 @@ struct RowModel {
   std::vector<double> always;      // royalty collected whatever the row's result ("always" condition)
 };
 
+// The second stage of the expected arranging (docs/ARRANGING.md): settings of the field's own players,
+// each opponent's three rows together, against which the best few settings of the model are re-scored
+// by their exact units. `row_class[r][j]` is the class index (in the model's row r) of sampled setting j;
+// the rest is derived from the model's rows by finish_model.
+struct FieldSample {
+  std::vector<std::int16_t> row_class[3];  // signed: the classes (under 7,462) compare in SIMD lanes
+  // Derived, per class k of row r: how many sampled rows are weaker and stronger than k, and the sum of
+  // the royalty extras (the model's extra_win) of the stronger ones: what a row of ours of class k wins
+  // and loses over the sample, row by row. Per sampled setting: its three rows' extras summed. The mean
+  // over the sample of the three rows' "always" royalties.
+  std::vector<std::int32_t> below[3];
+  std::vector<std::int32_t> above[3];
+  std::vector<double> extra_above[3];
+  std::vector<std::int32_t> extra_sum;  // whole units: every extra_win is one (validate_model)
+  double always_mean = 0;
+  std::size_t size() const noexcept { return row_class[0].size(); }
+};
+
+// The most settings the second stage re-scores per hand, and how far below the model's best (in expected
+// units per opponent) a setting may be and still be re-scored: changes of choice from further down gained
+// nothing measurable (docs/ARRANGING.md).
+constexpr int kMaxSecondStage = 8;
+constexpr double kSecondStageMargin = 0.2;
+
 // The expected-units model: per-row tables plus the pair-level terms of the rules. Built once per rules.
 struct ExpectedModel {
   Wheel wheel = Wheel::Low;  // the wheel rule the classes follow; must be the rules' wheel
@@ -47,6 +71,12 @@ struct ExpectedModel {
   // value and the least loss chance and opponent royalty over the classes 0..k. They bound what any middle
   // no stronger than a given back can be worth, which lets the arranger skip whole backs.
   std::vector<double> middle_upto[5];
+  // The second stage: with a sample and `top` >= 2, the `top` best distinct settings by the model (the
+  // best of each group of equal row categories and made-hand ranks; those another of them matches or
+  // beats in every row left out) are re-scored against every sampled setting and the best is played.
+  // Without one (top 0 or 1, or no sample) the model's best is played.
+  FieldSample sample;
+  int top = 0;
 };
 
 // The distribution of the field's rows, as data/field_rows_PRESET.npz ships it: per row (front, middle, back),
@@ -67,8 +97,22 @@ struct FieldTables {
 // a probability is negative or not finite, or the strengths are not exactly the row's classes.
 [[nodiscard]] const char* build_expected_model(const FieldTables& tables, const RulesSpec& rules, ExpectedModel* out);
 
-// Fills the derived part of a model whose rows are set; call it once before arranging with the model.
+// Fills the derived part of a model whose rows (and sample classes, if any) are set; call it once before
+// arranging with the model.
 void finish_model(ExpectedModel& model);
+
+// Sets the second stage of a finished model: the sampled settings' row strengths (wheel "low" encoding;
+// front, middle, back, of equal lengths, at most 2^19) and how many settings to re-score (2 to
+// kMaxSecondStage; 0 or 1: no second stage). Returns nullptr, or (the model's sample then empty, top 0)
+// what is wrong: the lengths differ or exceed the bound, a strength is not one of its row's classes, or
+// `top` is out of range.
+[[nodiscard]] const char* set_field_sample(ExpectedModel& model, const std::vector<Strength> (&strengths)[3], int top);
+
+// The exact units per sampled opponent (the mean over the model's sample) of a setting whose rows have
+// the class indices `row_class` (front, middle, back) in the model: rows won and lost, royalties, the
+// overall unit (two rows), the scoop bonus and multiplier, as the model counts them, but with each
+// opponent's three rows together. Equal strengths push. 0 without a sample.
+double sample_units(const ExpectedModel& model, const std::int16_t row_class[3]) noexcept;
 
 // nullptr when `model` is usable by the arranger, else what is wrong: the wheel is unknown, a row's
 // classes are not row_classes(row, model.wheel), its vectors differ in length, a value (or a pair term)
@@ -93,8 +137,9 @@ void finish_model(ExpectedModel& model);
 [[nodiscard]] CardIssue strongest_arrangement(const std::uint8_t* cards13, const RulesSpec& rules,
                                               Arrangement* out) noexcept;
 
-// The legal setting with the greatest expected units per opponent under `model` (ties: the strongest),
-// and that expectation in `*expected`. Allocates nothing (its scratch space is thread-local).
+// The legal setting with the greatest expected units per opponent under `model` (ties: the strongest), or,
+// with a second stage, the best of the model's best few against its sample; in `*expected` the setting's
+// expectation under the model. Allocates nothing (its scratch space is thread-local).
 [[nodiscard]] CardIssue expected_arrangement(const std::uint8_t* cards13, const RulesSpec& rules,
                                              const ExpectedModel& model, Arrangement* out,
                                              double* expected) noexcept;
