@@ -148,7 +148,7 @@ def test_the_model_pickles(preset: str, protocol: int) -> None:
 
 
 def test_a_bad_model_state_is_refused() -> None:
-    state = _expected_model(Rules()).__getstate__()
+    state = _expected_model(Rules.preset("wikipedia-2-4")).__getstate__()
     wheel, rows, *terms = state
     with pytest.raises(ValueError, match="unknown wheel"):
         _core.ExpectedModel.__new__(_core.ExpectedModel).__setstate__((7, rows, *terms))

@@ -20,6 +20,7 @@ from chinese_poker.arrange import (
     field_preset,
     field_sample,
     field_tables,
+    uses_second_stage,
 )
 from chinese_poker.rules import core_spec
 from hypothesis import given, settings
@@ -50,13 +51,17 @@ def sample_totals(candidates: np.ndarray, sample: np.ndarray, rules: Rules) -> n
 
 
 def second_stage_choice(cards: tuple[int, ...], rules: Rules) -> tuple[int, int, int]:
-    """The row strengths the second stage plays, found the long way."""
+    """The row strengths "expected" plays, found the long way."""
     preset = field_preset(rules)
     model = build_expected_model(field_tables(preset), rules)  # the model alone
     _, strengths = arrangements(cards, rules, with_strengths=True)
     values = np.array([_core.expected_units([int(x) for x in s], model) for s in strengths])
     # Best first: the model's value, then the stronger back, middle, front.
     order = np.lexsort((-strengths[:, 0], -strengths[:, 1], -strengths[:, 2], -values))
+    together = rules.overall_unit != 0 or rules.scoop_bonus != 0 or rules.scoop_multiplier != 1
+    assert uses_second_stage(rules) == together
+    if not together:  # rows scored alone: the model's best
+        return (int(strengths[order[0], 0]), int(strengths[order[0], 1]), int(strengths[order[0], 2]))
     keys = distinct_key(strengths[order])
     _, first_of_key = np.unique(keys, return_index=True)
     few = [int(order[p]) for p in np.sort(first_of_key)[:SECOND_STAGE_TOP]]
@@ -145,6 +150,14 @@ def test_suggest_puts_the_played_setting_first() -> None:
         # The model's own best is among the others, with a greater value.
         model_best = _core.arrange_hand(bytes(cards), core_spec(rules), model_alone, True).strengths
         assert model_best in [s.strengths for s in found[1:]]
+
+
+def test_rules_that_score_rows_alone_play_the_models_best() -> None:
+    rules = Rules.preset("pagat")
+    assert not uses_second_stage(rules)
+    assert _expected_model(rules).top == 0
+    assert _expected_model(rules.replace(scoop_bonus=1)).top == SECOND_STAGE_TOP
+    assert _expected_model(Rules.preset("wikipedia-1-6")).sample_size == 20_000
 
 
 def test_a_model_with_a_second_stage_pickles_with_it() -> None:

@@ -11,9 +11,9 @@ Two strategies:
   royalties it earns, the royalties the opponent's row earns when it wins. The pair-level terms (overall
   unit, scoop bonus, scoop multiplier) take the three rows' results as independent. The expectation is per
   opponent, so the choice does not depend on how many opponents there are; ``expected_units`` reports it
-  for ``opponents`` of them. A second stage then re-scores the model's ``SECOND_STAGE_TOP`` best distinct
-  settings against a stored sample of the field's own settings (``field_sample``), each opponent's three
-  rows together, and plays the best of them.
+  for ``opponents`` of them. Where the rules pay for rows won together (``uses_second_stage``), a second
+  stage then re-scores the model's ``SECOND_STAGE_TOP`` best distinct settings against a stored sample of
+  the field's own settings (``field_sample``), each opponent's three rows together, and plays the best.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ __all__ = [
     "field_preset",
     "field_sample",
     "field_tables",
+    "uses_second_stage",
 ]
 
 #: The arrangement strategies ``arrange`` and ``arrange_batch`` know.
@@ -171,12 +172,23 @@ def field_preset(rules: RulesLike) -> str:
     return min(FIELD_PRESETS, key=lambda preset: field_distance(resolved, preset))
 
 
+def uses_second_stage(rules: RulesLike) -> bool:
+    """Whether ``"expected"`` re-scores its best few settings against the field sample under ``rules``: when
+    they pay for rows won together (an overall unit, a scoop bonus or a scoop multiplier), which the
+    model's rows taken one by one cannot see. Rules that score each row alone (pagat) play the model's best:
+    there the stage only swaps the tables' row distributions for the sample's, which gained against the
+    field the sample is of and lost against another (docs/ARRANGING.md)."""
+    resolved = rules_or_default(rules)
+    return resolved.overall_unit != 0 or resolved.scoop_bonus != 0 or resolved.scoop_multiplier != 1
+
+
 @lru_cache(maxsize=64)
 def _expected_model(rules: Rules) -> _core.ExpectedModel:
-    """The core's expected-units model for ``rules``, with the field tables and the field sample of the
-    preset ``field_preset`` picks for them (the second stage on), built once per rules."""
+    """The core's expected-units model for ``rules`` with the field tables of the preset ``field_preset``
+    picks for them and, where ``uses_second_stage``, its field sample; built once per rules."""
     preset = field_preset(rules)
-    return build_expected_model(field_tables(preset), rules, sample=field_sample(preset))
+    sample = field_sample(preset) if uses_second_stage(rules) else None
+    return build_expected_model(field_tables(preset), rules, sample=sample)
 
 
 def build_expected_model(
