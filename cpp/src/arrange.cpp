@@ -636,7 +636,7 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
   std::uint32_t hand_suits = 0;
   std::uint64_t rank_of[13];
   std::uint32_t suit_of[13];
-  for (int k = 0; k < 13; ++k) {
+  for (int k = 0; by_rest && k < 13; ++k) {
     rank_of[k] = std::uint64_t{1} << (4 * card_rank(cards13[k]));
     suit_of[k] = std::uint32_t{1} << (4 * card_suit(cards13[k]));
     hand_ranks += rank_of[k];

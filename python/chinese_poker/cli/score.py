@@ -23,6 +23,7 @@ from chinese_poker.cli.progress import OutputWriter, progress_for
 from chinese_poker.cli.round_table import format_round_table
 from chinese_poker.formats.records import RawRound, count_json_lines, stream_rounds
 from chinese_poker.formats.rounds import (
+    MAX_PLAYERS,
     OUTPUT_SHAPES,
     Round,
     RoundError,
@@ -31,6 +32,7 @@ from chinese_poker.formats.rounds import (
     round_output,
     settle_round,
 )
+from chinese_poker.hand import rules_or_default
 from chinese_poker.rules import Rules, core_spec
 from chinese_poker.settlement import Settlement
 
@@ -129,8 +131,7 @@ def _net_fast(args: argparse.Namespace, rules: Rules | None) -> str | None:
         data = path.read_bytes()
     except OSError:
         return None  # the general path reports it
-    spec = core_spec(rules if rules is not None else Rules.preset())
-    answer = _core.settle_net_lines(data, spec, _ALL_ROUNDS, 6)
+    answer = _core.settle_net_lines(data, core_spec(rules_or_default(rules)), _ALL_ROUNDS, MAX_PLAYERS)
     return answer[0].decode("ascii") if answer is not None else None
 
 

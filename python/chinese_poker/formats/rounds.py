@@ -45,6 +45,7 @@ from chinese_poker.settlement import Settlement
 
 __all__ = [
     "ENGINE",
+    "MAX_PLAYERS",
     "METADATA_KEYS",
     "OUTPUT_SHAPES",
     "ROUND_KEYS",
@@ -62,6 +63,9 @@ __all__ = [
     "rules_reference",
     "settle_round",
 ]
+
+#: The most players a round holds: 4 with one deck, plus one per added suit (RULES.md 1.1).
+MAX_PLAYERS = 6
 
 RoundId = Union[str, int]
 
@@ -192,8 +196,10 @@ def parse_round(
     if not isinstance(players, list):
         missing = "missing" if "players" not in data else f"must be a list, got {type_name(players)}"
         raise RoundError(f"players {missing}", where)
-    if not 2 <= len(players) <= 6:
-        raise RoundError(f"a round has 2 to 6 players (5 and 6 with added suits), got {len(players)}", where)
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise RoundError(
+            f"a round has 2 to {MAX_PLAYERS} players (5 and 6 with added suits), got {len(players)}", where
+        )
     names: list[str] = []
     hands: list[Hand] = []
     flags: list[bool] = []

@@ -9,12 +9,12 @@ import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
+from chinese_poker.formats.rounds import MAX_PLAYERS
+
 __all__ = ["ENV_VAR", "Limits"]
 
 #: The environment variable that carries the limits to worker processes.
 ENV_VAR = "CHINESE_POKER_SERVE_LIMITS"
-
-_MAX_PLAYERS = 6  # the round format's own bound: 4, plus one per added suit (extra_suits)
 
 
 @dataclass(frozen=True)
@@ -28,15 +28,15 @@ class Limits:
 
     max_body_bytes: int = 16 * 1024 * 1024
     max_rounds: int = 100_000
-    max_players: int = _MAX_PLAYERS
+    max_players: int = MAX_PLAYERS
 
     def __post_init__(self) -> None:
         for name in ("max_body_bytes", "max_rounds", "max_players"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if not 2 <= self.max_players <= _MAX_PLAYERS:
-            raise ValueError(f"max_players must be 2 to {_MAX_PLAYERS}, got {self.max_players}")
+        if not 2 <= self.max_players <= MAX_PLAYERS:
+            raise ValueError(f"max_players must be 2 to {MAX_PLAYERS}, got {self.max_players}")
 
     def to_dict(self) -> dict[str, int]:
         """The limits as a JSON-safe dict (``/v1/version`` shows them)."""

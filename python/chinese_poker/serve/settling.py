@@ -23,6 +23,7 @@ from chinese_poker.cli.common import dumps, one_line
 from chinese_poker.cli.score import settle_record
 from chinese_poker.formats.records import RawRound, stream_rounds
 from chinese_poker.formats.rounds import OUTPUT_SHAPES, RoundError, round_net_output, round_output
+from chinese_poker.hand import rules_or_default
 from chinese_poker.rules import Rules, core_spec
 from chinese_poker.serve.bodies import (
     JSON_LINES,
@@ -109,7 +110,7 @@ def _net_fast(body: bytes, rules: Rules | None, limits: Limits) -> Reply | None:
     """The net lines of a body of the common shape, from the core (every round read, settled and written
     there, the GIL released); None for any other body."""
     answer = _core.settle_net_lines(
-        body, core_spec(rules if rules is not None else Rules.preset()), limits.max_rounds, limits.max_players
+        body, core_spec(rules_or_default(rules)), limits.max_rounds, limits.max_players
     )
     if answer is None:
         return None
