@@ -133,6 +133,19 @@ def test_the_second_stage_changes_some_choices_and_reports_the_models_value() ->
         assert value == ev
 
 
+def test_the_second_stage_gives_the_same_settings_for_any_thread_count_and_chunking() -> None:
+    rules = Rules.preset("shisanzhang-hk")
+    rng = np.random.default_rng(9)
+    hands = np.argsort(rng.random((600, 52)), axis=1)[:, :13].astype(np.uint8)
+    one = arrange_batch(hands, rules, threads=1)
+    assert np.array_equal(arrange_batch(hands, rules, threads=2), one)
+    assert np.array_equal(
+        np.concatenate([arrange_batch(hands[:7], rules), arrange_batch(hands[7:], rules)]), one
+    )
+    reversed_cards = np.ascontiguousarray(hands[:, ::-1])
+    assert np.array_equal(arrange_batch(reversed_cards, rules, threads=2), one)
+
+
 def test_suggest_puts_the_played_setting_first() -> None:
     rules = Rules.preset("wikipedia-2-4")
     model_alone = build_expected_model(field_tables("wikipedia-2-4"), rules)
