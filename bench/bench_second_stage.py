@@ -2,6 +2,7 @@
 the stored sample of the field's own settings, the best of them played instead of the model's first.
 
     python bench/bench_second_stage.py [--rules R] [--deals N] [--seed S] [--top K] [--threads T]
+                                       [--sample FILE]
     python bench/bench_second_stage.py --speed [--hands H]
 
 Measured as a paired difference on the same deals: every seat is arranged by the expected-units model
@@ -11,6 +12,8 @@ units (against the same three opponents, who play the model's settings) is recor
 hands changed, the mean change per hand with its 95% interval (mean +- 1.96 standard errors), and both
 arrangers' speed (hands per second on one thread) side by side, as a ratio. The stage is measured whether
 or not the rules' shipped strategy uses it (``arrange.uses_second_stage``; the line says which).
+``--sample FILE`` scores against the sample in FILE (as scripts/make_field_sample.py writes it; a
+``{preset}`` in the name is replaced) instead of the shipped one, to measure a candidate.
 
 ``--speed``: for every preset, the shipped "expected" (the second stage where the rules use it) beside
 the model alone, on the same H random hands, one thread, each timed twice in turn (the better kept):
@@ -75,6 +78,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=SECOND_STAGE_TOP)
     parser.add_argument("--seed", type=int, default=123)
     parser.add_argument("--threads", type=int, default=2, help="threads for the match (speed: one thread)")
+    parser.add_argument("--sample", default=None, help="a sample file to measure ({preset}: the preset)")
     parser.add_argument("--speed", action="store_true", help="print the speed table of every preset instead")
     parser.add_argument("--hands", type=int, default=3_000, help="hands per preset for --speed")
     args = parser.parse_args()
@@ -84,7 +88,12 @@ def main() -> None:
     rules = cp.Rules.preset(args.rules)
     preset = field_preset(rules)
     model_only = build_expected_model(field_tables(preset), rules)
-    staged = build_expected_model(field_tables(preset), rules, sample=field_sample(preset), top=args.top)
+    if args.sample:
+        with np.load(args.sample.format(preset=preset)) as data:
+            sample = {key: data[key] for key in data.files if key != "meta"}
+    else:
+        sample = field_sample(preset)
+    staged = build_expected_model(field_tables(preset), rules, sample=sample, top=args.top)
     deals = random_deals(args.deals, 4, np.random.default_rng(args.seed))
     hands = deals.reshape(-1, 13)
 
