@@ -613,12 +613,12 @@ double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const
     return x.b < y.b && h.five[x.b] == h.five[y.b] && h.five[x.m] == h.five[y.m] && h.three[x.fr] == h.three[y.fr];
   };
   // The model's best setting, or with a second stage its `top` best of distinct keys: the search skips
-  // only what cannot reach the last of them.
+  // only what cannot reach the last of them, nor the best less the margin.
   const bool second_stage = model.top >= 2 && model.sample.size() > 0;
   BestFound found(second_stage ? model.top : 1, second_stage ? kSecondStageMargin : 0.0);
   const auto search_back = [&](int b) {
     for_each_completion(h, b, rules, [&](int m, int fr) {
-      if (found.full() &&
+      if (found.size() > 0 &&
           fast_expectation(values.front[fr], values.middle[m], values.back[b], pair) < found.floor() - kSlack) {
         return;
       }

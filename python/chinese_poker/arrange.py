@@ -57,7 +57,7 @@ DEFAULT_STRATEGY = "expected"
 FIELD_PRESETS = ("pagat", "wikipedia-2-4", "wikipedia-1-6", "shisanzhang-hk")
 
 #: How many of the model's best distinct settings the second stage re-scores against the field sample.
-SECOND_STAGE_TOP = 4
+SECOND_STAGE_TOP = 3
 
 
 @dataclass(frozen=True)
