@@ -2,7 +2,7 @@
 any arranger that reads hands and writes settings.
 
     python bench/bench_peer_arranger.py --peer "COMMAND" [--deals N] [--seed S] [--presets P,P,...]
-                                        [--threads T]
+                                        [--threads T] [--tables FILE] [--peer-cache FILE]
 
 The peer is a command (run with the shell) that reads hands from its standard input, one per line: 13
 card codes of this library (0-51, ``cards.parse_cards`` gives them) separated by spaces, and writes one
@@ -14,7 +14,11 @@ Each match is 4 players: every deal is played four times, once with each seat's 
 of a deal is played once by "expected" and three times by the peer and the luck of the cards cancels.
 Printed per preset: "expected"'s mean net units per hand against its three opponents together, the 95%
 interval (1.96 standard errors of the per-deal sums over the rotations), the same per opponent, and both
-arrangers' time per hand (the peer's includes its process's reading and writing).
+arrangers' time per hand (the peer's includes its process's reading and writing). ``--tables FILE``
+plays "expected" on the field tables in FILE, the model alone (bench/data/field_rows_baseline.npz: the
+strategy as it was before the tables were made per rule set), instead of the shipped strategy.
+``--peer-cache FILE`` keeps the peer's settings of these deals in FILE (an .npz naming the deals and the
+seed) and reads them from there when they match, so that several matches share one run of the peer.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ import argparse
 import platform
 import subprocess
 import time
+from pathlib import Path
 
 import chinese_poker as cp
 import numpy as np
-from chinese_poker.arrange import arrange_batch
+from chinese_poker.arrange import arrange_batch, build_expected_model
 from common import random_deals
 
 PRESETS = ("wikipedia-2-4", "pagat", "wikipedia-1-6", "shisanzhang-hk")
@@ -76,16 +81,31 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2027)
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--tables", default=None, help="field tables to play 'expected' on (model alone)")
+    parser.add_argument("--peer-cache", default=None, help="an .npz keeping the peer's settings")
     args = parser.parse_args()
     deals = random_deals(args.deals, 4, np.random.default_rng(args.seed))
     hands = np.ascontiguousarray(deals.reshape(-1, 13))
-    peer, peer_seconds = peer_settings(args.peer, hands)
+    peer = None
+    if args.peer_cache and Path(args.peer_cache).is_file():
+        with np.load(args.peer_cache) as cached:
+            if np.array_equal(cached["hands"], hands) and str(cached["peer"]) == args.peer:
+                peer, peer_seconds = cached["settings"], float(cached["seconds"])
+    if peer is None:
+        peer, peer_seconds = peer_settings(args.peer, hands)
+        if args.peer_cache:
+            np.savez(args.peer_cache, hands=hands, peer=args.peer, settings=peer, seconds=peer_seconds)
     peer = peer.reshape(deals.shape)
+    tables = None
+    if args.tables:
+        with np.load(args.tables) as data:
+            tables = {key: data[key] for key in data.files if key != "meta"}
     print(
         f"Duplicate matches, 1 'expected' v. 3 of the peer, every seat once: {args.deals:,} deals x 4 "
         f"rotations, seed {args.seed}; chinese_poker {cp.__version__}, {platform.machine()}"
     )
     print(f"peer: {args.peer}: {1e3 * peer_seconds / len(hands):.3f} ms a hand (its process, one call)")
+    print(f"expected: {'the model alone on ' + args.tables if args.tables else 'the shipped strategy'}")
     header = f"{'preset':<16} {'units/hand':>10}  {'95% interval':<20} {'per opponent':>12}  {'ms/hand':>8}"
     print(header)
     print("-" * len(header))
@@ -93,7 +113,8 @@ def main() -> None:
         rules = cp.Rules.preset(preset)
         check_legal(peer.reshape(-1, 13), rules)
         start = time.perf_counter()
-        ours = arrange_batch(hands, rules, threads=args.threads).reshape(deals.shape)
+        model = build_expected_model(tables, rules) if tables is not None else None
+        ours = arrange_batch(hands, rules, model=model, threads=args.threads).reshape(deals.shape)
         our_ms = 1e3 * (time.perf_counter() - start) * args.threads / len(hands)
         per_deal = np.zeros(args.deals)
         for seat in range(4):
