@@ -24,20 +24,14 @@ import json
 import platform
 import time
 from pathlib import Path
-from typing import Any
 
 import chinese_poker as cp
-import numpy as np
 from chinese_poker.simulate import Strategy
+from common import load_arrays
 
 HERE = Path(__file__).resolve().parent
 BASELINE = HERE / "data" / "field_rows_baseline.npz"
 PRESETS = ("pagat", "wikipedia-2-4", "wikipedia-1-6", "shisanzhang-hk")
-
-
-def load_tables(path: Path) -> dict[str, Any]:
-    with np.load(path) as data:
-        return {key: data[key] for key in data.files if key != "meta"}
 
 
 def main() -> None:
@@ -66,10 +60,10 @@ def main() -> None:
     figures = []
     for preset in args.presets.split(","):
         rules = cp.Rules.preset(preset)
-        tables = load_tables(Path(str(args.baseline).format(preset=preset)))
+        tables = load_arrays(str(args.baseline).format(preset=preset))
         baseline = Strategy("expected", field=tables, label="baseline")
         if args.new:
-            new = Strategy("expected", field=load_tables(Path(args.new.format(preset=preset))), label="new")
+            new = Strategy("expected", field=load_arrays(args.new.format(preset=preset)), label="new")
         else:
             new = Strategy("expected", label="new")
         started = time.perf_counter()

@@ -32,7 +32,7 @@ from pathlib import Path
 import chinese_poker as cp
 import numpy as np
 from chinese_poker.arrange import arrange_batch, build_expected_model
-from common import random_deals
+from common import load_arrays, random_deals
 
 PRESETS = ("wikipedia-2-4", "pagat", "wikipedia-1-6", "shisanzhang-hk")
 
@@ -96,10 +96,7 @@ def main() -> None:
         if args.peer_cache:
             np.savez(args.peer_cache, hands=hands, peer=args.peer, settings=peer, seconds=peer_seconds)
     peer = peer.reshape(deals.shape)
-    tables = None
-    if args.tables:
-        with np.load(args.tables) as data:
-            tables = {key: data[key] for key in data.files if key != "meta"}
+    tables = load_arrays(args.tables) if args.tables else None
     print(
         f"Duplicate matches, 1 'expected' v. 3 of the peer, every seat once: {args.deals:,} deals x 4 "
         f"rotations, seed {args.seed}; chinese_poker {cp.__version__}, {platform.machine()}"

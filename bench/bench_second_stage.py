@@ -38,7 +38,7 @@ from chinese_poker.arrange import (
     uses_second_stage,
 )
 from chinese_poker.presets import PRESET_NAMES
-from common import random_deals
+from common import load_arrays, random_deals
 
 
 def speed_table(hand_count: int, seed: int) -> None:
@@ -88,11 +88,7 @@ def main() -> None:
     rules = cp.Rules.preset(args.rules)
     preset = field_preset(rules)
     model_only = build_expected_model(field_tables(preset), rules)
-    if args.sample:
-        with np.load(args.sample.format(preset=preset)) as data:
-            sample = {key: data[key] for key in data.files if key != "meta"}
-    else:
-        sample = field_sample(preset)
+    sample = load_arrays(args.sample.format(preset=preset)) if args.sample else field_sample(preset)
     staged = build_expected_model(field_tables(preset), rules, sample=sample, top=args.top)
     deals = random_deals(args.deals, 4, np.random.default_rng(args.seed))
     hands = deals.reshape(-1, 13)

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import time
-from typing import Callable
+from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
+
+
+def load_arrays(path: str | Path) -> dict[str, Any]:
+    """The arrays of an .npz of field tables or a field sample, its ``meta`` left out."""
+    with np.load(path) as data:
+        return {key: data[key] for key in data.files if key != "meta"}
 
 
 def best_time(run: Callable[[], object], repeat: int) -> float:

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -804,18 +803,14 @@ void finish_model(ExpectedModel& model) {
   }
   // Rows of unequal lengths, classes out of range or royalty extras that are not whole units get no derived
   // values, which validate_model reports.
-  for (const RowModel& rm : model.row) {
-    for (const double extra : rm.extra_win) {
-      if (!(extra >= 0 && extra <= static_cast<double>(kMaxUnits) && extra == std::floor(extra))) return;
-    }
-  }
+  if (!whole_royalty_extras(model)) return;
   double always_sum = 0;
   for (int row = 0; row < 3; ++row) {
     const auto r = static_cast<std::size_t>(row);
     const RowModel& rm = model.row[r];
     const std::size_t classes = rm.classes.size();
     if (sample.row_class[r].size() != size || rm.extra_win.size() != classes || rm.always.size() != classes) return;
-    std::vector<std::int32_t> held(classes, 0);  // sampled rows of each class (at most 2^19 in all)
+    std::vector<std::int32_t> held(classes, 0);  // sampled rows of each class (at most kMaxFieldSample in all)
     for (std::size_t j = 0; j < size; ++j) {
       const std::int16_t k = sample.row_class[r][j];
       if (k < 0 || static_cast<std::size_t>(k) >= classes) return;
@@ -858,9 +853,9 @@ double sample_units(const ExpectedModel& model, const std::int16_t row_class[3])
   const std::int32_t won[3] = {sample.below[0][c0], sample.below[1][c1], sample.below[2][c2]};
   const std::int32_t lost = sample.above[0][c0] + sample.above[1][c1] + sample.above[2][c2];
   const double theirs = sample.extra_above[0][c0] + sample.extra_above[1][c1] + sample.extra_above[2][c2];
-  // The opponent's three rows together: two rows or more won and lost, scoops. Counts over at most 2^19
-  // sampled settings (set_field_sample), so no 32-bit sum overflows; 16-bit classes and plain sums of
-  // comparisons, so that the loop vectorizes.
+  // The opponent's three rows together: two rows or more won and lost, scoops. Counts over at most
+  // kMaxFieldSample sampled settings (set_field_sample), so no 32-bit sum overflows; 16-bit classes and
+  // plain sums of comparisons, so that the loop vectorizes.
   const std::int16_t* const b0 = sample.row_class[0].data();
   const std::int16_t* const b1 = sample.row_class[1].data();
   const std::int16_t* const b2 = sample.row_class[2].data();
@@ -877,7 +872,7 @@ double sample_units(const ExpectedModel& model, const std::int16_t row_class[3])
   total += pair.overall * two_rows + pair.scoop * scoops;
   if (pair.royalty_scoop != 0) {
     // The multiplier takes the scooping rows' royalties along: ours when we scoop, theirs when they do.
-    // Whole units (validate_model): each sum is under 3,000 x 2^19 < 2^31.
+    // Whole units (validate_model): each sum is under 3,000 x kMaxFieldSample (2^19) < 2^31.
     std::int32_t our_scoops = 0, theirs_scooping = 0;
     const std::int32_t* const sum = sample.extra_sum.data();
     for (std::size_t j = 0; j < n; ++j) {

@@ -112,14 +112,11 @@ const char* set_field_sample(ExpectedModel& model, const std::vector<Strength> (
   static const char* const kNotClass[3] = {"sample: a front strength is not one of the front's classes",
                                            "sample: a middle strength is not one of the middle's classes",
                                            "sample: a back strength is not one of the back's classes"};
-  // A bound on the sample's size keeps the counts of the second stage far from any overflow and its
-  // time per hand bounded.
-  constexpr std::size_t kMaxSample = std::size_t{1} << 19;
   model.sample = FieldSample{};
   model.top = 0;
   const std::size_t n = strengths[0].size();
   if (strengths[1].size() != n || strengths[2].size() != n) return "sample: the rows differ in length";
-  if (n > kMaxSample) return "sample: more than 2**19 settings";
+  if (n > kMaxFieldSample) return "sample: more than 2**19 settings";
   if (top < 0 || top > kMaxSecondStage) return "sample: top must be 0 to 8";
   FieldSample sample;
   for (int row = 0; row < 3; ++row) {
@@ -143,6 +140,15 @@ const char* set_field_sample(ExpectedModel& model, const std::vector<Strength> (
     return bad;
   }
   return nullptr;
+}
+
+bool whole_royalty_extras(const ExpectedModel& model) noexcept {
+  for (const RowModel& r : model.row) {
+    for (const double extra : r.extra_win) {
+      if (!(extra >= 0 && extra <= static_cast<double>(kMaxUnits) && extra == std::floor(extra))) return false;
+    }
+  }
+  return true;
 }
 
 const char* validate_model(const ExpectedModel& model) noexcept {
@@ -195,16 +201,9 @@ const char* validate_model(const ExpectedModel& model) noexcept {
   const FieldSample& sample = model.sample;
   const std::size_t size = sample.size();
   if (model.top < 0 || model.top > kMaxSecondStage) return "top: not 0 to 8";
-  if (size > (std::size_t{1} << 19)) return "sample: more than 2**19 settings";
-  if (size > 0) {
-    // The second stage sums the royalty extras as whole units.
-    for (const RowModel& r : model.row) {
-      for (const double extra : r.extra_win) {
-        if (!(extra >= 0 && extra <= static_cast<double>(kMaxUnits) && extra == std::floor(extra))) {
-          return "sample: a royalty extra is not a whole number of units in 0..1000";
-        }
-      }
-    }
+  if (size > kMaxFieldSample) return "sample: more than 2**19 settings";
+  if (size > 0 && !whole_royalty_extras(model)) {
+    return "sample: a royalty extra is not a whole number of units in 0..1000";
   }
   for (int row = 0; row < 3; ++row) {
     const auto r = static_cast<std::size_t>(row);

@@ -58,6 +58,9 @@ struct FieldSample {
 // nothing measurable (docs/ARRANGING.md).
 constexpr int kMaxSecondStage = 8;
 constexpr double kSecondStageMargin = 0.2;
+// The most settings a field sample may hold: every count of the second stage then fits 32 bits (a sum
+// of royalty extras of at most 3 x kMaxUnits per setting included), and its time per hand is bounded.
+constexpr std::size_t kMaxFieldSample = std::size_t{1} << 19;
 
 // The expected-units model: per-row tables plus the pair-level terms of the rules. Built once per rules.
 struct ExpectedModel {
@@ -113,6 +116,10 @@ void finish_model(ExpectedModel& model);
 // overall unit (two rows), the scoop bonus and multiplier, as the model counts them, but with each
 // opponent's three rows together. Equal strengths push. 0 without a sample.
 double sample_units(const ExpectedModel& model, const std::int16_t row_class[3]) noexcept;
+
+// Whether every royalty extra (extra_win) of the model's rows is a whole number of units in 0..kMaxUnits,
+// as the second stage sums them (any model build_expected_model makes).
+[[nodiscard]] bool whole_royalty_extras(const ExpectedModel& model) noexcept;
 
 // nullptr when `model` is usable by the arranger, else what is wrong: the wheel is unknown, a row's
 // classes are not row_classes(row, model.wheel), its vectors differ in length, a value (or a pair term)
