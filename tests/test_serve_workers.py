@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
 from chinese_poker.serve.server import listening_socket
+from chinese_poker.serve.supervisor import GIVE_UP_AFTER
 from conftest import LiveServer
 
 ROUND = {
@@ -105,4 +109,86 @@ def test_a_port_in_use_is_refused_with_exit_code_2() -> None:
         )
     assert result.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def _wait_for_workers(
+    parent: int, count: int, *, other_than: set[int] | None = None, bound: float = 60
+) -> set[int]:
+    """The pids of ``count`` workers of ``parent`` none of which is in ``other_than``, polled for at most
+    ``bound`` seconds (empty if they never appear)."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        pids = set(_worker_processes(parent)) - (other_than or set())
+        if len(pids) >= count:
+            return pids
+        time.sleep(0.02)
+    return set()
+
+
+def _health(url: str, bound: float) -> bool:
+    """Whether ``/v1/health`` answers ok within ``bound`` seconds of polling."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/v1/health", timeout=5) as answer:
+                if answer.status == 200 and json.loads(answer.read()) == {"status": "ok"}:
+                    return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+def test_a_worker_killed_while_starting_is_started_again_and_the_port_keeps_answering() -> None:
+    """A replacement worker killed within its first seconds (as the OOM killer may) is started again
+    after a short delay, and said so on stderr: the command keeps running and the port keeps answering."""
+    server = LiveServer("--workers", "2")
+    try:
+        first = _wait_for_workers(server.process.pid, 2)
+        assert len(first) == 2
+        victim = min(first)
+        os.kill(victim, signal.SIGKILL)
+        for _ in range(3):  # each replacement killed as soon as it appears: a death while starting
+            replacement = _wait_for_workers(server.process.pid, 1, other_than=first | {victim})
+            assert replacement, server.errors()
+            victim = replacement.pop()
+            os.kill(victim, signal.SIGKILL)
+            first |= {victim}
+        assert _health(server.url, 60), server.errors()
+        assert server.process.poll() is None, server.errors()
+        assert _wait_for_workers(server.process.pid, 1, other_than=first)  # the fourth replacement
+        assert len(_wait_for_workers(server.process.pid, 2)) == 2
+        log = server.errors()
+        assert "was killed by SIGKILL" in log
+        assert "while starting (3 in a row); starting it again in 0.4 s" in log
+        assert "Traceback" not in log
+    finally:
+        server.stop()
+
+
+def test_the_command_gives_up_when_every_worker_keeps_failing_to_start(tmp_path: Path) -> None:
+    """Workers that all die at once on starting (here a sitecustomize module that ends every process
+    carrying the service's limits in its environment, which only the workers do) are retried with
+    growing delays; after GIVE_UP_AFTER failures of each the command exits with code 2 and says why."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import os\nif os.environ.get('CHINESE_POKER_SERVE_LIMITS'):\n    os._exit(3)\n"
+    )
+    environ = dict(os.environ)
+    environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), environ.get("PYTHONPATH", "")])
+    environ.pop("CHINESE_POKER_SERVE_LIMITS", None)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "chinese_poker", "serve", "--port", str(port), "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=environ,
+    )
+    assert result.returncode == 2, result.stderr
+    assert f"every worker process failed to start {GIVE_UP_AFTER} times in a row" in result.stderr
+    assert "worker 1 exited with code 3; worker 2 exited with code 3" in result.stderr
+    assert result.stderr.count("exited with code 3 after") == 2 * GIVE_UP_AFTER
     assert "Traceback" not in result.stderr

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import socket
-import time
-from types import FrameType
 from typing import Any
 
 import uvicorn
 
 from chinese_poker.serve.config import ENV_VAR, Limits
+from chinese_poker.serve.supervisor import supervise
 
 __all__ = ["APP_FACTORY", "listening_socket", "serve"]
 
@@ -28,8 +26,6 @@ APP_FACTORY = "chinese_poker.serve.app:create_app"
 
 #: Seconds a worker gets to finish its requests in flight after SIGTERM before it is killed.
 _STOP_GRACE = 30.0
-#: A worker that dies sooner than this after starting is not restarted (it would only die again).
-_MIN_WORKER_LIFE = 5.0
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -68,8 +64,9 @@ def _run_worker(sock: socket.socket, host: str, port: int, options: dict[str, An
 def serve(host: str, port: int, *, workers: int = 1, limits: Limits, **options: Any) -> None:
     """Serve until stopped (SIGINT or SIGTERM: uvicorn finishes the requests in flight, then exits).
 
-    With ``workers > 1`` this process binds the socket, starts that many worker processes on it, restarts a
-    worker that dies (unless it died while starting), and on SIGINT or SIGTERM stops them all."""
+    With ``workers > 1`` this process binds the socket and keeps that many worker processes on it
+    (``serve.supervisor``: a worker that dies is started again; a ``RuntimeError`` only when every worker
+    keeps failing to start); on SIGINT or SIGTERM it stops them all."""
     os.environ[ENV_VAR] = limits.to_env()
     options.setdefault("log_level", "info")
     if workers <= 1:
@@ -77,44 +74,16 @@ def serve(host: str, port: int, *, workers: int = 1, limits: Limits, **options: 
         return
     sock = listening_socket(host, port)
     context = multiprocessing.get_context("spawn")
-    stopping = False
 
-    def start() -> tuple[multiprocessing.process.BaseProcess, float]:
+    def start() -> multiprocessing.process.BaseProcess:
         process = context.Process(target=_run_worker, args=(sock, host, port, options), daemon=False)
         process.start()
-        return process, time.monotonic()
+        return process
 
-    def stop(_signum: int, _frame: FrameType | None) -> None:
-        nonlocal stopping
-        stopping = True
-
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    running = [start() for _ in range(workers)]
     try:
-        while not stopping:
-            for index, (process, started) in enumerate(running):
-                if process.is_alive():
-                    continue
-                if time.monotonic() - started < _MIN_WORKER_LIFE:
-                    raise RuntimeError(
-                        f"a worker process exited while starting (exit code {process.exitcode}); "
-                        "see its log above"
-                    )
-                running[index] = start()
-            time.sleep(0.2)
+        supervise(start, workers, grace=_STOP_GRACE)
     finally:
-        for process, _ in running:
-            if process.is_alive() and process.pid is not None:
-                os.kill(process.pid, signal.SIGTERM)
-        deadline = time.monotonic() + _STOP_GRACE
-        for process, _ in running:
-            process.join(max(0.0, deadline - time.monotonic()))
-            if process.is_alive():
-                process.kill()
-                process.join()
         sock.close()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 def __dir__() -> list[str]:
