@@ -135,8 +135,8 @@ def test_a_bad_round_is_422_with_the_command_line_message(client: TestClient, tm
     assert error["message"] == (
         "line 2 (id \"r2\"), player 2 (East): middle: unknown card 'Xs' at position 1 in '9c Xs 8d 7h 2c'"
     )
-    assert error["round"] == 'line 2 (id "r2")'
-    assert error["player"] == "player 2 (East)"
+    assert error["round"] == 1  # 0-based: the second round of the request
+    assert error["player"] == 1  # the second seat
     assert error["code"] == "bad_round"
 
 
@@ -199,7 +199,7 @@ def test_a_card_not_dealt_is_422_naming_player_and_card(client: TestClient) -> N
     assert (
         error["message"] == 'round 1 (id "e2"), player 2 (East): dealt: card Jc was submitted but not dealt'
     )
-    assert error["player"] == "player 2 (East)"
+    assert (error["round"], error["player"]) == (0, 1)
     batch = client.post("/v1/settle/batch", content=(json.dumps(round_) + "\n").encode())
     assert batch.json()["error"]["message"].startswith('line 1 (id "e2"), player 2 (East): dealt: card Jc')
 

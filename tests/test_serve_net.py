@@ -205,7 +205,7 @@ def test_limits_on_the_fast_path() -> None:
     # A bad line before it: its own error, from the general path.
     status, text = answer(b"{bad\n" + body, {"output": "net"}, Limits(max_rounds=4), fast=True)
     assert status == 400
-    assert json.loads(text)["error"]["round"] == "line 1"
+    assert json.loads(text)["error"]["round"] == 0
     four = (json.dumps(codes_round(E2_PLAYERS)) + "\n").encode()
     status, text = answer(four, {"output": "net"}, Limits(max_players=3), fast=True)
     assert status == 422

@@ -9,7 +9,7 @@ in, a ``Reply`` out, ``ApiError`` for what it refuses); this module only carries
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from importlib import resources
 from typing import Any
@@ -23,7 +23,7 @@ from starlette.routing import Route
 
 from chinese_poker.cli.common import dumps
 from chinese_poker.serve import hands, info, settling
-from chinese_poker.serve.bodies import JSON, Reply
+from chinese_poker.serve.bodies import JSON, Reply, query_params
 from chinese_poker.serve.config import Limits
 from chinese_poker.serve.errors import ApiError, error_body
 from chinese_poker.serve.openapi import openapi_document
@@ -88,17 +88,25 @@ def _endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
 
 
 def _posting(
-    limits: Limits, work: Callable[..., Reply], *, query: bool = True, inline: bool = False
+    limits: Limits,
+    work: Callable[..., Reply],
+    params: tuple[str, ...] = (),
+    *,
+    required: Mapping[str, str] | None = None,
+    query: bool = True,
+    inline: bool = False,
 ) -> Handler:
-    """A POST handler: the body (within the limit) and query go to ``work``, in a worker thread, or with
-    ``inline`` on the event loop. One round is about a millisecond of Python that holds the GIL wherever it
-    runs: in a thread it gains nothing, and concurrent requests then queue behind GIL hand-offs (measured:
-    8 clients fell from about 700 to 170 requests/s). Batches, whose core calls release the GIL, go to
-    threads so a long one never stalls the loop."""
+    """A POST handler: the query (only ``params``, with every one of ``required``) and the body (within
+    the limit) go to ``work``, in a worker thread, or with ``inline`` on the event loop; without
+    ``query``, ``work`` takes the body alone. One round is about a millisecond of Python that holds the GIL
+    wherever it runs: in a thread it gains nothing, and concurrent requests then queue behind GIL
+    hand-offs (measured: 8 clients fell from about 700 to 170 requests/s). Batches, whose core calls
+    release the GIL, go to threads so a long one never stalls the loop."""
 
     async def handler(request: Request) -> Reply:
+        given = query_params(request.query_params.multi_items(), params, required)
         body = await _read_body(request, limits.max_body_bytes)
-        arguments = (body, dict(request.query_params), limits) if query else (body,)
+        arguments = (body, given, limits) if query else (body,)
         if inline:
             return work(*arguments)
         return await run_in_threadpool(work, *arguments)
@@ -107,10 +115,11 @@ def _posting(
 
 
 def _getting(work: Callable[..., Reply], *args: Any) -> Handler:
-    """A GET handler that calls no core (health, version, presets): answered on the event loop, so health
-    answers even while every worker thread is busy."""
+    """A GET handler that calls no core (health, version, presets) and takes no query parameters:
+    answered on the event loop, so health answers even while every worker thread is busy."""
 
-    async def handler(_request: Request) -> Reply:
+    async def handler(request: Request) -> Reply:
+        query_params(request.query_params.multi_items(), ())
         return work(*args)
 
     return handler
@@ -147,33 +156,43 @@ def create_app(limits: Limits | None = None) -> Starlette:
     openapi = (dumps(openapi_document(), 2) + "\n").encode("utf-8")
 
     async def preset(request: Request) -> Reply:
+        query_params(request.query_params.multi_items(), ())
         return await run_in_threadpool(info.preset_rules, request.path_params["name"])
 
     async def deal(request: Request) -> Reply:
-        return await run_in_threadpool(info.deal, dict(request.query_params))
+        query = query_params(request.query_params.multi_items(), info.DEAL_PARAMS)
+        return await run_in_threadpool(info.deal, query)
 
-    async def openapi_json(_request: Request) -> Reply:
-        return Reply(openapi)
+    packed = {"players": f"the number of players of every round, 2 to {limits.max_players}"}
+    settle = partial(_posting, limits)
 
     routes = [
         Route("/", _page(files, "index.html"), methods=["GET"]),
         *(Route(f"/static/{name}", _page(files, name), methods=["GET"]) for name in _PAGE_FILES),
-        Route("/v1/settle", _endpoint(_posting(limits, settling.settle_one, inline=True)), methods=["POST"]),
-        Route("/v1/settle/batch", _endpoint(_posting(limits, settling.settle_lines)), methods=["POST"]),
-        Route("/v1/settle/packed", _endpoint(_posting(limits, settling.settle_packed)), methods=["POST"]),
         Route(
-            "/v1/check",
-            _endpoint(_posting(limits, hands.check_one, query=False, inline=True)),
+            "/v1/settle",
+            _endpoint(settle(settling.settle_one, settling.ONE_PARAMS, inline=True)),
             methods=["POST"],
         ),
-        Route("/v1/arrange", _endpoint(_posting(limits, hands.arrange_one, query=False)), methods=["POST"]),
-        Route("/v1/suggest", _endpoint(_posting(limits, hands.suggest_one, query=False)), methods=["POST"]),
+        Route(
+            "/v1/settle/batch",
+            _endpoint(settle(settling.settle_lines, settling.BATCH_PARAMS)),
+            methods=["POST"],
+        ),
+        Route(
+            "/v1/settle/packed",
+            _endpoint(settle(settling.settle_packed, settling.PACKED_PARAMS, required=packed)),
+            methods=["POST"],
+        ),
+        Route("/v1/check", _endpoint(settle(hands.check_one, query=False, inline=True)), methods=["POST"]),
+        Route("/v1/arrange", _endpoint(settle(hands.arrange_one, query=False)), methods=["POST"]),
+        Route("/v1/suggest", _endpoint(settle(hands.suggest_one, query=False)), methods=["POST"]),
         Route("/v1/deal", _endpoint(deal), methods=["GET"]),
         Route("/v1/rules", _endpoint(_getting(info.presets)), methods=["GET"]),
         Route("/v1/rules/{name}", _endpoint(preset), methods=["GET"]),
         Route("/v1/version", _endpoint(_getting(partial(info.version, limits))), methods=["GET"]),
         Route("/v1/health", _endpoint(_getting(info.health)), methods=["GET"]),
-        Route("/v1/openapi.json", _endpoint(openapi_json), methods=["GET"]),
+        Route("/v1/openapi.json", _endpoint(_getting(Reply, openapi)), methods=["GET"]),
     ]
     return Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
 

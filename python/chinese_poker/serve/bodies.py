@@ -3,7 +3,7 @@ endpoints (``rules``, ``explain``); and ``Reply``, what every endpoint returns t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ __all__ = [
     "query_choice",
     "query_flag",
     "query_int",
+    "query_params",
     "query_rules",
     "rules_field",
 ]
@@ -59,6 +60,28 @@ def json_object(body: bytes, what: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(422, "bad_request", f"{what} must be a JSON object, got {type_name(data)}")
     return data
+
+
+def query_params(
+    items: Iterable[tuple[str, str]], allowed: tuple[str, ...], required: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The query parameters of a request as a dict, each checked: one that the endpoint does not take
+    (``allowed``), one given twice, or one of ``required`` missing (its value says what it is) is a 422
+    naming it."""
+    query: dict[str, str] = {}
+    for key, value in items:
+        if key not in allowed:
+            takes = f"; allowed: {', '.join(allowed)}" if allowed else "; this endpoint takes none"
+            raise ApiError(
+                422, "bad_request", f"unknown query parameter {key!r}{did_you_mean(key, allowed)}{takes}"
+            )
+        if key in query:
+            raise ApiError(422, "bad_request", f"query parameter {key!r} is given twice")
+        query[key] = value
+    for key, what in (required or {}).items():
+        if key not in query:
+            raise ApiError(422, "bad_request", f"query parameter {key!r} missing ({what})")
+    return query
 
 
 def query_rules(query: Mapping[str, str]) -> Rules | None:

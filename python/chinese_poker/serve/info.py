@@ -18,10 +18,13 @@ from chinese_poker.serve.bodies import Reply, query_int, query_rules
 from chinese_poker.serve.config import Limits
 from chinese_poker.serve.errors import ApiError
 
-__all__ = ["API_VERSION", "deal", "health", "preset_rules", "presets", "version"]
+__all__ = ["API_VERSION", "DEAL_PARAMS", "deal", "health", "preset_rules", "presets", "version"]
 
 #: The version of the HTTP interface (the ``/v1`` of every path).
 API_VERSION = "v1"
+
+#: The query parameters of ``/v1/deal`` (any other is a 422).
+DEAL_PARAMS = ("players", "seed", "rules")
 
 _MAX_SEED = 2**63 - 1
 

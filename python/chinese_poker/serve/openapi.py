@@ -61,8 +61,24 @@ def _service_components() -> dict[str, Any]:
                         "status": {"type": "integer", "minimum": 400, "maximum": 499},
                         "code": {"type": "string"},
                         "message": {"type": "string", "description": "the command line's one-line message"},
-                        "round": {"type": "string", "description": "which round, when the error names one"},
-                        "player": {"type": "string", "description": "which player, when the error names one"},
+                        "round": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "description": "the round's 0-based place among the request's rounds, when the "
+                            "error names one (0 for /v1/settle)",
+                        },
+                        "player": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "description": "the player's 0-based seat, when the error names one",
+                        },
+                        "card": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "maximum": 12,
+                            "description": "the card's 0-based place among the player's 13 (front 3, middle "
+                            "5, back 5), when the error names one (/v1/settle/packed)",
+                        },
                     },
                 }
             },
@@ -182,14 +198,19 @@ def _json_body(name: str) -> dict[str, Any]:
 
 def _answers(ok: dict[str, Any], *errors: int) -> dict[str, Any]:
     answers: dict[str, Any] = {"200": ok}
-    words = {400: "malformed JSON", 404: "not found", 413: "too large", 422: "bad input"}
+    words = {
+        400: "malformed JSON",
+        404: "not found",
+        413: "too large",
+        422: "bad input (a query parameter the endpoint does not take included)",
+    }
     for status in errors:
         answers[str(status)] = {"description": words[status], **_json_body("error")}
     return answers
 
 
-def _query(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
-    return {"name": name, "in": "query", "required": False, "description": description, "schema": schema}
+def _query(name: str, description: str, schema: dict[str, Any], *, required: bool = False) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
 
 
 @lru_cache(maxsize=1)
@@ -234,7 +255,12 @@ def openapi_document() -> dict[str, Any]:
                 "summary": "net units only: R x P x 13 card bytes in, R x P little-endian int64 out",
                 "parameters": [
                     rules_query,
-                    _query("players", "players per round", {"type": "integer", "minimum": 2, "maximum": 6}),
+                    _query(
+                        "players",
+                        "players per round (required)",
+                        {"type": "integer", "minimum": 2, "maximum": 6},
+                        required=True,
+                    ),
                 ],
                 "requestBody": {"required": True, "content": {"application/octet-stream": {}}},
                 "responses": _answers({**ok, "content": {"application/octet-stream": {}}}, 413, 422),
@@ -272,7 +298,7 @@ def openapi_document() -> dict[str, Any]:
                 "responses": _answers({**ok, **_json_body(_ROUND + "round")}, 422),
             }
         },
-        "/v1/rules": {"get": {"summary": "the presets", "responses": _answers(ok)}},
+        "/v1/rules": {"get": {"summary": "the presets", "responses": _answers(ok, 422)}},
         "/v1/rules/{name}": {
             "get": {
                 "summary": "every knob of a preset (as `chinese-poker rules NAME --format json`)",
@@ -282,9 +308,9 @@ def openapi_document() -> dict[str, Any]:
                 "responses": _answers(ok, 422),
             }
         },
-        "/v1/version": {"get": {"summary": "engine, version, limits", "responses": _answers(ok)}},
-        "/v1/health": {"get": {"summary": "health", "responses": _answers(ok)}},
-        "/v1/openapi.json": {"get": {"summary": "this document", "responses": _answers(ok)}},
+        "/v1/version": {"get": {"summary": "engine, version, limits", "responses": _answers(ok, 422)}},
+        "/v1/health": {"get": {"summary": "health", "responses": _answers(ok, 422)}},
+        "/v1/openapi.json": {"get": {"summary": "this document", "responses": _answers(ok, 422)}},
     }
     return {
         "openapi": "3.1.0",

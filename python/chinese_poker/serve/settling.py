@@ -40,8 +40,11 @@ from chinese_poker.serve.errors import ApiError
 from chinese_poker.settle import settle_batch
 
 __all__ = [
+    "BATCH_PARAMS",
     "NET_MEDIA_TYPE",
+    "ONE_PARAMS",
     "PACKED_MEDIA_TYPE",
+    "PACKED_PARAMS",
     "output_shape",
     "settle_lines",
     "settle_one",
@@ -53,6 +56,11 @@ __all__ = [
 PACKED_MEDIA_TYPE = "application/octet-stream"
 #: Its answer: R x P net units, little-endian signed 64-bit integers.
 NET_MEDIA_TYPE = "application/octet-stream"
+
+#: The query parameters each endpoint takes (any other is a 422; ``players`` is required by the packed one).
+ONE_PARAMS = ("rules", "explain")
+BATCH_PARAMS = ("rules", "explain", "output")
+PACKED_PARAMS = ("players", "rules")
 
 _CARDS_PER_HAND = 13
 
@@ -92,7 +100,7 @@ def settle_one(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply:
     try:
         return Reply(settled_line(raw, rules, limits, explain=explain).encode("utf-8"))
     except RoundError as error:
-        raise ApiError.from_round_error(error) from None
+        raise ApiError.from_round_error(error, 0) from None
 
 
 def output_shape(query: Mapping[str, str], explain: bool) -> str:
@@ -138,11 +146,13 @@ def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits, *, fast:
         if len(lines) >= limits.max_rounds:
             raise ApiError(413, "too_many_rounds", f"more than {limits.max_rounds} rounds in one request")
         if raw.error is not None:
-            raise ApiError.from_round_error(RoundError(raw.error, raw.where), 400, "malformed_json")
+            raise ApiError.from_round_error(
+                RoundError(raw.error, raw.where), raw.position - 1, 400, "malformed_json"
+            )
         try:
             lines.append(settled_line(raw, rules, limits, explain=explain, output=output))
         except RoundError as error:
-            raise ApiError.from_round_error(error) from None
+            raise ApiError.from_round_error(error, raw.position - 1) from None
     if not lines:
         raise ApiError(422, "no_rounds", "no rounds")
     return Reply("".join(lines).encode("utf-8"), JSON_LINES)
@@ -150,12 +160,13 @@ def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits, *, fast:
 
 def settle_packed(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply:
     """``POST /v1/settle/packed``: net units only, for throughput. The body is R rounds of P players (query
-    ``players``, default 4) of 13 card codes (0..51, front 3, middle 5, back 5), one byte each; the answer
+    ``players``, required) of 13 card codes (0..51, front 3, middle 5, back 5), one byte each; the answer
     is R x P little-endian int64 net units. Rules by the ``rules`` query (a preset; default ``pagat``).
     Settled by ``settle_batch`` (the GIL released); nobody declares a natural (under
     ``natural_declaration="auto"`` they are detected) and there are no stakes or surrenders."""
-    players = query_int(query, "players", 4, 2, limits.max_players)
-    assert players is not None
+    players = query_int(query, "players", None, 2, limits.max_players)
+    if players is None:
+        raise ApiError(422, "bad_request", "query parameter 'players' missing")
     rules = query_rules(query) or Rules.preset()
     per_round = players * _CARDS_PER_HAND
     if not body or len(body) % per_round:
@@ -171,6 +182,10 @@ def settle_packed(body: bytes, query: Mapping[str, str], limits: Limits) -> Repl
     rounds = np.frombuffer(body, dtype=np.uint8).reshape(count, players, _CARDS_PER_HAND)
     try:
         net = settle_batch(rounds, rules)
+    except _core.InputError as error:  # names the round, the seat and the card's place, 0-based
+        raise ApiError(
+            422, "bad_round", one_line(error), round=error.item, player=error.player, card=error.position
+        ) from None
     except ValueError as error:
         raise ApiError(422, "bad_round", one_line(error)) from None
     return Reply(net.astype("<i8", copy=False).tobytes(), NET_MEDIA_TYPE)
