@@ -326,7 +326,12 @@ def test_version_and_health(client: TestClient) -> None:
     version = client.get("/v1/version").json()
     assert version["engine"] == {"name": "chinese-poker", "version": cp.__version__}
     assert version["api"] == "v1"
-    assert version["limits"] == {"max_body_bytes": 16 * 1024 * 1024, "max_rounds": 100_000, "max_players": 6}
+    assert version["limits"] == {
+        "max_body_bytes": 16 * 1024 * 1024,
+        "max_rounds": 100_000,
+        "max_players": 6,
+        "read_timeout": 30.0,
+    }
     assert client.get("/v1/health").json() == {"status": "ok"}
 
 

@@ -35,6 +35,14 @@ def add_parser(commands: Any) -> None:
         "--max-players", type=int, default=6, help="most players in one round, 2 to 6 (default 6)"
     )
     serve.add_argument(
+        "--read-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="the seconds a request's line and headers, and then its body, may take to arrive; later the "
+        "request is answered 408 and the connection closed (default 30)",
+    )
+    serve.add_argument(
         "--log-level",
         choices=("critical", "error", "warning", "info", "debug"),
         default="info",
@@ -55,7 +63,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--workers must be 1 or more, got {args.workers}")
     try:
         limits = Limits(
-            max_body_bytes=args.max_body_bytes, max_rounds=args.max_rounds, max_players=args.max_players
+            max_body_bytes=args.max_body_bytes,
+            max_rounds=args.max_rounds,
+            max_players=args.max_players,
+            read_timeout=args.read_timeout,
         )
     except ValueError as error:
         raise CliError(f"bad limit: {error}") from None

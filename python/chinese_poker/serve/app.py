@@ -14,10 +14,11 @@ from functools import partial
 from importlib import resources
 from typing import Any
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
@@ -48,12 +49,15 @@ Handler = Callable[[Request], Awaitable[Reply]]
 
 
 def _error_response(error: ApiError) -> Response:
-    return Response(error_body(error), status_code=error.status, media_type=JSON)
+    return Response(error_body(error), status_code=error.status, media_type=JSON, headers=error.headers)
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
-    """The request body, refused with 413 as soon as it is known to exceed ``limit`` bytes (by its
-    ``Content-Length``, or while it streams in)."""
+async def _read_body(request: Request, limits: Limits) -> bytes:
+    """The request body, refused with 413 as soon as it is known to exceed ``limits.max_body_bytes`` (by
+    its ``Content-Length``, or while it streams in), and with 408 (closing the connection) when it has
+    not all arrived within ``limits.read_timeout`` seconds: a body cut short of its ``Content-Length``
+    would otherwise hold the connection for ever."""
+    limit = limits.max_body_bytes
     declared = request.headers.get("content-length")
     if declared is not None:
         if not (declared.isascii() and declared.isdigit()):
@@ -62,11 +66,25 @@ async def _read_body(request: Request, limit: int) -> bytes:
             raise ApiError(413, "body_too_large", f"the body exceeds {limit} bytes")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(413, "body_too_large", f"the body exceeds {limit} bytes")
-        chunks.append(chunk)
+    try:
+        with anyio.fail_after(limits.read_timeout):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise ApiError(413, "body_too_large", f"the body exceeds {limit} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        expected = f" of the {declared} declared" if declared is not None else ""
+        raise ApiError(
+            408,
+            "read_timeout",
+            f"the body did not arrive within {limits.read_timeout:g} s ({size} bytes{expected} received)",
+            headers={"Connection": "close"},
+        ) from None
+    except ClientDisconnect:  # nobody reads the answer; it is not an error of the service
+        raise ApiError(
+            400, "client_disconnected", "the client closed the connection before the body arrived"
+        ) from None
     return b"".join(chunks)
 
 
@@ -105,7 +123,7 @@ def _posting(
 
     async def handler(request: Request) -> Reply:
         given = query_params(request.query_params.multi_items(), params, required)
-        body = await _read_body(request, limits.max_body_bytes)
+        body = await _read_body(request, limits)
         arguments = (body, given, limits) if query else (body,)
         if inline:
             return work(*arguments)

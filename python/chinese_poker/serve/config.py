@@ -1,20 +1,26 @@
-"""The service's limits: how large a request body may be, how many rounds a batch may hold and how many
-players a round. One ``Limits`` value is given to the application; ``--workers`` processes receive it
-through the environment (``to_env`` / ``from_env``), since each worker builds its own application."""
+"""The service's limits: how large a request body may be, how many rounds a batch may hold, how many
+players a round, and how long the client may take to send a request. One ``Limits`` value is given to
+the application; ``--workers`` processes receive it through the environment (``to_env`` / ``from_env``),
+since each worker builds its own application."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
 from chinese_poker.formats.rounds import MAX_PLAYERS
 
-__all__ = ["ENV_VAR", "Limits"]
+__all__ = ["ENV_VAR", "MAX_READ_TIMEOUT", "Limits"]
 
 #: The environment variable that carries the limits to worker processes.
 ENV_VAR = "CHINESE_POKER_SERVE_LIMITS"
+#: The longest ``read_timeout``, in seconds (an hour).
+MAX_READ_TIMEOUT = 3600.0
+
+_INT_LIMITS = ("max_body_bytes", "max_rounds", "max_players")
 
 
 @dataclass(frozen=True)
@@ -23,22 +29,35 @@ class Limits:
 
     ``max_body_bytes``: the largest request body (larger: 413); ``max_rounds``: the most rounds in one
     batch request (more: 413); ``max_players``: the most players in one round, 2 to 6 (more: 422; 5 and 6
-    need rules with added suits).
+    need rules with added suits); ``read_timeout``: the seconds a request's line and headers, and then its
+    body, may take to arrive (later: 408, and the connection is closed).
     """
 
     max_body_bytes: int = 16 * 1024 * 1024
     max_rounds: int = 100_000
     max_players: int = MAX_PLAYERS
+    read_timeout: float = 30.0
 
     def __post_init__(self) -> None:
-        for name in ("max_body_bytes", "max_rounds", "max_players"):
+        for name in _INT_LIMITS:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if not 2 <= self.max_players <= MAX_PLAYERS:
             raise ValueError(f"max_players must be 2 to {MAX_PLAYERS}, got {self.max_players}")
+        timeout = self.read_timeout
+        if (
+            isinstance(timeout, bool)
+            or not isinstance(timeout, (int, float))
+            or not math.isfinite(timeout)
+            or not 0 < timeout <= MAX_READ_TIMEOUT
+        ):
+            raise ValueError(
+                f"read_timeout must be a number of seconds above 0, at most {MAX_READ_TIMEOUT:g}, "
+                f"got {timeout!r}"
+            )
 
-    def to_dict(self) -> dict[str, int]:
+    def to_dict(self) -> dict[str, float]:
         """The limits as a JSON-safe dict (``/v1/version`` shows them)."""
         return asdict(self)
 
@@ -55,9 +74,7 @@ class Limits:
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError(f"{ENV_VAR} must hold a JSON object, got {text!r}")
-        return cls(
-            **{key: data[key] for key in ("max_body_bytes", "max_rounds", "max_players") if key in data}
-        )
+        return cls(**{key: data[key] for key in (*_INT_LIMITS, "read_timeout") if key in data})
 
 
 def __dir__() -> list[str]:

@@ -17,6 +17,7 @@ from typing import Any
 import uvicorn
 
 from chinese_poker.serve.config import ENV_VAR, Limits
+from chinese_poker.serve.protocol import bounded_protocol
 from chinese_poker.serve.supervisor import supervise
 
 __all__ = ["APP_FACTORY", "listening_socket", "serve"]
@@ -45,11 +46,15 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def _config(host: str, port: int, options: dict[str, Any]) -> uvicorn.Config:
+    """uvicorn's configuration in this process: the application's factory, and the HTTP protocol bounded
+    by the limits' ``read_timeout`` (``serve.protocol``; the limits are read from the environment, where
+    ``serve`` put them)."""
     return uvicorn.Config(
         APP_FACTORY,
         factory=True,
         host=host,
         port=port,
+        http=bounded_protocol(Limits.from_env().read_timeout),
         limit_concurrency=options.pop("limit_concurrency", None),
         **options,
     )
