@@ -8,7 +8,9 @@ which say how to install it when it is missing.
 Modules, one job each: ``config`` (the limits), ``errors`` (the error type and body), ``bodies`` (reading
 bodies and query parameters), ``dealt`` (a player's dealt cards), ``settling`` (rounds), ``hands`` (check
 and arrange), ``info`` (version, rules, deal, health), ``openapi`` (the document, from the format's
-schemas), ``app`` (the Starlette application), ``server`` (running it under uvicorn).
+schemas), ``app`` (the Starlette application), ``protocol`` (uvicorn's HTTP protocol with bounded reads
+and JSON framing errors), ``server`` (running it under uvicorn), ``supervisor`` (keeping ``--workers``
+processes running).
 """
 
 from __future__ import annotations

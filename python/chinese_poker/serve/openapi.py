@@ -199,8 +199,9 @@ def _json_body(name: str) -> dict[str, Any]:
 def _answers(ok: dict[str, Any], *errors: int) -> dict[str, Any]:
     answers: dict[str, Any] = {"200": ok}
     words = {
-        400: "malformed JSON",
+        400: "malformed JSON, or a request the HTTP parser refuses",
         404: "not found",
+        408: "the request did not arrive within the read timeout (the connection is closed)",
         413: "too large",
         422: "bad input (a query parameter the endpoint does not take included)",
     }
@@ -230,7 +231,7 @@ def openapi_document() -> dict[str, Any]:
                 "summary": "settle one round (the line `chinese-poker score --format jsonl` writes)",
                 "parameters": [rules_query, explain],
                 "requestBody": {"required": True, **_json_body(_ROUND + "round")},
-                "responses": _answers({**ok, **_json_body(_OUTPUT + "round")}, 400, 413, 422),
+                "responses": _answers({**ok, **_json_body(_OUTPUT + "round")}, 400, 408, 413, 422),
             }
         },
         "/v1/settle/batch": {
@@ -247,7 +248,7 @@ def openapi_document() -> dict[str, Any]:
                     ),
                 ],
                 "requestBody": {"required": True, "content": ndjson},
-                "responses": _answers({**ok, "content": ndjson}, 400, 413, 422),
+                "responses": _answers({**ok, "content": ndjson}, 400, 408, 413, 422),
             }
         },
         "/v1/settle/packed": {
@@ -263,28 +264,30 @@ def openapi_document() -> dict[str, Any]:
                     ),
                 ],
                 "requestBody": {"required": True, "content": {"application/octet-stream": {}}},
-                "responses": _answers({**ok, "content": {"application/octet-stream": {}}}, 413, 422),
+                "responses": _answers(
+                    {**ok, "content": {"application/octet-stream": {}}}, 400, 408, 413, 422
+                ),
             }
         },
         "/v1/check": {
             "post": {
                 "summary": "is a setting legal, which natural, why a foul",
                 "requestBody": {"required": True, **_json_body("check_request")},
-                "responses": _answers({**ok, **_json_body("check_answer")}, 400, 413, 422),
+                "responses": _answers({**ok, **_json_body("check_answer")}, 400, 408, 413, 422),
             }
         },
         "/v1/arrange": {
             "post": {
                 "summary": "a legal setting for 13 cards, chosen by `arrange`",
                 "requestBody": {"required": True, **_json_body("arrange_request")},
-                "responses": _answers({**ok, **_json_body("arrange_answer")}, 400, 413, 422),
+                "responses": _answers({**ok, **_json_body("arrange_answer")}, 400, 408, 413, 422),
             }
         },
         "/v1/suggest": {
             "post": {
                 "summary": "the best few distinct settings of 13 cards and why, by `suggest`",
                 "requestBody": {"required": True, **_json_body("suggest_request")},
-                "responses": _answers({**ok, **_json_body("suggest_answer")}, 400, 413, 422),
+                "responses": _answers({**ok, **_json_body("suggest_answer")}, 400, 408, 413, 422),
             }
         },
         "/v1/deal": {

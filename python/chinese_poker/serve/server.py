@@ -48,13 +48,13 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def _config(host: str, port: int, options: dict[str, Any]) -> uvicorn.Config:
     """uvicorn's configuration in this process: the application's factory, and the HTTP protocol bounded
     by the limits' ``read_timeout`` (``serve.protocol``; the limits are read from the environment, where
-    ``serve`` put them)."""
+    ``serve`` put them; an ``http`` option names the parser: ``auto``, ``httptools`` or ``h11``)."""
     return uvicorn.Config(
         APP_FACTORY,
         factory=True,
         host=host,
         port=port,
-        http=bounded_protocol(Limits.from_env().read_timeout),
+        http=bounded_protocol(Limits.from_env().read_timeout, options.pop("http", "auto")),
         limit_concurrency=options.pop("limit_concurrency", None),
         **options,
     )
