@@ -14,9 +14,11 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
+import pytest
 from chinese_poker.serve.server import listening_socket
-from chinese_poker.serve.supervisor import GIVE_UP_AFTER
+from chinese_poker.serve.supervisor import GIVE_UP_AFTER, supervise
 from conftest import LiveServer
 
 ROUND = {
@@ -192,3 +194,48 @@ def test_the_command_gives_up_when_every_worker_keeps_failing_to_start(tmp_path:
     assert "worker 1 exited with code 3; worker 2 exited with code 3" in result.stderr
     assert result.stderr.count("exited with code 3 after") == 2 * GIVE_UP_AFTER
     assert "Traceback" not in result.stderr
+
+
+class _Exited:
+    """A stand-in for a worker process that has already exited with ``exitcode``."""
+
+    pid = 4242
+
+    def __init__(self, exitcode: int) -> None:
+        self.exitcode = exitcode
+
+    def is_alive(self) -> bool:
+        return False
+
+    def join(self, _timeout: float | None = None) -> None:
+        return None
+
+
+def test_the_supervisor_backs_off_and_gives_up_when_no_worker_can_start(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Workers that die at once, and a start that fails outright (no process could be made): each is
+    tried again after 0.1, 0.2, 0.4, 0.8 s, and the supervisor gives up after the fifth failure of each."""
+    starts: list[float] = []
+
+    def start() -> Any:
+        starts.append(time.monotonic())
+        if len(starts) % 2:
+            return _Exited(-signal.SIGKILL)
+        raise OSError(11, "Resource temporarily unavailable")
+
+    with pytest.raises(RuntimeError, match=f"every worker process failed to start {GIVE_UP_AFTER} times"):
+        supervise(start, 2, grace=1.0)
+    log = capsys.readouterr().err
+    assert len(starts) == 2 * GIVE_UP_AFTER
+    lines = log.splitlines()
+    assert len(lines) == 2 * GIVE_UP_AFTER
+    died = [line for line in lines if "(pid 4242) was killed by SIGKILL after " in line]
+    refused = [line for line in lines if "could not be started ([Errno 11] Resource temporarily" in line]
+    assert len(died) + len(refused) == len(lines)
+    assert died
+    assert refused
+    for failures in range(1, GIVE_UP_AFTER + 1):  # each worker waited 0.1, 0.2, 0.4, 0.8, 1.6 s
+        delay = f"{0.1 * 2 ** (failures - 1):.1f} s"
+        assert sum(line.endswith(f"again in {delay}") for line in lines) == 2
+    assert all("while starting (" in line for line in died)

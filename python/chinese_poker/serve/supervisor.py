@@ -39,6 +39,11 @@ def say(message: str) -> None:
         print(f"chinese-poker serve: {message}", file=sys.stderr, flush=True)
 
 
+def _backoff(failures: int) -> float:
+    """The seconds to wait before starting a worker again after ``failures`` failed starts in a row."""
+    return float(min(FIRST_BACKOFF * 2 ** (failures - 1), MAX_BACKOFF))
+
+
 def _how(exitcode: int | None) -> str:
     if exitcode is not None and exitcode < 0:
         try:
@@ -117,7 +122,13 @@ def _tend(slot: _Slot, start: Callable[[], BaseProcess], now: float) -> None:
     process = slot.process
     if process is None:
         if now >= slot.restart_at:
-            slot.process, slot.started = start(), now
+            try:
+                slot.process, slot.started = start(), now
+            except OSError as error:  # no process could be made (out of memory, too many processes)
+                slot.failures += 1
+                delay = _backoff(slot.failures)
+                slot.restart_at, slot.last_exit = now + delay, f"could not be started ({error})"
+                say(f"worker {slot.number} {slot.last_exit}; trying again in {delay:.1f} s")
         return
     if process.is_alive():
         if slot.failures and now - slot.started >= MIN_WORKER_LIFE:
@@ -129,7 +140,7 @@ def _tend(slot: _Slot, start: Callable[[], BaseProcess], now: float) -> None:
     slot.process = None
     if life < MIN_WORKER_LIFE:
         slot.failures += 1
-        delay = min(FIRST_BACKOFF * 2 ** (slot.failures - 1), MAX_BACKOFF)
+        delay = _backoff(slot.failures)
     else:
         slot.failures = 0
         delay = 0.0
