@@ -150,3 +150,17 @@ def test_a_card_outside_the_pack_is_placed_alike(client: TestClient) -> None:
     error = answer.json()["error"]
     assert (error["round"], error["player"], error["card"]) == (2, 3, 12)
     assert error["message"] == "round 2, player 3, index 12: card code 60 is not in 0..51"
+
+
+def test_a_batch_counts_rounds_not_lines(client: TestClient) -> None:
+    """Blank lines are no rounds: the round after two of them is round 1, named by its line 4."""
+    good = json.dumps({"players": E2_PLAYERS[:2]})
+    bad = good.replace("Ac", "Zz")
+    answer = client.post("/v1/settle/batch", content=f"{good}\n\n\n{bad}\n".encode())
+    error = answer.json()["error"]
+    assert (error["round"], error["player"]) == (1, 1)
+    assert error["message"].startswith("line 4, player 2 (East): front: unknown card 'Zz'")
+    broken = client.post("/v1/settle/batch", content=f"{good}\n\n{{bad\n".encode())
+    assert broken.status_code == 400
+    assert broken.json()["error"]["round"] == 1
+    assert "player" not in broken.json()["error"]
