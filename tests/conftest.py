@@ -12,6 +12,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -99,6 +100,31 @@ class LiveServer:
                 self.process.kill()
                 self.process.wait(timeout=20)
         self._log.close()
+
+
+def _children(parent: int) -> list[tuple[int, bytes]]:
+    """The pids and command lines of ``parent``'s child processes, read from /proc."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+            command = (status.parent / "cmdline").read_bytes()
+        except OSError:  # the process ended while being read
+            continue
+        if f"\nPPid:\t{parent}\n" in text:
+            found.append((int(status.parent.name), command))
+    return found
+
+
+def worker_pids(parent: int) -> list[int]:
+    """The worker processes of the ``chinese-poker serve --workers N`` process ``parent``: the children of
+    its multiprocessing fork server (not the fork server itself, nor the resource tracker)."""
+    return [
+        pid
+        for server, command in _children(parent)
+        if b"forkserver" in command
+        for pid, _ in _children(server)
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
+from conftest import worker_pids
 
 E2_PLAYERS = [
     {"name": "North", "front": "Ts Th Qs", "middle": "6s 5s 4s 3s 2h", "back": "Ks Kh Kd 3h 3d"},
@@ -76,17 +77,8 @@ class Server:
         return False
 
     def workers(self) -> list[int]:
-        """The pids of the command's worker processes (multiprocessing's spawned children), from /proc."""
-        found = []
-        for status in Path("/proc").glob("[0-9]*/status"):
-            try:
-                text = status.read_text()
-                command = (status.parent / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if f"\nPPid:\t{self.process.pid}\n" in text and b"spawn_main" in command:
-                found.append(int(status.parent.name))
-        return found
+        """The pids of the command's worker processes."""
+        return worker_pids(self.process.pid)
 
     def errors(self) -> str:
         if not self._own_log:
@@ -356,6 +348,20 @@ def _mount_small_tmpfs(where: Path) -> bool:
         return False
 
 
+def _unmount(where: Path) -> None:
+    """Unmount ``where``, waiting up to 10 s for the server's last processes (its fork server, its
+    resource tracker) to close the log they inherited; then detached lazily, whatever still holds it."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if (
+            subprocess.run(["umount", str(where)], capture_output=True, check=False, timeout=30).returncode
+            == 0
+        ):
+            return
+        time.sleep(0.1)
+    subprocess.run(["umount", "-l", str(where)], capture_output=True, check=False, timeout=30)
+
+
 @pytest.fixture(params=["tmpfs", "/dev/full"])
 def full_log(request: Any, tmp_path: Path) -> Iterator[tuple[str, IO[bytes]]]:
     """A log file on a full disk: on a 64 KiB tmpfs filled up (where this process may mount one: root;
@@ -379,7 +385,7 @@ def full_log(request: Any, tmp_path: Path) -> Iterator[tuple[str, IO[bytes]]]:
             yield ("a full tmpfs" if mounted else "/dev/full"), log
     finally:
         if mounted:
-            subprocess.run(["umount", str(disk)], check=False, timeout=30)
+            _unmount(disk)
 
 
 def test_a_full_disk_for_the_log_neither_stops_the_service_nor_its_supervisor(

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from chinese_poker.serve.server import listening_socket
 from chinese_poker.serve.supervisor import GIVE_UP_AFTER, supervise
-from conftest import LiveServer
+from conftest import LiveServer, worker_pids
 
 ROUND = {
     "players": [
@@ -64,18 +64,7 @@ def test_the_workers_socket_gives_accepted_connections_tcp_nodelay() -> None:
 
 
 def _worker_processes(parent: int) -> list[int]:
-    """The pids of ``parent``'s children that are multiprocessing's spawned workers (not its resource
-    tracker), read from /proc."""
-    workers = []
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
-            command = (status.parent / "cmdline").read_bytes()
-        except OSError:  # the process ended while being read
-            continue
-        if fields.get("PPid", "").strip() == str(parent) and b"spawn_main" in command:
-            workers.append(int(status.parent.name))
-    return workers
+    return worker_pids(parent)
 
 
 def test_two_workers_answer_on_one_port_and_stop_cleanly() -> None:
@@ -169,11 +158,14 @@ def test_a_worker_killed_while_starting_is_started_again_and_the_port_keeps_answ
 
 
 def test_the_command_gives_up_when_every_worker_keeps_failing_to_start(tmp_path: Path) -> None:
-    """Workers that all die at once on starting (here a sitecustomize module that ends every process
-    carrying the service's limits in its environment, which only the workers do) are retried with
-    growing delays; after GIVE_UP_AFTER failures of each the command exits with code 2 and says why."""
+    """Workers that all die at once on starting (here a sitecustomize module makes every process forked
+    by the fork server exit with code 3: only the fork server starts with the service's limits in its
+    environment) are retried with growing delays; after GIVE_UP_AFTER failures of each the command exits
+    with code 2 and says why."""
     (tmp_path / "sitecustomize.py").write_text(
-        "import os\nif os.environ.get('CHINESE_POKER_SERVE_LIMITS'):\n    os._exit(3)\n"
+        "import os\n"
+        "if os.environ.get('CHINESE_POKER_SERVE_LIMITS'):\n"
+        "    os.register_at_fork(after_in_child=lambda: os._exit(3))\n"
     )
     environ = dict(os.environ)
     environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), environ.get("PYTHONPATH", "")])

@@ -4,7 +4,9 @@
 With several workers the socket is bound here, not by uvicorn: uvicorn's own multi-process path binds it as
 ``socket.socket(family)``, whose protocol number is 0, and asyncio only sets ``TCP_NODELAY`` on connections
 of a socket whose protocol is ``IPPROTO_TCP``. Without it every small response waited for the client's
-delayed ACK (Nagle's algorithm): about 40 ms a request, with one client or many.
+delayed ACK (Nagle's algorithm): about 40 ms a request, with one client or many. The workers are forked
+from multiprocessing's fork server, which has imported the application once, so that a worker started
+again after one died answers at once.
 """
 
 from __future__ import annotations
@@ -78,10 +80,19 @@ def serve(host: str, port: int, *, workers: int = 1, limits: Limits, **options: 
         uvicorn.Server(_config(host, port, options)).run()
         return
     sock = listening_socket(host, port)
-    context = multiprocessing.get_context("spawn")
+    # Workers are forked from multiprocessing's fork server, a fresh process (started with the environment
+    # above) that has imported the application once: a worker started again after one died answers
+    # within a fraction of a second (a spawned interpreter first spends a second or two on its imports).
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context: Any = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([APP_FACTORY.split(":", maxsplit=1)[0], __name__])
+    else:  # pragma: no cover - no fork server on this system (Windows): each worker is a new interpreter
+        context = multiprocessing.get_context("spawn")
 
     def start() -> multiprocessing.process.BaseProcess:
-        process = context.Process(target=_run_worker, args=(sock, host, port, options), daemon=False)
+        process: multiprocessing.process.BaseProcess = context.Process(
+            target=_run_worker, args=(sock, host, port, options), daemon=False
+        )
         process.start()
         return process
 

@@ -124,7 +124,8 @@ def _tend(slot: _Slot, start: Callable[[], BaseProcess], now: float) -> None:
         if now >= slot.restart_at:
             try:
                 slot.process, slot.started = start(), now
-            except OSError as error:  # no process could be made (out of memory, too many processes)
+            except (OSError, EOFError) as error:  # no process could be made (out of memory, too many
+                # processes), or the fork server that makes them died
                 slot.failures += 1
                 delay = _backoff(slot.failures)
                 slot.restart_at, slot.last_exit = now + delay, f"could not be started ({error})"
