@@ -182,29 +182,29 @@ def create_app(limits: Limits | None = None) -> Starlette:
         return await run_in_threadpool(info.deal, query)
 
     packed = {"players": f"the number of players of every round, 2 to {limits.max_players}"}
-    settle = partial(_posting, limits)
+    post = partial(_posting, limits)
 
     routes = [
         Route("/", _page(files, "index.html"), methods=["GET"]),
         *(Route(f"/static/{name}", _page(files, name), methods=["GET"]) for name in _PAGE_FILES),
         Route(
             "/v1/settle",
-            _endpoint(settle(settling.settle_one, settling.ONE_PARAMS, inline=True)),
+            _endpoint(post(settling.settle_one, settling.ONE_PARAMS, inline=True)),
             methods=["POST"],
         ),
         Route(
             "/v1/settle/batch",
-            _endpoint(settle(settling.settle_lines, settling.BATCH_PARAMS)),
+            _endpoint(post(settling.settle_lines, settling.BATCH_PARAMS)),
             methods=["POST"],
         ),
         Route(
             "/v1/settle/packed",
-            _endpoint(settle(settling.settle_packed, settling.PACKED_PARAMS, required=packed)),
+            _endpoint(post(settling.settle_packed, settling.PACKED_PARAMS, required=packed)),
             methods=["POST"],
         ),
-        Route("/v1/check", _endpoint(settle(hands.check_one, query=False, inline=True)), methods=["POST"]),
-        Route("/v1/arrange", _endpoint(settle(hands.arrange_one, query=False)), methods=["POST"]),
-        Route("/v1/suggest", _endpoint(settle(hands.suggest_one, query=False)), methods=["POST"]),
+        Route("/v1/check", _endpoint(post(hands.check_one, query=False, inline=True)), methods=["POST"]),
+        Route("/v1/arrange", _endpoint(post(hands.arrange_one, query=False)), methods=["POST"]),
+        Route("/v1/suggest", _endpoint(post(hands.suggest_one, query=False)), methods=["POST"]),
         Route("/v1/deal", _endpoint(deal), methods=["GET"]),
         Route("/v1/rules", _endpoint(_getting(info.presets)), methods=["GET"]),
         Route("/v1/rules/{name}", _endpoint(preset), methods=["GET"]),
