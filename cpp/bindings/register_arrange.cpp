@@ -73,7 +73,7 @@ void register_arrange(py::module_& m) {
                              "How many settings the second stage re-scores (0: no second stage).")
       .def_property_readonly("sample_size", [](const ExpectedModel& model) { return model.sample.size(); },
                              "How many field settings the second stage scores against.")
-      .def_property_readonly("wheel", [](const ExpectedModel& model) { return model.wheel; })
+      .def_property_readonly("wheel", [](const ExpectedModel& model) { return model.wheel == Wheel::Second ? "second" : "low"; })
       // Pickled as its tables and pair terms (the derived bounds are rebuilt), so a model can go to a
       // worker process; an unpickled state is checked as a built model is.
       .def(py::pickle(

@@ -28,16 +28,25 @@ from chinese_poker import _jsontext as jsontext
 from chinese_poker._suggest import did_you_mean
 from chinese_poker._toml import toml_key, toml_value
 from chinese_poker.cards import parse_card
-from chinese_poker.knobs import (  # settlement group (issue #10)
+from chinese_poker.knob_forms import (
+    ROYALTY_TABLES,
+    normalize_extra_suits,
+    normalize_horse_card,
+    normalize_naturals,
+    normalize_row_base,
+    normalize_royalties,
+    read_only_table,
+)
+from chinese_poker.knobs import (
     BOOL_KNOBS,
     CHOICE_TEXT,
     CHOICES,
     INT_RANGES,
     KNOB_GUIDE,
+    KNOB_TABLE,
     RANK_LETTERS,
     REMOVED_KNOBS,
     ROWS,
-    ROYALTY_TABLES,
     AceBasis,
     Fantasyland,
     FoulPolicy,
@@ -60,13 +69,7 @@ from chinese_poker.knobs import (  # settlement group (issue #10)
     Wheel,
     check_units,
     knob_error,
-    normalize_extra_suits,
-    normalize_horse_card,
-    normalize_naturals,
-    normalize_row_base,
-    normalize_royalties,
     quoted,
-    read_only_table,
     removed_knob_error,
 )
 from chinese_poker.presets import DEFAULT_PRESET, PRESET_NAMES, check_preset_name, preset_document
@@ -120,13 +123,11 @@ class Rules:
     quads_as_two_pairs: bool = True
     trips_as_pair_plus_single: bool = True
     surrender_units: int = 0
-    # naturals group (issue #10): what counts as a natural (RULES.md section 10)
     three_straights_front_a23: bool = True
     three_straights_front_qka: bool = True
     three_straights_wheel: bool = True
     three_flushes_distinct_suits: bool = False
     quads_as_trips: bool = True
-    # settlement group (issue #10)
     row_base: RowBase = (1, 1, 1)
     ace_units: int = 0
     pair_cap: int = 0
@@ -140,13 +141,10 @@ class Rules:
     horse_card: str | None = None
     horse_multiplier: int = 2
     foul_vs_foul: FoulVsFoul = "push"
-    # ofc group
     fantasyland: Fantasyland = "off"
-    # presets group
     ace_basis: AceBasis = "pairwise"
     shooting: Shooting = "scoop"
     home_run_scope: HomeRunScope = "own_pairs"
-    # deck group (issue #15): the pack
     extra_suits: str = ""
     jokers: int = 0
     name: str | None = field(default=None, compare=False)
@@ -165,9 +163,9 @@ class Rules:
                 raise knob_error(knob, f"got {value!r} ({type(value).__name__})", "true, false")
         object.__setattr__(self, "royalties", normalize_royalties(self.royalties))
         object.__setattr__(self, "naturals", normalize_naturals(self.naturals))
-        object.__setattr__(self, "row_base", normalize_row_base(self.row_base))  # settlement group
+        object.__setattr__(self, "row_base", normalize_row_base(self.row_base))
         object.__setattr__(self, "horse_card", normalize_horse_card(self.horse_card))
-        object.__setattr__(self, "extra_suits", normalize_extra_suits(self.extra_suits))  # deck group
+        object.__setattr__(self, "extra_suits", normalize_extra_suits(self.extra_suits))
         if self.name is not None and self.name not in PRESET_NAMES:
             presets = quoted(PRESET_NAMES)
             raise ValueError(f"rules name {self.name!r} is not a preset; allowed: None, {presets}")
@@ -427,49 +425,43 @@ _SPEC_CACHE = "_core_spec"
 
 
 def core_spec(rules: Rules) -> _core.RulesSpec:
-    """The core's typed form of ``rules`` (every knob a typed field), built once per ``Rules``, cached on it.
+    """The core's typed form of ``rules``, built once per ``Rules``, cached on it.
 
-    The one place where knob values cross into the core: each enum-like knob becomes the bound enum member
-    of the same name, each count an int, the tables lists of typed entries. The core checks every value.
+    The one place where knob values cross into the core: every plain knob of the knob table is set by
+    name as it is stored (an enum-like knob as its value's name); the compound knobs become lists of typed
+    entries. The core checks every value.
     """
     cached = rules.__dict__.get(_SPEC_CACHE)
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     spec = _core.RulesSpec()
-    for knob in KNOBS:
-        value = getattr(rules, knob)
-        if knob == "royalties":
-            table = rules.royalty_table
-            spec.royalties = [
-                (row_index, _core.RoyaltyCategory[key], units)
-                for row_index, row in enumerate(ROWS)
-                for key, units in table[row].items()
-                if "@" not in key
-            ]
-            # ofc group: the rank keys "category@R" travel as (row, category, rank value 2..14, units).
-            spec.rank_royalties = [
-                (
-                    row_index,
-                    _core.RoyaltyCategory[key.partition("@")[0]],
-                    RANK_LETTERS.index(key[-1]) + 2,
-                    units,
-                )
-                for row_index, row in enumerate(ROWS)
-                for key, units in table[row].items()
-                if "@" in key
-            ]
-        elif knob == "naturals":
-            spec.naturals = [(_core.NaturalKind[name], units) for name, units in value]
-        elif knob in CHOICES:
-            current = getattr(spec, knob)
-            # suit_order is a validated str in the core (24 values); the others are bound enums.
-            setattr(spec, knob, value if isinstance(current, str) else type(current)[value])
-        elif knob == "horse_card":
-            spec.horse_card = None if value is None else parse_card(value)
-        else:
-            setattr(spec, knob, value)
+    for knob in _PLAIN_KNOBS:
+        setattr(spec, knob, getattr(rules, knob))
+    table = rules.royalty_table
+    spec.royalties = [
+        (row_index, _core.RoyaltyCategory[key], units)
+        for row_index, row in enumerate(ROWS)
+        for key, units in table[row].items()
+        if "@" not in key
+    ]
+    # The rank keys "category@R" travel as (row, category, rank value 2..14, units).
+    spec.rank_royalties = [
+        (row_index, _core.RoyaltyCategory[key.partition("@")[0]], RANK_LETTERS.index(key[-1]) + 2, units)
+        for row_index, row in enumerate(ROWS)
+        for key, units in table[row].items()
+        if "@" in key
+    ]
+    spec.naturals = [(_core.NaturalKind[name], units) for name, units in rules.naturals]
+    spec.suit_order = rules.suit_order
+    spec.row_base = rules.row_base
+    spec.horse_card = None if rules.horse_card is None else parse_card(rules.horse_card)
+    spec.extra_suits = rules.extra_suits
     object.__setattr__(rules, _SPEC_CACHE, spec)
     return spec
+
+
+#: The knobs whose value the core takes as it is stored: all but the compound ("table") knobs.
+_PLAIN_KNOBS: tuple[str, ...] = tuple(knob.name for knob in KNOB_TABLE if knob.kind != "table")
 
 
 def __dir__() -> list[str]:
