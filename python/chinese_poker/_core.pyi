@@ -79,9 +79,8 @@ class DecidedBy(enum.Enum):
 def knob_table() -> tuple[dict[str, Any], ...]: ...
 
 class RulesSpec:
-    """The plain knobs are properties made from the knob table (see knob_table()): an enum-like knob a
-    str, a flag a bool, a count an int. The compound knobs are typed below."""
-
+    # The plain knobs are properties made from the knob table (see knob_table()): an enum-like knob a
+    # str, a flag a bool, a count an int. The compound knobs are typed below.
     KNOBS: tuple[str, ...]
     def __getattr__(self, knob: str) -> str | int | bool: ...
     def __setattr__(self, knob: str, value: object) -> None: ...

@@ -58,7 +58,6 @@ def rank_key_span(row: str, category: str) -> tuple[str, str] | None:
     return (_FRONT_SPANS if row == "front" else _FIVE_CARD_SPANS).get(category)
 
 
-
 def read_only_table(table: dict[str, dict[str, int]]) -> Mapping[str, Mapping[str, int]]:
     """A royalty table ``{row: {category: units}}`` as read-only mappings, every row present."""
     return MappingProxyType({row: MappingProxyType(dict(table.get(row, {}))) for row in ROWS})
@@ -81,7 +80,6 @@ ROYALTY_TABLES: Mapping[str, Mapping[str, Mapping[str, int]]] = MappingProxyType
 
 _CATEGORY_ORDER = {name: index for index, name in enumerate(ROYALTY_CATEGORIES)}
 _ROW_ORDER = {name: index for index, name in enumerate(ROWS)}
-
 
 
 _TABLE_FORM = "'pagat', 'eastern', or a table {front|middle|back: {key: units}}"
@@ -231,8 +229,6 @@ def normalize_naturals(value: object) -> Naturals:
     return tuple(naturals)
 
 
-# ----- compound knobs ----------------------------------------------------------------------------------------
-
 _ROW_BASE_FORM = "three ints (front, middle, back) or {front:, middle:, back:}, each an int from 1 to 1000"
 
 
@@ -292,8 +288,6 @@ def normalize_extra_suits(value: object) -> str:
             "extra_suits", f"{value!r} adds {len(value)} suits, more than two", _EXTRA_SUITS_FORM
         )
     return "".join(letter for letter in _SUIT_LETTERS if letter in value)
-
-
 
 
 def __dir__() -> list[str]:

@@ -27,13 +27,13 @@ Stored forms (all immutable, so a ``Rules`` is hashable):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal, Union
 
-import chinese_poker._core as _core
+from chinese_poker import _core
 
 __all__ = [
     "BOOL_KNOBS",
