@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import chinese_poker
+import pytest
 from chinese_poker import _core
 
 
@@ -116,6 +117,7 @@ def test_core_stub_signatures_match_the_module() -> None:
     assert differences == []
 
 
+@pytest.mark.slow  # about 20 s (mypy's own start); the signature test above checks the stub quickly
 def test_mypy_stubtest_passes_on_the_core(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "mypy.stubtest", "chinese_poker._core", "--allowlist",
