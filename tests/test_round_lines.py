@@ -262,10 +262,10 @@ def damage_round(rng: random.Random, data: dict[str, Any], others: int) -> str:
         ):  # a row an earlier change made unreadable
             damage_players(rng, data, hands, others)
     if rng.random() < 0.4:
-        text = json.dumps(data, separators=(",", ":"), ensure_ascii=rng.random() < 0.5)
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=rng.random() < 0.2)
     else:
         text = json.dumps(
-            data, ensure_ascii=rng.random() < 0.5, separators=rng.choice([(", ", ": "), (" ,\t", " :\r ")])
+            data, ensure_ascii=rng.random() < 0.2, separators=rng.choice([(", ", ": "), (" ,\t", " :\r ")])
         )
     return damage_text(rng, text)
 
@@ -406,6 +406,7 @@ def check_body(body: bytes, preset: str, max_rounds: int, max_players: int) -> s
     if fast is not None:
         assert not isinstance(general, str), (body, general)
         assert fast == (general[0], general[1]), body
+        assert _core.settle_net_lines(body, core_spec(rules), max_rounds, max_players, threads=2) == fast
         return "fast"
     # The fast path refuses: the body is not of its shape, the pack is not a plain deck, or a round is one
     # the general path refuses too.
