@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import chinese_poker
+import pytest
 from chinese_poker import _core
 
 
@@ -131,6 +132,7 @@ def test_plain_knob_properties_match_the_knob_table() -> None:
         assert value == row["default"], row["name"]
 
 
+@pytest.mark.slow  # about 20 s (mypy's own start); the signature test above checks the stub quickly
 def test_mypy_stubtest_passes_on_the_core(tmp_path: Path) -> None:
     allowlist = tmp_path / "allowlist.txt"
     plain = [row["name"] for row in _core.knob_table() if row["kind"] != "table"]

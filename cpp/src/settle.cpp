@@ -325,7 +325,7 @@ SettleError facts_of(const PlayerInput& in, int index, const RulesSpec& rules, P
     }
     for (int row = 0; row < 3; ++row) f.royalty[row] = royalty_of(rules, row, f.strength[row]);
     const Strength front = f.strength[kFront], middle = f.strength[kMiddle], back = f.strength[kBack];
-    // Suits never matter here, even with the suit tie-break on (RULES.md None9).
+    // Suits never matter here, even with the suit tie-break on (RULES.md 9).
     const unsigned reasons = (front > middle ? unsigned{kFoulFrontBeatsMiddle} : 0u) |
                              (middle > back ? unsigned{kFoulMiddleBeatsBack} : 0u) |
                              (rules.strict_middle && middle == back ? unsigned{kFoulMiddleEqualsBack} : 0u);

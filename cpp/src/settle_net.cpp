@@ -294,7 +294,7 @@ void net_facts(const std::uint8_t* cards, const RulesSpec& rules, const NetPlan&
     }
   }
   f.has_extra = (f.extra[0][0] | f.extra[0][1] | f.extra[0][2]) != 0;
-  // Suits never matter here, even with the suit tie-break on (RULES.md None9).
+  // Suits never matter here, even with the suit tie-break on (RULES.md 9).
   f.foul = greater(s[0], s[1]) | greater(s[1], s[2]) | (unsigned{rules.strict_middle} & unsigned{s[1] == s[2]});
   f.aces = 0;
   if (rules.ace_units != 0) {

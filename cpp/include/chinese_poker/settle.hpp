@@ -21,7 +21,7 @@ constexpr int kMaxFantasylandPlayers = 3;
 // Greatest stake of one pair. With it and the rules' caps (kMaxUnits) every total stays far inside int64.
 constexpr std::int64_t kMaxStake = 1'000'000;
 
-// Bits of PlayerFacts::foul_reasons: why a setting fouls (RULES.md None9).
+// Bits of PlayerFacts::foul_reasons: why a setting fouls (RULES.md 9).
 constexpr std::uint8_t kFoulFrontBeatsMiddle = 1;
 constexpr std::uint8_t kFoulMiddleBeatsBack = 2;
 constexpr std::uint8_t kFoulMiddleEqualsBack = 4;  // only under middle_vs_back "strict"
