@@ -26,7 +26,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker._threads import thread_count
 from chinese_poker.arrange import STRATEGIES, _expected_model, _thirteen, arrange, arrange_batch
 from chinese_poker.cards import CardsLike, format_cards

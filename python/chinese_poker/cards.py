@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Union
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 
 __all__ = [
     "DECK_SIZE",

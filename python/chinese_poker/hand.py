@@ -8,7 +8,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker.cards import DECK_SIZE, JOKERS, SUITS, CardsLike, format_card, parse_cards
 from chinese_poker.rules import Rules, core_spec
 

@@ -9,7 +9,7 @@ from typing import Any, Literal, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker._threads import thread_count
 from chinese_poker.hand import Hand, RulesLike, rules_or_default
 from chinese_poker.rules import core_spec

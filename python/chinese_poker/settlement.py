@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker._render import text_table
 from chinese_poker.cards import RANKS, SUITS
 from chinese_poker.evaluation import CATEGORY_SHIFT, HandCategory, describe

@@ -23,7 +23,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker._render import text_table
 from chinese_poker.arrange import STRATEGIES, arrange_batch, build_expected_model
 from chinese_poker.dealing import MAX_SEED, deal_batch

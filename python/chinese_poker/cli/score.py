@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker.cli.common import (
     PROG,
     CliError,

@@ -27,8 +27,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, Union
 
-from chinese_poker import __version__
 from chinese_poker._core import InputError
+from chinese_poker._version import __version__
 from chinese_poker.cards import format_card
 from chinese_poker.formats.players import (
     parse_player,

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker.cli.common import dumps, one_line
 from chinese_poker.cli.score import settle_record
 from chinese_poker.formats.records import RawRound, stream_rounds
