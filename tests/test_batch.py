@@ -73,6 +73,7 @@ def test_every_input_and_every_column_match_settle(players: int) -> None:
         "net": (400, players), "rows": (400, pairs, 3), "rows_known": (400, pairs),
         "decided_by": (400, pairs), "scoop": (400, pairs), "units": (400, pairs), "home_run": (400, pairs),
         "foul": (400, pairs, 2), "natural": (400, pairs, 2), "royalties": (400, pairs, 2, 3),
+        "player_foul": (400, players), "player_natural": (400, players), "player_home_run": (400, players),
     }  # fmt: skip
     for name, shape in shapes.items():
         assert getattr(detail, name).shape == shape, name
@@ -80,6 +81,13 @@ def test_every_input_and_every_column_match_settle(players: int) -> None:
     for r in range(400):
         expected = settle_round(inputs, r, RULES)
         assert tuple(detail.net[r]) == expected.net
+        assert tuple(detail.player_foul[r]) == tuple(p.foul for p in expected.players)
+        assert tuple(None if k < 0 else NATURAL_NAMES[k] for k in detail.player_natural[r]) == tuple(
+            p.natural for p in expected.players
+        )
+        assert tuple(detail.player_home_run[r]) == expected.home_run
+        if any(expected.home_run):
+            seen.add("player home run")
         for q, pair in enumerate(expected.pairs):
             assert (pair.i, pair.j) == detail.pairs[q]
             assert DECIDED_BY[detail.decided_by[r, q]] == pair.decided_by
@@ -100,7 +108,7 @@ def test_every_input_and_every_column_match_settle(players: int) -> None:
     # The random rounds reach every way a pair is decided (home runs need three or four players here).
     assert seen >= {"natural", "surrender", "foul", "rows"}
     if players > 2:
-        assert "home run" in seen
+        assert {"home run", "player home run"} <= seen
     net = settle_batch(
         inputs["rounds"], RULES, stakes=inputs["stakes"], declared=inputs["declared"],
         surrender=inputs["surrender"],

@@ -493,7 +493,10 @@ void register_settle(py::module_& m) {
         py::array_t<std::int8_t> natural({r, q, py::ssize_t{2}});
         py::array_t<std::int64_t> royalties({r, q, py::ssize_t{2}, py::ssize_t{3}});
         py::array_t<std::int64_t> bet({r, q});
-        py::array_t<std::uint8_t> fantasyland_cards({r, static_cast<py::ssize_t>(call.players)});
+        const auto seats = static_cast<py::ssize_t>(call.players);
+        py::array_t<std::uint8_t> fantasyland_cards({r, seats});
+        py::array_t<bool> player_foul({r, seats}), player_home_run({r, seats});
+        py::array_t<std::int8_t> player_natural({r, seats});
         BatchOutputs out;
         out.net = net.mutable_data();
         out.rows = rows.mutable_data();
@@ -510,6 +513,9 @@ void register_settle(py::module_& m) {
         out.royalties = royalties.mutable_data();
         out.bet = bet.mutable_data();
         out.fantasyland_cards = fantasyland_cards.mutable_data();
+        out.player_foul = reinterpret_cast<std::uint8_t*>(player_foul.mutable_data());
+        out.player_natural = player_natural.mutable_data();
+        out.player_home_run = reinterpret_cast<std::uint8_t*>(player_home_run.mutable_data());
         call.run(rules, out);
         py::dict result;
         result["net"] = net;
@@ -526,6 +532,9 @@ void register_settle(py::module_& m) {
         result["royalties"] = royalties;
         result["bet"] = bet;
         result["fantasyland_cards"] = fantasyland_cards;
+        result["player_foul"] = player_foul;
+        result["player_natural"] = player_natural;
+        result["player_home_run"] = player_home_run;
         return result;
       },
       py::arg("rounds"), py::arg("rules"), py::arg("stakes") = py::none(), py::arg("declared") = py::none(),
@@ -535,7 +544,8 @@ void register_settle(py::module_& m) {
       "(Q = P (P - 1) / 2): net (R, P) int64; rows (R, Q, 3) int8 (0 where not known); rows_known (R, Q) bool;\n"
       "decided_by (R, Q) uint8 (DecidedBy values); scoop (R, Q) int8; subtotal, stake, home_run, units\n"
       "(R, Q) int64; foul (R, Q, 2) bool and natural (R, Q, 2) int8 (NaturalKind value or -1) of (i, j);\n"
-      "royalties (R, Q, 2, 3) int64 of (i, j) per row.");
+      "royalties (R, Q, 2, 3) int64 of (i, j) per row; fantasyland_cards (R, P) uint8; player_foul and\n"
+      "player_home_run (R, P) bool and player_natural (R, P) int8 (NaturalKind value or -1): each player's own.");
 }
 
 }  // namespace chinese_poker::bindings

@@ -197,6 +197,9 @@ class SettleDetail:
     - ``royalties`` (R, Q, 2, 3) int64: the row royalties (front, middle, back) of i, j.
     - ``bet`` (R, Q) int64: the pair's bet (banker rounds; 1 otherwise).
     - ``fantasyland_cards`` (R, P) uint8: each player's ``fantasyland_cards``.
+    - ``player_foul`` (R, P) bool, ``player_natural`` (R, P) int8 (as ``natural``) and ``player_home_run``
+      (R, P) bool: each player's own foul, natural and home run (``PlayerResult.foul``, ``.natural``,
+      ``.home_run``).
 
     In a banker round the pairs without the banker are not settled: ``decided_by`` there is
     ``DECIDED_BY.index("not_played")``, with ``rows`` 0, amounts, ``stake`` and ``bet`` 0, ``home_run`` 1.
@@ -217,6 +220,9 @@ class SettleDetail:
     royalties: npt.NDArray[np.int64]
     bet: npt.NDArray[np.int64]
     fantasyland_cards: npt.NDArray[np.uint8]
+    player_foul: npt.NDArray[np.bool_]
+    player_natural: npt.NDArray[np.int8]
+    player_home_run: npt.NDArray[np.bool_]
 
 
 def _batch_ints(values: Any, name: str) -> Any:

@@ -26,6 +26,7 @@ from chinese_poker.arrange import arrange_batch, build_expected_model
 from chinese_poker.dealing import MAX_SEED, deal_batch
 from chinese_poker.hand import RulesLike, rules_or_default
 from chinese_poker.rules import Rules, core_spec
+from chinese_poker.settle import settle_batch
 from chinese_poker.simulation import (
     SeatSummary,
     Simulation,
@@ -47,6 +48,10 @@ __all__ = [
     "simulate_chunk",
 ]
 
+#: The name of each natural kind by its number, as the core's batch columns give it.
+_NATURAL_NAMES: dict[int, str] = {
+    int(kind.value): kind.name for kind in _core.NaturalKind.__members__.values()
+}
 #: Deals per chunk unless told otherwise: a few seconds of work, small enough for a smooth progress bar.
 DEFAULT_CHUNK = 2_000
 _MAX_DEALS = 2**62
@@ -79,7 +84,8 @@ def simulate_chunk(
     Every seat arranges its hands by its strategy. Under ``natural_declaration="must_declare"`` a player
     whose 13 cards hold a listed natural declares it [decided: a natural pays more than any setting's rows
     on average]. With ``rotate`` each deal is played once per seat rotation, seat ``p`` holding hand
-    ``(p + r) % players`` in rotation ``r``.
+    ``(p + r) % players`` in rotation ``r``. Every round (each deal in each rotation) is settled by one
+    ``settle_batch`` call, and the sums are read from its columns.
     """
     players = len(strategies)
     dealt = deal_batch(seed, start, stop, players, extra_suits=rules.extra_suits, jokers=rules.jokers)
@@ -99,33 +105,41 @@ def simulate_chunk(
             for p in range(players):
                 held[d, p] = _core.detect_natural(dealt[d, p].tobytes(), spec) is not None
     rotations = players if rotate else 1
-    totals = SimulationTotals(players, rotations, deals=stop - start)
-    no_surrender = [False] * players
-    for d in range(stop - start):
-        sample = [0] * players
-        for r in range(rotations):
-            hand_of = [(p + r) % players for p in range(players)]
-            table = b"".join(settings_of[p][d, hand_of[p]].tobytes() for p in range(players))
-            declared = [bool(held[d, hand_of[p]]) for p in range(players)]
-            result = _core.settle_round(table, declared, no_surrender, None, spec)
-            for p, net in enumerate(result.net):
-                sample[p] += net
-                totals.hands_won[p] += net > 0
-                totals.hands_lost[p] += net < 0
-                facts = result.facts[p]
-                totals.fouls[p] += facts.foul
-                totals.home_runs[p] += result.home_run[p]
-                if facts.natural is not None:
-                    kinds = totals.naturals[p]
-                    kinds[facts.natural.name] = kinds.get(facts.natural.name, 0) + 1
-            for pair in result.pairs:
-                totals.pairs[pair.i] += 1
-                totals.pairs[pair.j] += 1
-                totals.scoops[pair.i] += pair.scoop > 0
-                totals.scoops[pair.j] += pair.scoop < 0
-        for p in range(players):
-            totals.units[p] += sample[p]
-            totals.units_squared[p] += sample[p] * sample[p]
+    deals = stop - start
+    totals = SimulationTotals(players, rotations, deals=deals)
+    if deals == 0:
+        return totals
+    # Every (deal, rotation) is one round of the batch, in that order: seat p holds hand (p + r) % players.
+    hand_of = (np.arange(players)[None, :] + np.arange(rotations)[:, None]) % players  # (rotations, seats)
+    rounds = np.empty((deals, rotations, players, 13), dtype=np.uint8)
+    for p in range(players):
+        rounds[:, :, p, :] = settings_of[p][:, hand_of[:, p], :]
+    declared = held[:, hand_of]  # (deals, rotations, seats)
+    detail = settle_batch(
+        rounds.reshape(deals * rotations, players, 13),
+        rules,
+        declared=np.ascontiguousarray(declared.reshape(deals * rotations, players)) if declares else None,
+        detail=True,
+    )
+    net = detail.net
+    totals.hands_won = [int(n) for n in (net > 0).sum(axis=0)]
+    totals.hands_lost = [int(n) for n in (net < 0).sum(axis=0)]
+    totals.fouls = [int(n) for n in detail.player_foul.sum(axis=0)]
+    totals.home_runs = [int(n) for n in detail.player_home_run.sum(axis=0)]
+    for p in range(players):
+        kinds, counts = np.unique(detail.player_natural[:, p], return_counts=True)
+        totals.naturals[p] = {
+            _NATURAL_NAMES[int(kind)]: int(count) for kind, count in zip(kinds, counts) if kind >= 0
+        }
+    for q, (i, j) in enumerate(detail.pairs):
+        totals.pairs[i] += len(net)
+        totals.pairs[j] += len(net)
+        totals.scoops[i] += int((detail.scoop[:, q] > 0).sum())
+        totals.scoops[j] += int((detail.scoop[:, q] < 0).sum())
+    # A sample is a seat's net over one deal, its rotations summed; the sums are Python ints, exact.
+    samples = net.reshape(deals, rotations, players).sum(axis=1).T.tolist()
+    totals.units = [sum(seat) for seat in samples]
+    totals.units_squared = [sum(units * units for units in seat) for seat in samples]
     return totals
 
 
