@@ -55,7 +55,7 @@ class PairResult:
     stake: int
     home_run: int
     units: int
-    # settlement group (issue #10)
+    # The real-table knobs' fields (EXTENDED_PAIR_FIELDS).
     false_declaration_units: int = 0
     ace_units: int = 0
     capped: bool = False
@@ -65,7 +65,7 @@ class PairResult:
     bet: int = 1
 
 
-#: The fields of the real-table settlement knobs (issue #10): in the output only when a round uses them.
+#: The fields of the real-table settlement knobs: in the output only when a round uses them.
 EXTENDED_PAIR_FIELDS: tuple[str, ...] = (
     "false_declaration_units", "ace_units", "capped", "home_run_bonus_units", "home_run_capped", "horse",
     "bet",
@@ -81,7 +81,7 @@ _NEUTRAL_SETTLEMENT_KNOBS: dict[str, Any] = {
 
 
 def uses_settlement_knobs(rules: Rules) -> bool:
-    """Whether ``rules`` use any real-table settlement knob (issue #10): then a pair's breakdown carries
+    """Whether ``rules`` use any real-table settlement knob: then a pair's breakdown carries
     ``EXTENDED_PAIR_FIELDS`` in the output (and in ``explain``); otherwise the output is as before."""
     if rules.foul_policy == "as_laid":
         return True
@@ -107,11 +107,8 @@ class PlayerResult:
     surrendered: bool
     home_run: bool
     net: int
-    # ofc group
     fantasyland_cards: int = 0
-    # presets group
     ace_units: int = 0
-    # deck group: the jokers' cards
     joker_cards: tuple[int | None, int | None] = (None, None)
 
     def jokers_in(self, codes: Sequence[int]) -> str:
