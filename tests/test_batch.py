@@ -10,8 +10,18 @@ from typing import Any
 import chinese_poker as cp
 import numpy as np
 import pytest
-from chinese_poker import Hand, Rules, SettleDetail, arrange_batch, evaluate_batch, settle, settle_batch
+from chinese_poker import (
+    Hand,
+    Rules,
+    SettleDetail,
+    _core,
+    arrange_batch,
+    evaluate_batch,
+    settle,
+    settle_batch,
+)
 from chinese_poker.knobs import NATURAL_NAMES
+from chinese_poker.rules import core_spec
 from chinese_poker.settle import DECIDED_BY
 
 # Naturals listed and declared (must_declare), surrender on, a home run, royalties: every branch of a pair.
@@ -208,6 +218,25 @@ def test_banker_and_bets_errors_name_round_and_player() -> None:
         settle_batch(rounds, "pagat", banker=np.zeros((5, 4), dtype=np.int64))
     with pytest.raises(TypeError, match="fantasyland must have dtype bool"):
         settle_batch(rounds, "pagat", fantasyland=np.zeros((5, 4), dtype=np.int64))
+
+
+def test_the_core_names_a_bad_banker_seat_as_given() -> None:
+    # The core itself (no check before it) names the seat of the batch as given, not clamped to the table,
+    # and no player: the banker seat is none of them.
+    rounds = deals(5, 4, seed=1)
+    for seat in (9, 2**40, -7):
+        seats = np.array([0, 1, -1, seat, 2], dtype=np.int64)
+        with pytest.raises(cp.InputError) as caught:
+            _core.settle_batch(rounds, core_spec(cp.Rules.preset()), None, None, None, seats)
+        assert str(caught.value) == (
+            f"round 3: banker = {seat} is not a seat: a round of 4 players has seats 0..3 (-1: no banker)"
+        )
+        assert (caught.value.kind, caught.value.item, caught.value.player) == ("bad_banker", 3, None)
+    # The lowest bad round is named, whatever its fault: a repeated card in round 1 comes first.
+    broken = rounds.copy()
+    broken[1, 0, 0] = broken[1, 1, 0]
+    with pytest.raises(cp.InputError, match=r"^round 1"):
+        settle_batch(broken, "pagat", banker=np.array([0, 0, 0, 9, 0]))
 
 
 def test_detail_arrays_are_read_only() -> None:

@@ -40,7 +40,7 @@ py::tuple triple(const T (&v)[3]) {
 }
 
 [[noreturn]] void raise_settle_error(const SettleError& error, const std::int64_t* stakes, int players,
-                                     const std::int64_t* bets = nullptr) {
+                                     const std::int64_t* bets = nullptr, const std::int64_t* banker = nullptr) {
   Where where;
   where.item = error.round;
   where.player = error.player;
@@ -92,11 +92,17 @@ py::tuple triple(const T (&v)[3]) {
       }
       raise_input_error("player_count", "a round has 2 to 6 players (5 and 6 with added suits)", where);
     // --- settlement group (issue #10) ---
-    case SettleStatus::kBadBanker:
+    case SettleStatus::kBadBanker: {
+      // The seat as given (the core names one clamped to the table), and no player: the banker is none.
+      where.player = -1;
+      const std::int64_t seat = banker != nullptr ? *banker : error.player;
+      const std::string in_round = error.round >= 0 ? "round " + std::to_string(error.round) + ": " : "";
       raise_input_error("bad_banker",
-                        round + "banker = " + std::to_string(error.player) + " is not a seat: a round of " +
-                            std::to_string(players) + " players has seats 0.." + std::to_string(players - 1),
+                        in_round + "banker = " + std::to_string(seat) + " is not a seat: a round of " +
+                            std::to_string(players) + " players has seats 0.." + std::to_string(players - 1) +
+                            (error.round >= 0 ? " (-1: no banker)" : ""),
                         where);
+    }
     case SettleStatus::kBadBet: {
       if (error.player < 0) raise_input_error("bad_bet", round + "bets are given but the round names no banker", where);
       std::string text = round + "bets[" + std::to_string(error.player) + "]";
@@ -214,13 +220,19 @@ struct BatchCall {
     }
     const std::int64_t* bets = inputs.bets;
     if (bets != nullptr && error.round >= 0) bets += error.round * players;
-    raise_settle_error(error, stakes, players, bets);
+    const std::int64_t* banker = inputs.banker != nullptr && error.round >= 0 ? inputs.banker + error.round : nullptr;
+    raise_settle_error(error, stakes, players, bets, banker);
   }
 };
 
 }  // namespace
 
 void register_settle(py::module_& m) {
+  m.attr("MAX_STAKE") = kMaxStake;
+  // PlayerFacts.foul_reasons' bits and their names, in the order the facts list them.
+  m.attr("FOUL_REASONS") = py::make_tuple(py::make_tuple(kFoulFrontBeatsMiddle, "front_beats_middle"),
+                                          py::make_tuple(kFoulMiddleBeatsBack, "middle_beats_back"),
+                                          py::make_tuple(kFoulMiddleEqualsBack, "middle_equals_back"));
   py::native_enum<DecidedBy>(m, "DecidedBy", "enum.Enum", "What decided a pair.")
       .value("natural", DecidedBy::kNatural)
       .value("surrender", DecidedBy::kSurrender)

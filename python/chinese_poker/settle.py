@@ -18,7 +18,7 @@ from chinese_poker.settlement import Settlement
 __all__ = ["DECIDED_BY", "MAX_STAKE", "HandLike", "SettleDetail", "settle", "settle_batch"]
 
 #: The greatest stake of one pair (the core's cap): with it and the rules' caps no total overflows.
-MAX_STAKE = 1_000_000
+MAX_STAKE: int = _core.MAX_STAKE
 
 HandLike = Union[Hand, Sequence[Any]]
 
@@ -127,7 +127,7 @@ def settle(
 
 
 def _banker_seat(banker: object, players: int) -> int | None:
-    """The banker's seat as the core takes it (settlement group, issue #10); the core checks the range."""
+    """The banker's seat as the core takes it; the core checks the range."""
     if banker is None:
         return None
     if isinstance(banker, (bool, np.bool_)) or not isinstance(banker, (int, np.integer)):
@@ -235,25 +235,6 @@ def _batch_ints(values: Any, name: str) -> Any:
     return values
 
 
-def _batch_banker(banker: Any, rounds: np.ndarray) -> Any:
-    """The banker column as int64, its seats checked here so a bad one is named with its own value (the core
-    checks them again)."""
-    seats = _batch_ints(banker, "banker")
-    if isinstance(seats, np.ndarray) and seats.dtype == np.int64 and seats.ndim == 1 and rounds.ndim == 3:
-        players = rounds.shape[1]
-        bad = np.flatnonzero((seats < -1) | (seats >= players))
-        if bad.size:
-            r = int(bad[0])
-            error = _core.InputError(
-                f"round {r}: banker = {int(seats[r])} is not a seat: a round of {players} players has seats "
-                f"0..{players - 1} (-1: no banker)"
-            )
-            error.kind, error.item = "bad_banker", r
-            error.player = error.other = error.position = error.card = None
-            raise error
-    return seats
-
-
 def _batch_stakes(stakes: Any) -> Any:
     """Integer stakes of another dtype as int64 (a value that does not fit is refused here; the core checks
     the range); everything else goes to the core as given, which checks dtype and shape."""
@@ -353,7 +334,7 @@ def settle_batch(
                 'players; use ace_basis = "pairwise" otherwise'
             )
         spec = core_spec(resolved)
-        seats = _batch_banker(banker, rounds)
+        seats = _batch_ints(banker, "banker")
         arguments = (
             _batch_stakes(stakes),
             declared,
