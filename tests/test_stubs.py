@@ -1,5 +1,5 @@
-"""The compiled module's stub file: it names every public function and class the module has, and no more;
-its signatures are the module's; and mypy's stubtest finds nothing to report."""
+"""The compiled module's stub file: it names every public function, class and constant the module has, and
+no more; its signatures are the module's; and mypy's stubtest finds nothing to report."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ def test_core_stub_matches_the_module() -> None:
     stub = Path(chinese_poker.__file__).with_name("_core.pyi")
     tree = ast.parse(stub.read_text(encoding="utf-8"))
     stubbed = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    # The module's constants, each an annotated name (``MAX_STAKE: int``).
+    stubbed |= {
+        node.target.id
+        for node in tree.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
     public = {name for name in dir(_core) if not name.startswith("_")}
     assert stubbed == public
     assert (Path(chinese_poker.__file__).with_name("py.typed")).exists()

@@ -645,11 +645,17 @@ void write_pairs(const RoundResult& result, std::size_t r, const RulesSpec& rule
       }
     }
   }
-  if (out.fantasyland_cards != nullptr) {
-    for (int p = 0; p < players; ++p) {
-      out.fantasyland_cards[r * static_cast<std::size_t>(players) + static_cast<std::size_t>(p)] =
-          static_cast<std::uint8_t>(result.facts[p].fantasyland_cards);
+  for (int p = 0; p < players; ++p) {
+    const std::size_t at = r * static_cast<std::size_t>(players) + static_cast<std::size_t>(p);
+    const PlayerFacts& f = result.facts[p];
+    if (out.fantasyland_cards != nullptr) out.fantasyland_cards[at] = static_cast<std::uint8_t>(f.fantasyland_cards);
+    if (out.player_foul != nullptr) out.player_foul[at] = f.foul ? 1 : 0;
+    if (out.player_natural != nullptr) {
+      out.player_natural[at] = f.natural < 0 ? std::int8_t{-1}
+                                             : static_cast<std::int8_t>(
+                                                   rules.natural_kind[static_cast<std::size_t>(f.natural)]);
     }
+    if (out.player_home_run != nullptr) out.player_home_run[at] = result.home_run[p] ? 1 : 0;
   }
 }
 
@@ -804,7 +810,8 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
                       outputs.scoop != nullptr || outputs.subtotal != nullptr || outputs.stake != nullptr ||
                       outputs.home_run != nullptr || outputs.units != nullptr || outputs.foul != nullptr ||
                       outputs.natural != nullptr || outputs.royalties != nullptr || outputs.bet != nullptr ||
-                      outputs.fantasyland_cards != nullptr;
+                      outputs.fantasyland_cards != nullptr || outputs.player_foul != nullptr ||
+                      outputs.player_natural != nullptr || outputs.player_home_run != nullptr;
   const auto settle_rounds = [&](std::size_t begin, std::size_t end, std::size_t* bad) noexcept -> SettleError {
     RoundResult result;
     PlayerInput in[kMaxPlayers];

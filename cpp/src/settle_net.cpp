@@ -386,7 +386,8 @@ bool net_kernel_applies(const RulesSpec& rules, int num_players, const BatchInpu
                         outputs.scoop == nullptr && outputs.subtotal == nullptr && outputs.stake == nullptr &&
                         outputs.home_run == nullptr && outputs.units == nullptr && outputs.foul == nullptr &&
                         outputs.natural == nullptr && outputs.royalties == nullptr && outputs.bet == nullptr &&
-                        outputs.fantasyland_cards == nullptr;
+                        outputs.fantasyland_cards == nullptr && outputs.player_foul == nullptr &&
+                        outputs.player_natural == nullptr && outputs.player_home_run == nullptr;
   // ace_basis "table" outside a four-player table is an error, which the general path reports.
   const bool ace_table_ok = !rules.ace_basis_table || num_players == kMaxDeckPlayers;
   return inputs_default && net_only && ace_table_ok && rules.extra_suits == 0 && rules.jokers == 0 &&

@@ -1794,6 +1794,8 @@ static void test_settle_batch_inputs_and_threads() {
   std::vector<std::int64_t> net(rounds * players), units(rounds * pairs), home(rounds * pairs);
   std::vector<std::int8_t> rows(rounds * pairs * 3), scoop(rounds * pairs), natural(rounds * pairs * 2);
   std::vector<std::uint8_t> decided(rounds * pairs), foul(rounds * pairs * 2);
+  std::vector<std::uint8_t> player_foul(rounds * players), player_home_run(rounds * players);
+  std::vector<std::int8_t> player_natural(rounds * players);
   BatchInputs in;
   in.stakes = stakes.data();
   in.declared = declared.data();
@@ -1807,8 +1809,12 @@ static void test_settle_batch_inputs_and_threads() {
   out.natural = natural.data();
   out.decided_by = decided.data();
   out.foul = foul.data();
+  out.player_foul = player_foul.data();
+  out.player_natural = player_natural.data();
+  out.player_home_run = player_home_run.data();
   CHECK(!settle_batch(cards.data(), rounds, players, rules, in, out, Parallel{}));
   int failures_before = g_failures;
+  int player_home_runs_seen = 0;
   int naturals_seen = 0, surrenders_seen = 0, home_runs_seen = 0;
   for (std::size_t r = 0; r < rounds; ++r) {
     PlayerInput p[4];
@@ -1820,6 +1826,14 @@ static void test_settle_batch_inputs_and_threads() {
     RoundResult expected;
     CHECK(!settle_round(p, players, rules, stakes.data() + r * 16, &expected));
     for (int k = 0; k < players; ++k) CHECK(net[r * players + static_cast<std::size_t>(k)] == expected.net[k]);
+    for (int k = 0; k < players; ++k) {
+      const std::size_t at = r * players + static_cast<std::size_t>(k);
+      const int nk = expected.facts[k].natural;
+      CHECK(player_foul[at] == (expected.facts[k].foul ? 1 : 0));
+      CHECK(player_natural[at] == (nk < 0 ? -1 : static_cast<int>(rules.natural_kind[static_cast<std::size_t>(nk)])));
+      CHECK(player_home_run[at] == (expected.home_run[k] ? 1 : 0));
+      player_home_runs_seen += expected.home_run[k];
+    }
     for (int q = 0; q < pairs; ++q) {
       const PairResult& pr = expected.pairs[q];
       const std::size_t at = r * pairs + static_cast<std::size_t>(q);
@@ -1836,7 +1850,8 @@ static void test_settle_batch_inputs_and_threads() {
   }
   CHECK(g_failures == failures_before);
   CHECK(natural[3 * pairs * 2] == static_cast<int>(NaturalKind::kSixPairs));  // the declared hand, pair (0, 1)
-  CHECK(naturals_seen >= 3 && surrenders_seen > 100 && home_runs_seen > 0);
+  CHECK(naturals_seen >= 3 && surrenders_seen > 100 && home_runs_seen > 0 && player_home_runs_seen > 0);
+  CHECK(player_natural[3 * players] == static_cast<int>(NaturalKind::kSixPairs));  // the declared hand
 
   // Threads and chunks: the same bytes out.
   for (const unsigned threads : {2u, 3u, 0u, 7u}) {

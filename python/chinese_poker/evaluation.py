@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker._threads import thread_count
 
 __all__ = [

@@ -23,8 +23,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from chinese_poker import _core
-from chinese_poker import _jsontext as jsontext
+import chinese_poker._core as _core
+import chinese_poker._jsontext as jsontext
 from chinese_poker._suggest import did_you_mean
 from chinese_poker._toml import toml_key, toml_value
 from chinese_poker.cards import parse_card

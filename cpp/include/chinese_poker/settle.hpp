@@ -215,6 +215,9 @@ struct BatchOutputs {
   std::int64_t* royalties = nullptr;    // rounds x pairs x 2 x 3: each side's row royalties (PlayerFacts)
   std::int64_t* bet = nullptr;          // rounds x pairs: the pair's bet (1 outside banker rounds)
   std::uint8_t* fantasyland_cards = nullptr;  // rounds x players: PlayerFacts::fantasyland_cards
+  std::uint8_t* player_foul = nullptr;        // rounds x players: PlayerFacts::foul
+  std::int8_t* player_natural = nullptr;      // rounds x players: the NaturalKind held (as a number), or -1
+  std::uint8_t* player_home_run = nullptr;    // rounds x players: RoundResult::home_run
 };
 
 // Settles `rounds` rounds of `num_players` settings each (rounds x players x 13 codes, contiguous) with
