@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal, Union
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 
 __all__ = [
     "BOOL_KNOBS",
