@@ -28,6 +28,10 @@ def evaluate_batch(
     extra_suits: str = "",
     jokers: int = 0,
 ) -> npt.NDArray[np.int32]: ...
+def pack_strengths(
+    width: int, wheel: str = "low", extra_suits: str = "", jokers: int = 0
+) -> npt.NDArray[np.int32]: ...
+def row_strengths(width: int, wheel: str = "low") -> npt.NDArray[np.int32]: ...
 
 class Wheel(enum.Enum):
     low = 0
