@@ -13,7 +13,7 @@ SUITS = "cdhs"
 #: Packs' added suits: none, one, two (each suit and pair of suits behaves alike up to relabelling).
 EXTRA_SUITS = ("", "s", "c", "dh", "hs")
 #: The row shapes ``pack_rows`` draws.
-SHAPES = ("uniform", "one_suit", "one_rank", "few_ranks", "jokers")
+SHAPES = ("uniform", "one_suit", "repeats_in_suit", "one_rank", "few_ranks", "jokers")
 
 
 def pack_cards(extra_suits: str, jokers: int) -> list[int]:
@@ -42,15 +42,21 @@ def pack_rows(draw: st.DrawFn, width: int | None = None) -> tuple[list[int], str
     """A row of 3 or 5 cards valid in a drawn pack, and the pack ``(row, extra_suits, jokers)``.
 
     Shapes, drawn evenly: any cards of the pack; one suit (an added one when there is one) over a few
-    ranks, so that a card repeats or a joker joins a flush (a flush with a pair or with three of a kind);
+    ranks, so that a card repeats or a joker joins a flush; one card of one suit with every copy of it
+    and every joker, the rest of that suit (a flush holding a pair or three of a kind, or five of a kind;
+    the card is an ace half the time);
     one rank (four or five of a kind); two ranks (full houses, quads); and rows holding every joker of
-    the pack (at least one).
+    the pack. The repeating shape gives the pack the jokers it needs to hold a card three times, and is
+    always five cards wide; the jokers' shape gives the pack a joker when it has none.
     """
     extra_suits, jokers = draw(packs())
     width = draw(st.sampled_from((3, 5))) if width is None else width
     shape = draw(st.sampled_from(SHAPES))
     if shape == "jokers" and jokers == 0:
         jokers = draw(st.integers(1, 2))
+    if shape == "repeats_in_suit":  # a card three times in one suit: copies and jokers enough for it
+        jokers = max(jokers, 1 if extra_suits else 2)
+        width = 5
     everything = pack_cards(extra_suits, jokers)
     held_jokers = [c for c in everything if c >= 52]
     if shape == "uniform":
@@ -58,6 +64,14 @@ def pack_rows(draw: st.DrawFn, width: int | None = None) -> tuple[list[int], str
     if shape == "jokers":
         rest = _take(draw, [c for c in everything if c < 52], width - len(held_jokers))
         return draw(st.permutations([*rest, *held_jokers])), extra_suits, jokers
+    if shape == "repeats_in_suit":
+        suit = SUITS.index(draw(st.sampled_from(extra_suits or SUITS)))
+        # An ace half the time: jokers rather make aces, so a joker repeats a card of a flush only when
+        # no higher card is missing from it (an ace's copy, or a king's beside the ace).
+        card = 4 * draw(st.one_of(st.just(12), st.integers(0, 12))) + suit
+        repeated = [c for c in everything if c == card] + held_jokers
+        others = _take(draw, [c for c in everything if c < 52 and c % 4 == suit and c != card], width)
+        return draw(st.permutations([*repeated, *others][:width])), extra_suits, jokers
     if shape == "one_suit":
         suit = SUITS.index(draw(st.sampled_from(extra_suits or SUITS)))
         ranks = draw(st.lists(st.integers(0, 12), min_size=1, max_size=4, unique=True))

@@ -164,7 +164,7 @@ def test_suggest_takes_a_joker_hand_with_a_five_of_a_kind_or_repeated_flush_sett
     assert cp.suggest(hand, paired, k=3)[0].hand == cp.arrange(hand, paired).hand
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(drawn=pack_hands())
 def test_suggest_first_is_arrange_on_hands_of_packs(drawn: tuple[list[int], str, int]) -> None:
     cards, extra_suits, jokers = drawn
