@@ -19,7 +19,9 @@ from chinese_poker.arrange import _expected_model
 from chinese_poker.cli import main
 from chinese_poker.dealing import deal_batch, deal_hands
 from chinese_poker.evaluation import pack_strengths
+from chinese_poker.serve import Limits, create_app
 from hypothesis import given, settings
+from starlette.testclient import TestClient
 from strategies import pack_cards, pack_hands
 
 WHEELS = ("low", "second")
@@ -178,6 +180,26 @@ def test_suggest_first_is_arrange_on_hands_of_packs(drawn: tuple[list[int], str,
         assert sorted(suggestion.hand.cards) == sorted(cards)
         for row in suggestion.rows:
             assert row.text == describe(row.strength)
+
+
+@pytest.mark.parametrize(
+    ("cards", "rules"),
+    [
+        ("X1 As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3d", {"preset": "pagat", "jokers": 1}),
+        ("X1 X2 As Ah Ad Kc Ks Qh Qd 9s 8s 2c 3d", "shisanshui-puxian-ghost"),
+        ("As As Ks Ks Qs Js 9s 8s 7s 2d 3d 4c 5h", {"preset": "pagat", "extra_suits": "s"}),
+    ],
+)
+def test_the_service_suggests_for_hands_of_packs(cards: str, rules: object) -> None:
+    client = TestClient(create_app(Limits()), raise_server_exceptions=False)
+    answer = client.post("/v1/suggest", json={"cards": cards, "rules": rules, "k": 3})
+    assert answer.status_code == 200, answer.text
+    first = answer.json()["suggestions"][0]
+    arranged = client.post("/v1/arrange", json={"cards": cards, "rules": rules}).json()
+    assert [first[row] for row in ("front", "middle", "back")] == [
+        arranged[row] for row in ("front", "middle", "back")
+    ]
+    assert first["expected_units"] == arranged["expected_units"]
 
 
 def test_expected_rows_still_refuses_what_no_row_can_be() -> None:
