@@ -70,6 +70,22 @@ def test_pack_strengths_of_known_packs(wheel: str) -> None:
         assert pack_strengths(3, wheel, extra_suits=extra_suits, jokers=jokers) == pack_strengths(3, wheel)
 
 
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"width": 4}, ValueError, "width must be 3 or 5, got 4"),
+        ({"wheel": "high"}, ValueError, "wheel must be 'low' or 'second', got 'high'"),
+        ({"wheel": 1}, TypeError, "wheel must be 'low' or 'second'"),
+        ({"extra_suits": "x"}, ValueError, "extra_suits: 'x' is not a set of suit letters"),
+        ({"extra_suits": "shd"}, ValueError, "extra_suits: at most two suits"),
+        ({"jokers": 3}, ValueError, "jokers must be 0, 1 or 2, got 3"),
+    ],
+)
+def test_pack_strengths_refuses_what_is_no_pack(arguments: dict, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        pack_strengths(**arguments)
+
+
 @pytest.mark.parametrize(("extra_suits", "jokers"), PACKS)
 def test_every_strength_of_every_pack_has_its_category_vector_and_text(extra_suits: str, jokers: int) -> None:
     """Every strength a pack's rows can make (both widths, both wheels) is known to category,
