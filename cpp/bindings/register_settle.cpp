@@ -39,8 +39,9 @@ py::tuple triple(const T (&v)[3]) {
   return py::make_tuple(v[0], v[1], v[2]);
 }
 
-[[noreturn]] void raise_settle_error(const SettleError& error, const std::int64_t* stakes, int players,
-                                     const std::int64_t* bets = nullptr, const std::int64_t* banker = nullptr) {
+[[noreturn]] void raise_settle_error(const SettleError& error, const RulesSpec& rules, const std::int64_t* stakes,
+                                     int players, const std::int64_t* bets = nullptr,
+                                     const std::int64_t* banker = nullptr) {
   Where where;
   where.item = error.round;
   where.player = error.player;
@@ -75,10 +76,12 @@ py::tuple triple(const T (&v)[3]) {
     case SettleStatus::kOverflow:
       raise_input_error("overflow", round + "the units of " + who + " do not fit in 64 bits", where);
     case SettleStatus::kBadPlayerCount:
-      if (players > kMaxFantasylandPlayers && players <= kMaxDeckPlayers) {
+      // Fantasyland's limit comes first: it holds whatever the pack (added suits seat nobody more there).
+      if (rules.fantasyland != Fantasyland::kOff && players > kMaxFantasylandPlayers && players <= kMaxPlayers) {
         raise_input_error("player_count",
-                          "with fantasyland on a round has 2 or 3 players (a fantasyland hand of 14 to 17 cards "
-                          "and three 13-card boards do not fit in one deck), got " + std::to_string(players),
+                          "with fantasyland on a round has 2 or 3 players, whatever the pack (a fantasyland hand "
+                          "takes 14 to 17 cards; added suits seat no more players there), got " +
+                              std::to_string(players),
                           where);
       }
       if (players > kMaxDeckPlayers && players <= kMaxPlayers) {
@@ -221,7 +224,7 @@ struct BatchCall {
     const std::int64_t* bets = inputs.bets;
     if (bets != nullptr && error.round >= 0) bets += error.round * players;
     const std::int64_t* banker = inputs.banker != nullptr && error.round >= 0 ? inputs.banker + error.round : nullptr;
-    raise_settle_error(error, stakes, players, bets, banker);
+    raise_settle_error(error, rules, stakes, players, bets, banker);
   }
 };
 
@@ -349,7 +352,7 @@ void register_settle(py::module_& m) {
         BoundFacts out;
         const SettleError error = player_facts(in, 0, rules, &out.facts);
         if (error.status == SettleStatus::kBadCards) raise_card_issue(error.cards, "", false);
-        if (error) raise_settle_error(error, nullptr, 1);
+        if (error) raise_settle_error(error, rules, nullptr, 1);
         if (out.facts.natural >= 0) out.kind = static_cast<int>(rules.natural_kind[static_cast<std::size_t>(out.facts.natural)]);
         return out;
       },
@@ -456,7 +459,7 @@ void register_settle(py::module_& m) {
         BoundRound out;
         out.kinds = rules.natural_kind;
         const SettleError error = settle_round(inputs, players, rules, options, &out.result);
-        if (error) raise_settle_error(error, stake_ptr, players, options.bets);
+        if (error) raise_settle_error(error, rules, stake_ptr, players, options.bets);
         return out;
       },
       py::arg("cards"), py::arg("declared"), py::arg("surrendered"), py::arg("stakes"), py::arg("rules"),

@@ -2363,6 +2363,48 @@ static void test_jokers() {
 
 // The strict JSON Lines reader of the service's fast path: what it reads, what it leaves to the general
 // path (false), the net lines it writes, and that no input (truncated or mutated) reads out of bounds.
+// The strengths each pack's rows can have: one deck gives the 7,462 five-card and 455 three-card classes
+// under either wheel; an added suit adds the 13 fives of a kind, 2,860 flushes with one pair and 858 with
+// two pairs; jokers add flushes holding three of a kind, which no pack without jokers holds.
+static void test_pack_strengths() {
+  for (const Wheel w : {Wheel::Low, Wheel::Second}) {
+    CHECK(pack_strengths(5, w, 0).size() == 7462);
+    CHECK(pack_strengths(3, w, 0).size() == 455);
+    CHECK(pack_strengths(5, w, make_pack(0x8u, 0)).size() == 7462 + 13 + 2860 + 858);
+    CHECK(pack_strengths(3, w, make_pack(0x3u, 2)) == pack_strengths(3, w, 0));
+  }
+  const Strength trips_flush = make_strength(kFlush, 14, 14, 14, 13, 2);
+  const auto has = [](const std::vector<Strength>& all, Strength s) {
+    return std::binary_search(all.begin(), all.end(), s);
+  };
+  CHECK(!has(pack_strengths(5, Wheel::Low, make_pack(0x3u, 0)), trips_flush));
+  CHECK(has(pack_strengths(5, Wheel::Low, make_pack(0, 2)), trips_flush));
+  CHECK(has(pack_strengths(5, Wheel::Low, make_pack(0x8u, 1)), trips_flush));
+  CHECK(has(pack_strengths(5, Wheel::Low, make_pack(0, 1)), make_strength(kFiveOfAKind, 7)));
+  CHECK(is_row_strength(trips_flush, 5, Wheel::Low));
+  CHECK(!is_row_strength(trips_flush, 3, Wheel::Low));
+  CHECK(!is_row_strength(make_strength(kFlush, 14, 14, 14, 14, 2), 5, Wheel::Low));
+  CHECK(!is_row_strength(make_strength(kStraight, 5, 4, 3, 2, 1), 5, Wheel::Second));
+  CHECK(is_row_strength(make_strength(kStraight, 14, 5, 4, 3, 2), 5, Wheel::Second));
+  // Every pack's strengths are evaluations of its own rows, and a bigger pack holds all of a smaller one's.
+  const std::vector<Strength> small = pack_strengths(5, Wheel::Low, make_pack(0x1u, 1));
+  const std::vector<Strength> big = pack_strengths(5, Wheel::Low, make_pack(0x3u, 2));
+  CHECK(std::includes(big.begin(), big.end(), small.begin(), small.end()));
+  // row_strengths is the union over every pack the rules allow (up to two added suits, up to two jokers).
+  for (const int width : {3, 5})
+    for (const Wheel w : {Wheel::Low, Wheel::Second}) {
+      std::set<Strength> every;
+      for (unsigned suits = 0; suits < 16; ++suits) {
+        if (detail::popcount32(suits) > 2) continue;
+        for (int jokers = 0; jokers <= kMaxJokers; ++jokers) {
+          for (const Strength s : pack_strengths(width, w, make_pack(suits, jokers))) every.insert(s);
+        }
+      }
+      CHECK(std::vector<Strength>(every.begin(), every.end()) == row_strengths(width, w));
+    }
+  CHECK(row_strengths(4, Wheel::Low).empty());
+}
+
 static void test_round_lines() {
   const std::string a = R"({"front":[0,1,2],"middle":[3,4,5,6,7],"back":[8,9,10,11,12]})";
   const std::string b = R"({"name":"Bo","front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s","back":["As","Ah","Ad","Ac","8h"]})";
@@ -2546,6 +2588,7 @@ int main() {
   test_presets_group();
   test_deck_group();
   test_jokers();
+  test_pack_strengths();
   test_round_lines();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -29,6 +29,10 @@ def evaluate_batch(
     extra_suits: str = "",
     jokers: int = 0,
 ) -> npt.NDArray[np.int32]: ...
+def pack_strengths(
+    width: int, wheel: str = "low", extra_suits: str = "", jokers: int = 0
+) -> npt.NDArray[np.int32]: ...
+def row_strengths(width: int, wheel: str = "low") -> npt.NDArray[np.int32]: ...
 
 class RoyaltyCategory(enum.Enum):
     high_card = 0

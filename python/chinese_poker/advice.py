@@ -24,9 +24,10 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
+from chinese_poker._field import field_hands
 from chinese_poker._threads import thread_count
 from chinese_poker.arrange import STRATEGIES, arrange_batch
-from chinese_poker.dealing import MAX_SEED, deal_batch
+from chinese_poker.dealing import MAX_SEED
 from chinese_poker.hand import Hand, RulesLike, rules_or_default
 from chinese_poker.rules import Rules
 from chinese_poker.setting_value import Comparison, RowRates, SettingValue
@@ -154,10 +155,11 @@ def evaluate_setting(
 
     ``hand``: a ``Hand`` (or a ``(front, middle, back)`` triple, 13 cards front-middle-back, or hand text):
     13 distinct cards in rows of 3, 5 and 5. A fouled setting is accepted and settled as the rules'
-    ``foul_policy`` says (``SettingValue.foul`` tells). Each sample deals the 39 other cards to
-    ``opponents`` (1 to 3) players, 13 each, from deal ``start + s`` of ``seed`` (``dealing.deal_batch``:
-    the 52 cards in the deal's order, ours skipped), arranges them with ``arrange_batch(strategy=field)``
-    (``field``: ``"expected"``, ``"strongest"`` or any strategy ``arrange`` accepts) and settles the round
+    ``foul_policy`` says (``SettingValue.foul`` tells). Each sample deals the other cards to
+    ``opponents`` (1 to 3) players, 13 each, from deal ``start + s`` of ``seed`` (``dealing.deal_batch``
+    of the rules' pack: its cards in the deal's order, ours taken out), arranges them with
+    ``arrange_batch(strategy=field)`` (``field``: ``"expected"``, ``"strongest"`` or any strategy
+    ``arrange`` accepts) and settles the round
     with ``settle_batch`` (nobody declares a natural; under ``natural_declaration="auto"`` naturals count
     anyway). ``samples``: 1 to ``MAX_SAMPLES``; ``seed``: 0 to 2**64 - 1; ``start``: the first deal number.
     The result depends on ``seed``, ``start`` and ``samples`` only: the same for any ``threads`` (passed to
@@ -224,17 +226,14 @@ def evaluate_settings(
         suggest(setting.cards, rules, k=1, opponents=opponents)[0].hand if compare_to_best else None
         for setting in settings
     ]
-    is_ours = np.zeros(52, dtype=bool)
-    is_ours[np.asarray(cards, dtype=np.intp)] = True
     sums = [_Sums(opponents) for _ in settings]
     for begin in range(start, start + samples, _CHUNK):
         end = min(begin + _CHUNK, start + samples)
         n = end - begin
-        deck = deal_batch(seed, begin, end, players=4).reshape(n, 52)
-        # Each deal holds our 13 cards once: dropping them leaves 39 per deal, in the deal's order.
-        others = deck[~is_ours[deck]].reshape(n, 39)[:, : 13 * opponents]
-        field_hands = np.ascontiguousarray(others.reshape(n * opponents, 13))
-        laid = arrange_batch(field_hands, rules, field, threads=count).reshape(n, opponents, 13)
+        others = field_hands(
+            seed, begin, end, cards, rules=rules, opponents=opponents
+        )  # the rules' pack less ours
+        laid = arrange_batch(others, rules, field, threads=count).reshape(n, opponents, 13)
         rounds = np.empty((n, opponents + 1, 13), dtype=np.uint8)
         rounds[:, 1:, :] = laid
         for setting, best, total in zip(settings, bests, sums):

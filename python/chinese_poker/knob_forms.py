@@ -260,9 +260,18 @@ def normalize_horse_card(value: object) -> str | None:
             "horse_card", f"got {value!r} ({type(value).__name__})", "a card such as 'As', or none"
         )
     try:
-        return format_card(parse_card(value))
+        code = parse_card(value)
     except (ValueError, TypeError) as error:
         raise knob_error("horse_card", str(error), "a card such as 'As', or none") from None
+    # The horse card is one of the 52 cards: a joker stands for another card, and the core's horse is a
+    # card code 0..51, so a joker (with or without jokers in the pack) can never be it.
+    if code >= 52:
+        raise knob_error(
+            "horse_card",
+            f"{value!r} is a joker, which cannot be the horse card",
+            "one of the 52 cards, or none",
+        )
+    return format_card(code)
 
 
 _SUIT_LETTERS = "cdhs"
