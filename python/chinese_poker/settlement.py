@@ -15,6 +15,7 @@ import chinese_poker._core as _core
 from chinese_poker._render import explain_settlement
 from chinese_poker.cards import CARD_TEXT
 from chinese_poker.hand import Hand
+from chinese_poker.knobs import KNOB_TABLE
 from chinese_poker.rules import Rules
 
 __all__ = ["EXTENDED_PAIR_FIELDS", "PairResult", "PlayerResult", "Settlement", "uses_settlement_knobs"]
@@ -70,14 +71,13 @@ EXTENDED_PAIR_FIELDS: tuple[str, ...] = (
     "false_declaration_units", "ace_units", "capped", "home_run_bonus_units", "home_run_capped", "horse",
     "bet",
 )  # fmt: skip
-#: The real-table settlement knobs and the value at which each changes nothing.
+#: The real-table settlement knobs (the knob table's group "real_table") and the value at which each
+#: changes nothing, its default; horse_multiplier changes nothing without a horse card, so it is left out.
 _NEUTRAL_SETTLEMENT_KNOBS: dict[str, Any] = {
-    "row_base": (1, 1, 1), "ace_units": 0, "pair_cap": 0, "home_run_cap": 0, "home_run_bonus": 0,
-    "home_run_counts_naturals": False, "natural_vs_natural": "by_kind", "natural_settles_table": False,
-    "natural_units_mode": "table", "false_declaration_units": 0, "horse_card": None, "foul_vs_foul": "push",
-    # presets group
-    "ace_basis": "pairwise", "shooting": "scoop", "home_run_scope": "own_pairs",
-}  # fmt: skip
+    knob.name: knob.default
+    for knob in KNOB_TABLE
+    if knob.group == "real_table" and knob.name != "horse_multiplier"
+}
 
 
 def uses_settlement_knobs(rules: Rules) -> bool:
