@@ -146,8 +146,8 @@ def check_receipt(receipt: object, key: bytes | None = None) -> list[tuple[str, 
     return problems
 
 
-def _first_difference(given: object, expected: object, path: str) -> str:
-    """The path of the first element where ``given`` and ``expected`` differ."""
+def _first_difference(given: object, expected: object, path: str) -> tuple[str, object, object]:
+    """The path of the first element where ``given`` and ``expected`` differ, and the two elements."""
     if isinstance(given, list) and isinstance(expected, list) and len(given) == len(expected):
         for index, (a, b) in enumerate(zip(given, expected)):
             if a != b or type(a) is not type(b):
@@ -156,12 +156,12 @@ def _first_difference(given: object, expected: object, path: str) -> str:
         for name in sorted(expected):
             if given[name] != expected[name] or type(given[name]) is not type(expected[name]):
                 return _first_difference(given[name], expected[name], f"{path}.{name}")
-    return path
+    return path, given, expected
 
 
 def receipt_differences(given: Mapping[str, Any], expected: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The body fields where a given receipt differs from the one made again, as ``(field, message)``
-    pairs naming the first differing element (e.g. ``receipt.net[2]``); the digests are not compared."""
+    pairs naming the first differing element (e.g. ``receipt.net[1]``); the digests are not compared."""
     differences = []
     for name in sorted((set(given) | set(expected)) - set(DIGEST_KEYS)):
         if name not in given:
@@ -169,14 +169,14 @@ def receipt_differences(given: Mapping[str, Any], expected: Mapping[str, Any]) -
         elif name not in expected:
             differences.append((f"receipt.{name}", "is not a field of this engine's receipts"))
         elif canonical_bytes({"v": given[name]}) != canonical_bytes({"v": expected[name]}):
-            where = _first_difference(given[name], expected[name], f"receipt.{name}")
-            differences.append((where, f"is {_short(given[name])}, the round gives {_short(expected[name])}"))
+            where, a, b = _first_difference(given[name], expected[name], f"receipt.{name}")
+            differences.append((where, f"is {_short(a)}, the round gives {_short(b)}"))
     return differences
 
 
 def _short(value: object) -> str:
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= 70 else text[:67] + "..."
 
 
 def read_key_file(path: str) -> bytes:
