@@ -22,7 +22,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from chinese_poker.cli.common import dumps
-from chinese_poker.serve import hands, info, settling
+from chinese_poker.serve import hands, info, settling, verify
 from chinese_poker.serve.bodies import JSON, Reply
 from chinese_poker.serve.config import Limits
 from chinese_poker.serve.errors import ApiError, error_body
@@ -168,6 +168,7 @@ def create_app(limits: Limits | None = None) -> Starlette:
         ),
         Route("/v1/arrange", _endpoint(_posting(limits, hands.arrange_one, query=False)), methods=["POST"]),
         Route("/v1/suggest", _endpoint(_posting(limits, hands.suggest_one, query=False)), methods=["POST"]),
+        Route("/v1/verify", _endpoint(_posting(limits, verify.verify_one, inline=True)), methods=["POST"]),
         Route("/v1/deal", _endpoint(deal), methods=["GET"]),
         Route("/v1/rules", _endpoint(_getting(info.presets)), methods=["GET"]),
         Route("/v1/rules/{name}", _endpoint(preset), methods=["GET"]),
