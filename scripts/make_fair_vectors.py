@@ -19,7 +19,7 @@ from chinese_poker.rules import Rules
 
 SEED = bytes(range(32))
 #: A nonce whose stream (with SEED, the client seeds alice and bob, the 80-card pack) rejects a word.
-REJECTED_NONCE: int | None = None
+REJECTED_NONCE: int | None = 4686072
 VECTORS = [
     # name, server seed, client seeds, nonce, extra suits, jokers, seats
     ("four seats, one deck", SEED, [b"alice", b"bob"], 0, "", 0, 4),
