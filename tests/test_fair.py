@@ -20,9 +20,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from chinese_poker import fair
+from chinese_poker import _core, fair
 from chinese_poker.cards import format_card
 from chinese_poker.rules import Rules
+from hypothesis import given
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS_FILE = ROOT / "tests" / "data" / "fair-vectors.json"
@@ -319,6 +321,60 @@ def test_verify_deal_refuses_malformed_arguments() -> None:
         fair.verify_deal(fair.commitment(SEED), "seed", CLIENTS, 0, "pagat", cards)  # type: ignore[arg-type]
 
 
+# ----- the compiled kernel against hashlib and the Python shuffle ----------------------------------------
+
+
+@given(st.binary(max_size=300))
+def test_the_cores_sha256_is_hashlibs(data: bytes) -> None:
+    assert _core.fair_sha256(data) == hashlib.sha256(data).digest()
+
+
+@pytest.mark.parametrize("size", [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000])
+def test_the_cores_sha256_at_every_padding_boundary(size: int) -> None:
+    data = bytes(range(256)) * 4
+    assert _core.fair_sha256(data[:size]) == hashlib.sha256(data[:size]).digest()
+
+
+@given(st.binary(max_size=200), st.binary(max_size=200))
+def test_the_cores_hmac_is_the_standard_librarys(key: bytes, data: bytes) -> None:
+    assert _core.fair_hmac_sha256(key, data) == hmac.digest(key, data, "sha256")
+
+
+@given(
+    st.binary(min_size=16, max_size=64),
+    st.lists(st.binary(min_size=1, max_size=64), min_size=1, max_size=16),
+    st.integers(0, 2**64 - 1),
+    st.sampled_from([("", 0, 4), ("", 2, 4), ("", 0, 2), ("s", 0, 5), ("hs", 2, 6), ("cd", 1, 3)]),
+)
+def test_the_cores_deal_is_the_python_shuffle(
+    server: bytes, clients: list[bytes], nonce: int, pack: tuple[str, int, int]
+) -> None:
+    extra, jokers, seats = pack
+    rules = Rules().replace(extra_suits=extra, jokers=jokers)
+    by_python = fair.shuffle(fair.pack(rules), fair.deal_stream(server, clients, nonce), 13 * seats)
+    assert [int(c) for c in fair.deal(server, clients, nonce, rules, seats).ravel()] == by_python[
+        : 13 * seats
+    ]
+
+
+def test_deal_many_is_deal_for_each_nonce() -> None:
+    rules = Rules().replace(extra_suits="s")
+    many = fair.deal_many(SEED, CLIENTS, range(100, 140), rules, 5)
+    assert many.shape == (40, 5, 13)
+    assert many.dtype == np.uint8
+    for k, nonce in enumerate(range(100, 140)):
+        assert (many[k] == fair.deal(SEED, CLIENTS, nonce, rules, 5)).all()
+    listed = fair.deal_many(SEED, CLIENTS, [2**64 - 1, 0], "pagat", 4)
+    assert (listed[0] == fair.deal(SEED, CLIENTS, 2**64 - 1, "pagat", 4)).all()
+    assert fair.deal_many(SEED, CLIENTS, range(0), "pagat", 4).shape == (0, 4, 13)
+    with pytest.raises(ValueError, match=re.escape("nonces must be in 0..2**64-1, got -1")):
+        fair.deal_many(SEED, CLIENTS, [-1, 2], "pagat", 4)
+    with pytest.raises(TypeError, match="nonces must be a range or a 1-D sequence of ints"):
+        fair.deal_many(SEED, CLIENTS, [[1]], "pagat", 4)
+    with pytest.raises(TypeError, match="nonces must be a range or a 1-D sequence of ints"):
+        fair.deal_many(SEED, CLIENTS, [1.5], "pagat", 4)
+
+
 # ----- uniformity (slow) -------------------------------------------------------------------------------
 
 DEALS = 1_000_000
@@ -333,11 +389,7 @@ def chi_square_band(df: int) -> tuple[float, float]:
 
 @pytest.fixture(scope="module")
 def million_deals() -> np.ndarray:
-    rules = Rules()
-    out = np.empty((DEALS, 52), dtype=np.uint8)
-    for nonce in range(DEALS):
-        out[nonce] = fair.deal(SEED, CLIENTS, nonce, rules, 4).ravel()
-    return out
+    return fair.deal_many(SEED, CLIENTS, range(DEALS), Rules(), 4).reshape(DEALS, 52)
 
 
 @pytest.mark.slow

@@ -16,7 +16,9 @@ languages) uses the standard library's HMAC-SHA256 only:
 - seat ``s`` holds positions ``13 s .. 13 s + 12`` of the shuffled pack.
 
 Positions below ``i`` never change after step ``i``, so a deal of ``p`` seats stops after ``13 p`` steps:
-the cards are those of the whole permutation.
+the cards are those of the whole permutation. ``deal`` and ``deal_many`` run in the compiled core (its
+own SHA-256 and HMAC, tested against ``hashlib``); ``deal_stream`` and ``shuffle`` are the same algorithm
+in Python, on the standard library's ``hmac``.
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ import operator
 import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Union
 
 import numpy as np
 import numpy.typing as npt
 
+from chinese_poker import _core
 from chinese_poker.cards import DECK_SIZE, SUITS, parse_cards
 from chinese_poker.rules import Rules
 
@@ -41,6 +45,7 @@ __all__ = [
     "DealCheck",
     "commitment",
     "deal",
+    "deal_many",
     "deal_stream",
     "pack",
     "shuffle",
@@ -116,25 +121,30 @@ def _digest(server_seed: object) -> str:
 def pack(rules: Rules | str) -> list[int]:
     """The rules' pack in code order: the 52 cards, each card of an added suit again, then the jokers
     (52, 53): the order the shuffle starts from."""
-    rules = _rules(rules)
+    return list(_pack_bytes(_rules(rules)))
+
+
+@lru_cache(maxsize=64)
+def _pack_bytes(rules: Rules) -> bytes:
     cards = list(range(DECK_SIZE))
     cards += [c for c in range(DECK_SIZE) if SUITS[c % 4] in rules.extra_suits]
-    return cards + [DECK_SIZE + k for k in range(rules.jokers)]
+    return bytes(cards + [DECK_SIZE + k for k in range(rules.jokers)])
 
 
-def _prefix(server_seed: object, client_seeds: object, nonce: object) -> tuple[bytes, bytes]:
+def _seeds_prefix(server_seed: object, client_seeds: object) -> tuple[bytes, bytes]:
+    """The HMAC key and the message's start: the domain and the length-prefixed client seeds."""
     key = _seed(server_seed, "server_seed", SERVER_SEED_BYTES)
     seeds = _client_seeds(client_seeds)
     parts = [DOMAIN, bytes([len(seeds)])]
     for seed in seeds:
         parts += [bytes([len(seed)]), seed]
-    parts.append(_nonce(nonce).to_bytes(8, "big"))
     return key, b"".join(parts)
 
 
 def deal_stream(server_seed: bytes, client_seeds: Sequence[bytes], nonce: int) -> Iterator[bytes]:
     """The deal's byte stream, one 32-byte HMAC-SHA256 block per counter 0, 1, 2, ... (endless)."""
-    key, prefix = _prefix(server_seed, client_seeds, nonce)
+    key, start = _seeds_prefix(server_seed, client_seeds)
+    prefix = start + _nonce(nonce).to_bytes(8, "big")
     counter = 0
     while True:
         yield hmac.digest(key, prefix + counter.to_bytes(4, "big"), "sha256")
@@ -186,12 +196,57 @@ def deal(
     ``nonce``: 0..2**64-1; ``rules``: ``Rules`` or a preset name (their ``extra_suits`` and ``jokers``
     make the pack); ``players``: 2 to 4, one more per added suit. Bad values raise TypeError/ValueError.
     """
-    blocks = deal_stream(server_seed, client_seeds, nonce)
+    key, prefix = _seeds_prefix(server_seed, client_seeds)
+    number = _nonce(nonce)
     rules = _rules(rules)
-    cards = pack(rules)
+    cards = _pack_bytes(rules)
     seats = _seats(rules, players, len(cards))
-    order = shuffle(cards, blocks, _HAND * seats)
-    return np.array(order[: _HAND * seats], dtype=np.uint8).reshape(seats, _HAND)
+    dealt = _core.fair_deal(key, prefix, cards, _HAND * seats, number)
+    return np.frombuffer(dealt, dtype=np.uint8).reshape(seats, _HAND).copy()
+
+
+def _nonces(values: object) -> npt.NDArray[np.uint64]:
+    bad = f"nonces must be a range or a 1-D sequence of ints, got {type(values).__name__}"
+    if isinstance(values, range):
+        if len(values) and not (min(values) >= 0 and max(values) <= MAX_NONCE):
+            raise ValueError(f"nonces must be in 0..2**64-1, got {values}")
+        return (
+            np.arange(values.start, values.stop, values.step, dtype=np.uint64) if len(values) else _NO_NONCES
+        )
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1 or (values.size and values.dtype.kind not in "iu"):
+            raise TypeError(bad)
+        if values.size and values.dtype.kind == "i" and int(values.min()) < 0:
+            raise ValueError(f"nonces must be in 0..2**64-1, got {int(values.min())}")
+        return values.astype(np.uint64)
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise TypeError(bad)
+    numbers = []
+    for value in values:
+        try:
+            numbers.append(_nonce(value))
+        except TypeError:
+            raise TypeError(bad) from None
+        except ValueError as error:
+            raise ValueError(f"nonces: {error}".replace("nonces: nonce", "nonces")) from None
+    return np.array(numbers, dtype=np.uint64)
+
+
+_NO_NONCES: npt.NDArray[np.uint64] = np.zeros(0, dtype=np.uint64)
+
+
+def deal_many(
+    server_seed: bytes, client_seeds: Sequence[bytes], nonces: object, rules: Rules | str, players: int
+) -> npt.NDArray[np.uint8]:
+    """``deal`` for each of ``nonces`` (a range or a 1-D sequence of ints 0..2**64-1) with the same seeds:
+    a (len(nonces), players, 13) uint8 array, made in the core with the GIL released."""
+    key, prefix = _seeds_prefix(server_seed, client_seeds)
+    numbers = _nonces(nonces)
+    rules = _rules(rules)
+    cards = _pack_bytes(rules)
+    seats = _seats(rules, players, len(cards))
+    dealt = _core.fair_deals(key, prefix, cards, _HAND * seats, numbers)
+    return dealt.reshape(len(numbers), seats, _HAND)
 
 
 @dataclass(frozen=True)
