@@ -21,9 +21,11 @@ from chinese_poker import fair
 from chinese_poker.audit import audit_record
 from chinese_poker.cards import format_card
 from chinese_poker.cli import main
-from chinese_poker.formats.rounds import ENGINE, parse_round, settle_round
+from chinese_poker.formats.rounds import ENGINE, RoundError, parse_round, round_output, settle_round
 from chinese_poker.receipts import canonical_bytes, check_receipt, receipt_differences
 from chinese_poker.serve import Limits, create_app
+from hypothesis import given
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -294,7 +296,7 @@ def test_a_line_lying_about_its_rules_is_reported() -> None:
     ],
 )  # fmt: skip
 def test_lines_that_cannot_be_audited_are_clear_errors(line: object, message: str) -> None:
-    with pytest.raises(cp.formats.rounds.RoundError, match=re.escape(message)):
+    with pytest.raises(RoundError, match=re.escape(message)):
         audit_record(line, "line 1")
 
 
@@ -446,3 +448,45 @@ def test_the_service_signs_with_its_key_file(
 def test_stdin_log(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(dealt_round()) + "\n"))
     assert run(capsys, "audit", "-")[0] == 0
+
+
+# ----- any value in any field: a mismatch or a clear error, never another exception ----------------------
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.text(max_size=8)
+    | st.sampled_from(["As", "zz"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _lines() -> list[dict[str, Any]]:
+    data = four_player()
+    settlement = settled(data)
+    receipt = settlement.receipt(KEY)
+    output = json.loads(json.dumps({**round_output(parse_round(data), settlement), "receipt": receipt}))
+    return [{**data, "receipt": receipt, "net": list(settlement.net)}, output, dealt_round()]
+
+
+LINES = _lines()
+
+
+@given(st.sampled_from(range(3)), st.data())
+def test_any_value_anywhere_is_a_mismatch_or_a_round_error(which: int, data: st.DataObject) -> None:
+    line = copy.deepcopy(LINES[which])
+    paths = list(leaves(line)) + [(key,) for key in line]
+    path = data.draw(st.sampled_from(paths))
+    holder: Any = line
+    for step in path[:-1]:
+        holder = holder[step]
+    holder[path[-1]] = data.draw(JSON_VALUES)
+    refused = ""
+    found = []
+    try:
+        found = audit_record(line, "line 1", KEY)
+    except RoundError as error:
+        refused = str(error)
+    assert refused.startswith("line 1") if refused else all(m.where == "line 1" and m.message for m in found)

@@ -97,7 +97,7 @@ def _audit_output(
         return
     try:
         settlement = _settle_receipt(receipt, rules, data.get("players"))
-    except (ValueError, TypeError, KeyError) as error:
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError) as error:
         found.append(("receipt", f"its inputs cannot be settled: {' '.join(str(error).split())}"))
         return
     found += _differences(receipt, settlement, intact)
