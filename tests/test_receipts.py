@@ -16,12 +16,20 @@ from pathlib import Path
 from typing import Any
 
 import chinese_poker as cp
+import jsonschema
 import pytest
 from chinese_poker import fair
 from chinese_poker.audit import audit_record
 from chinese_poker.cards import format_card
 from chinese_poker.cli import main
-from chinese_poker.formats.rounds import ENGINE, RoundError, parse_round, round_output, settle_round
+from chinese_poker.formats.rounds import (
+    ENGINE,
+    RoundError,
+    load_schema,
+    parse_round,
+    round_output,
+    settle_round,
+)
 from chinese_poker.receipts import canonical_bytes, check_receipt, receipt_differences
 from chinese_poker.serve import Limits, create_app
 from hypothesis import given
@@ -490,3 +498,13 @@ def test_any_value_anywhere_is_a_mismatch_or_a_round_error(which: int, data: st.
     except RoundError as error:
         refused = str(error)
     assert refused.startswith("line 1") if refused else all(m.where == "line 1" and m.message for m in found)
+
+
+def test_output_rounds_with_receipts_match_the_output_schema() -> None:
+    data = four_player()
+    settlement = settled(data)
+    line = {**round_output(parse_round(data), settlement), "receipt": settlement.receipt(KEY)}
+    jsonschema.validate(json.loads(json.dumps(line)), load_schema("output"))
+    line["receipt"]["sha256"] = "not hex"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(line, load_schema("output"))
