@@ -14,6 +14,7 @@ import re
 import shutil
 import struct
 import subprocess
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -104,7 +105,10 @@ def test_a_vector_exercises_the_rejection_step() -> None:
 def _run_other(command: list[str], cwd: Path) -> list[list[list[int]]]:
     inputs = [{k: v[k] for k in ("server_seed", "client_seeds", "nonce", "extra_suits", "jokers", "players")}
               for v in VECTORS]  # fmt: skip
-    env = {**os.environ, "GOCACHE": os.environ.get("GOCACHE", "/tmp/chinese-poker-gocache"), "GOFLAGS": ""}
+    # Go keeps its build cache and module path in the temporary directory and never fetches a toolchain.
+    scratch = Path(tempfile.gettempdir()) / "chinese-poker-go"
+    env = {**os.environ, "GOCACHE": str(scratch / "cache"), "GOPATH": str(scratch / "path"), "GOFLAGS": "",
+           "GOTOOLCHAIN": "local", "GO111MODULE": "off"}  # fmt: skip
     done = subprocess.run(
         command,
         input=json.dumps(inputs),
@@ -251,7 +255,12 @@ def test_verify_deal_detail_names_the_failed_check() -> None:
     detail = fair.verify_deal_detail(published, SEED, CLIENTS, 9, "pagat", swapped)
     assert (detail.failed, detail.seat) == ("cards", 2)
     short = fair.verify_deal_detail(published, SEED, CLIENTS, 9, "pagat", cards[:1])
-    assert short.failed == "players"
+    assert (short.failed, short.message) == (
+        "players",
+        "dealt holds 1 seats, a pack of 52 cards deals 2 to 4",
+    )
+    more = np.concatenate([cards, cards[:1]])
+    assert fair.verify_deal_detail(published, SEED, CLIENTS, 9, "pagat", more).failed == "players"
     assert fair.verify_deal_detail(
         published, SEED, CLIENTS, 9, "pagat", cards[:3]
     ).ok  # 3 seats deal the same

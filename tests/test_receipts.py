@@ -380,6 +380,11 @@ def test_audit_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
         2,
         "chinese-poker: error: --receipts needs --output full: the net output has no receipt\n",
     )
+    code, _, err = run(capsys, "score", str(log), "--receipts")
+    assert (code, err) == (
+        2,
+        "chinese-poker: error: --receipts needs --format json or jsonl: the table has no receipt\n",
+    )
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")
     assert run(capsys, "audit", str(empty))[0] == 2

@@ -295,8 +295,11 @@ def verify_deal_detail(  # noqa: PLR0917 - the published order: commitment, seed
         return DealCheck(False, "commitment", None, "the server seed's SHA-256 is not the commitment")
     rules = _rules(rules)
     rows = _dealt_rows(dealt, rules)
-    if not 2 <= len(rows) <= 6:
-        return DealCheck(False, "players", None, f"dealt holds {len(rows)} seats, a deal has 2 to 6")
+    size = len(_pack_bytes(rules))
+    most = min(size // _HAND, 4 + len(rules.extra_suits))
+    if not 2 <= len(rows) <= most:
+        message = f"dealt holds {len(rows)} seats, a pack of {size} cards deals 2 to {most}"
+        return DealCheck(False, "players", None, message)
     again = deal(server_seed, client_seeds, nonce, rules, len(rows))
     for seat, (given, fresh) in enumerate(zip(rows, again)):
         if sorted(given) != sorted(int(c) for c in fresh):

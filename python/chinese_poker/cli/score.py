@@ -158,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
     receipts = getattr(args, "receipts", False)
     if receipts and args.output == "net":
         raise CliError("--receipts needs --output full: the net output has no receipt")
+    if receipts and args.format == "table":
+        raise CliError("--receipts needs --format json or jsonl: the table has no receipt")
     if getattr(args, "receipt_key_file", None) is not None:
         if not receipts:
             raise CliError("--receipt-key-file needs --receipts")
