@@ -4,7 +4,7 @@ The server draws a secret ``server_seed`` and publishes ``commitment(server_seed
 the deal; the players give ``client_seeds``; ``deal`` derives the cards from all of them and a ``nonce``
 (the round's number); after the round the server reveals its seed and anyone re-deals with
 ``verify_deal``. The algorithm (docs/FAIR.md, with test vectors and re-implementations in other
-languages) uses the standard library's HMAC-SHA256 only:
+languages) needs HMAC-SHA256 and nothing else:
 
 - the byte stream is ``HMAC-SHA256(server_seed, message(c))`` for the block counters ``c = 0, 1, 2, ...``
   concatenated, ``message(c) = DOMAIN || u8(k) || (u8(len(seed)) || seed for each of the k client seeds)
@@ -30,7 +30,6 @@ import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Union
 
 import numpy as np
 import numpy.typing as npt
@@ -67,8 +66,6 @@ _HAND = 13
 _WORD = 4
 _BLOCK = 32
 _SPAN = 2**32
-
-RulesArg = Union[Rules, str]
 
 
 def _seed(value: object, name: str, sizes: tuple[int, int]) -> bytes:
