@@ -10,8 +10,18 @@ from typing import Any
 import chinese_poker as cp
 import numpy as np
 import pytest
-from chinese_poker import Hand, Rules, SettleDetail, arrange_batch, evaluate_batch, settle, settle_batch
+from chinese_poker import (
+    Hand,
+    Rules,
+    SettleDetail,
+    _core,
+    arrange_batch,
+    evaluate_batch,
+    settle,
+    settle_batch,
+)
 from chinese_poker.knobs import NATURAL_NAMES
+from chinese_poker.rules import core_spec
 from chinese_poker.settle import DECIDED_BY
 
 # Naturals listed and declared (must_declare), surrender on, a home run, royalties: every branch of a pair.
@@ -73,6 +83,7 @@ def test_every_input_and_every_column_match_settle(players: int) -> None:
         "net": (400, players), "rows": (400, pairs, 3), "rows_known": (400, pairs),
         "decided_by": (400, pairs), "scoop": (400, pairs), "units": (400, pairs), "home_run": (400, pairs),
         "foul": (400, pairs, 2), "natural": (400, pairs, 2), "royalties": (400, pairs, 2, 3),
+        "player_foul": (400, players), "player_natural": (400, players), "player_home_run": (400, players),
     }  # fmt: skip
     for name, shape in shapes.items():
         assert getattr(detail, name).shape == shape, name
@@ -80,6 +91,13 @@ def test_every_input_and_every_column_match_settle(players: int) -> None:
     for r in range(400):
         expected = settle_round(inputs, r, RULES)
         assert tuple(detail.net[r]) == expected.net
+        assert tuple(detail.player_foul[r]) == tuple(p.foul for p in expected.players)
+        assert tuple(None if k < 0 else NATURAL_NAMES[k] for k in detail.player_natural[r]) == tuple(
+            p.natural for p in expected.players
+        )
+        assert tuple(detail.player_home_run[r]) == expected.home_run
+        if any(expected.home_run):
+            seen.add("player home run")
         for q, pair in enumerate(expected.pairs):
             assert (pair.i, pair.j) == detail.pairs[q]
             assert DECIDED_BY[detail.decided_by[r, q]] == pair.decided_by
@@ -100,7 +118,7 @@ def test_every_input_and_every_column_match_settle(players: int) -> None:
     # The random rounds reach every way a pair is decided (home runs need three or four players here).
     assert seen >= {"natural", "surrender", "foul", "rows"}
     if players > 2:
-        assert "home run" in seen
+        assert {"home run", "player home run"} <= seen
     net = settle_batch(
         inputs["rounds"], RULES, stakes=inputs["stakes"], declared=inputs["declared"],
         surrender=inputs["surrender"],
@@ -200,6 +218,25 @@ def test_banker_and_bets_errors_name_round_and_player() -> None:
         settle_batch(rounds, "pagat", banker=np.zeros((5, 4), dtype=np.int64))
     with pytest.raises(TypeError, match="fantasyland must have dtype bool"):
         settle_batch(rounds, "pagat", fantasyland=np.zeros((5, 4), dtype=np.int64))
+
+
+def test_the_core_names_a_bad_banker_seat_as_given() -> None:
+    # The core itself (no check before it) names the seat of the batch as given, not clamped to the table,
+    # and no player: the banker seat is none of them.
+    rounds = deals(5, 4, seed=1)
+    for seat in (9, 2**40, -7):
+        seats = np.array([0, 1, -1, seat, 2], dtype=np.int64)
+        with pytest.raises(cp.InputError) as caught:
+            _core.settle_batch(rounds, core_spec(cp.Rules.preset()), None, None, None, seats)
+        assert str(caught.value) == (
+            f"round 3: banker = {seat} is not a seat: a round of 4 players has seats 0..3 (-1: no banker)"
+        )
+        assert (caught.value.kind, caught.value.item, caught.value.player) == ("bad_banker", 3, None)
+    # The lowest bad round is named, whatever its fault: a repeated card in round 1 comes first.
+    broken = rounds.copy()
+    broken[1, 0, 0] = broken[1, 1, 0]
+    with pytest.raises(cp.InputError, match=r"^round 1"):
+        settle_batch(broken, "pagat", banker=np.array([0, 0, 0, 9, 0]))
 
 
 def test_detail_arrays_are_read_only() -> None:

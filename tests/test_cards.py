@@ -202,3 +202,15 @@ def test_parse_card_errors() -> None:
         parse_card(True)
     with pytest.raises(TypeError, match="float"):
         parse_card(3.0)
+
+
+def test_the_pack_copies_come_from_the_core() -> None:
+    # One deck: every card once, no joker; an added suit holds its 13 cards twice; each joker held once.
+    assert _core.card_copies() == (1,) * 52 + (0, 0)
+    copies = _core.card_copies("hs", 1)
+    assert [copies[parse_card(c)] for c in ("2c", "2h", "As", "Ad", "X1", "X2")] == [1, 2, 2, 1, 1, 0]
+    assert sum(copies) == 52 + 26 + 1
+    with pytest.raises(ValueError, match="jokers must be 0, 1 or 2"):
+        _core.card_copies("", 3)
+    with pytest.raises(ValueError, match="extra_suits"):
+        _core.card_copies("x")

@@ -9,8 +9,16 @@ import chinese_poker as cp
 import numpy as np
 import pytest
 from chinese_poker import HandCategory, category, describe, evaluate, evaluate_batch, tiebreak_vector
+from chinese_poker.evaluation import pack_strengths
+from hypothesis import given, settings
+from strategies import pack_rows
 
 WHEELS = ("low", "second")
+#: Each rank's word in describe's texts.
+RANK_WORDS = {
+    2: "deuce", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
+    11: "jack", 12: "queen", 13: "king", 14: "ace",
+}  # fmt: skip
 
 # Hands and distinct strengths per category (index = HandCategory value) over all C(52, 5) hands.
 FIVE_CARD_COUNTS = [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]
@@ -323,6 +331,29 @@ def test_category_rejects_non_ints(bad: object) -> None:
         category(bad)
     with pytest.raises(TypeError):
         describe(bad)
+
+
+@settings(max_examples=200)
+@given(drawn=pack_rows())
+def test_every_row_of_a_pack_has_a_category_vector_and_text(drawn: tuple[list[int], str, int]) -> None:
+    """Rows drawn on purpose from packs with added suits and jokers (flushes holding a pair or three of a
+    kind, fives of a kind, jokers): each strength is one of the pack's and is known to category,
+    tiebreak_vector and describe, the vector rebuilding it."""
+    row, extra_suits, jokers = drawn
+    for wheel in WHEELS:
+        strength = evaluate(row, wheel, extra_suits=extra_suits, jokers=jokers)
+        assert strength in pack_strengths(len(row), wheel, extra_suits=extra_suits, jokers=jokers)
+        cat = category(strength)
+        vector = tiebreak_vector(strength)
+        rebuilt = int(cat) << 20
+        for shift, rank in zip((16, 12, 8, 4, 0), vector):
+            rebuilt |= rank << shift
+        assert rebuilt == strength
+        text = describe(strength)
+        if cat == HandCategory.FLUSH:
+            assert text == "Flush, " + "-".join(RANK_WORDS[v] for v in vector)
+        elif cat == HandCategory.FIVE_OF_A_KIND:
+            assert text.startswith("Five of a kind, ")
 
 
 def test_describe_accepts_batch_results() -> None:

@@ -47,10 +47,12 @@ from chinese_poker.cli import main
 from chinese_poker.formats.records import RawRound, read_rounds
 from chinese_poker.formats.rounds import RoundError, iter_settled, parse_round, settle_round
 from chinese_poker.hand import rules_or_default
-from chinese_poker.knobs import CHOICES, MAX_UNITS, NATURAL_NAMES, ROYALTY_CATEGORIES
+from chinese_poker.knobs import BOOL_KNOBS as KNOB_BOOL_KNOBS
+from chinese_poker.knobs import CHOICES, INT_RANGES, NATURAL_NAMES, ROYALTY_CATEGORIES
 from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import KNOBS, core_spec
 from chinese_poker.settlement import uses_settlement_knobs
+from knob_draws import draw_knobs
 
 CASES = int(os.environ.get("CP_FUZZ_CASES", "40"))
 
@@ -60,20 +62,11 @@ VALID, INVALID, EITHER = "valid", "invalid", "either"
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 SUIT_SYMBOLS = ("♣♧", "♦♢", "♥♡", "♠♤")
-INT_KNOBS = {
-    "overall_unit": (0, MAX_UNITS), "scoop_bonus": (0, MAX_UNITS), "scoop_multiplier": (1, MAX_UNITS),
-    "home_run_multiplier": (1, MAX_UNITS), "home_run_min_opponents": (1, 3),
-    "surrender_units": (0, MAX_UNITS),
-}  # fmt: skip
-BOOL_KNOBS = (
-    "royalties_in_multiplier", "royalty_cancel", "foul_pays_royalties", "quads_as_two_pairs",
-    "trips_as_pair_plus_single",
-    # naturals group (issue #10)
-    "three_straights_front_a23", "three_straights_front_qka", "three_straights_wheel",
-    "three_flushes_distinct_suits", "quads_as_trips",
-)  # fmt: skip
+#: The int and bool knobs, from the knob table.
+INT_KNOBS = dict(INT_RANGES)
+BOOL_KNOBS = KNOB_BOOL_KNOBS
 FRONT_CATEGORIES = ("high_card", "one_pair", "three_of_a_kind")
-# ofc group: royalty keys at a rank that each row can hold.
+# Royalty keys at a rank that each row can hold.
 RANK_KEYS = {
     "front": ("one_pair@6", "three_of_a_kind@A", "high_card@4"),
     "middle": ("straight@5", "one_pair@A", "two_pair@3"),
@@ -324,28 +317,17 @@ def deal_with_six_pairs(rng: np.random.Generator, players: int) -> np.ndarray:
 
 
 def random_rules(rng: np.random.Generator) -> Rules:
-    """A random valid ``Rules``: a preset, or every knob drawn from what RULES.md allows."""
+    """A random valid ``Rules``: a preset, or every knob drawn from the knob table (tests/knob_draws.py)."""
     if rng.random() < 0.4:
         return Rules.preset(str(rng.choice(PRESET_NAMES)))
-    knobs: dict[str, Any] = {knob: str(rng.choice(values)) for knob, values in CHOICES.items()}
-    for knob, (low, high) in INT_KNOBS.items():
-        knobs[knob] = int(rng.integers(low, min(high, low + 4) + 1)) if rng.random() < 0.9 else high
-    for knob in BOOL_KNOBS:
-        knobs[knob] = bool(rng.integers(2))
+    knobs = draw_knobs(lambda options: options[int(rng.integers(len(options)))])
     if rng.random() < 0.5:
-        knobs["royalties"] = str(rng.choice(["pagat", "eastern"]))
-    else:
         table: dict[str, dict[str, int]] = {}
         for row in ("front", "middle", "back"):
             pool = (FRONT_CATEGORIES if row == "front" else ROYALTY_CATEGORIES) + RANK_KEYS[row]
             for name in rng.choice(pool, size=int(rng.integers(0, 3)), replace=False):
                 table.setdefault(row, {})[str(name)] = int(rng.integers(0, 6))
         knobs["royalties"] = table
-    names = rng.choice(NATURAL_NAMES, size=int(rng.integers(0, 5)), replace=False)
-    knobs["naturals"] = [[str(name), int(rng.integers(1, 40))] for name in names]
-    # ace_basis "table" takes 4 players only: drawn rarely, and never with fantasyland's 3 at most.
-    if knobs["fantasyland"] != "off" or rng.random() < 0.75:
-        knobs["ace_basis"] = "pairwise"
     return Rules(**knobs)
 
 

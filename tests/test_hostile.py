@@ -30,11 +30,17 @@ SUITS = "cdhs"
 def test_strength_set_has_the_known_counts() -> None:
     strengths = _all_strengths()
     # 7462 five-card classes, the wheel once more under its second encoding (straight and straight
-    # flush), and 286 + 156 + 13 three-card classes; with a card twice (added suits) 13 five of a kinds and
-    # the flushes holding one pair (2,860) or two pairs (858).
-    assert len(strengths) == 7462 + 2 + 286 + 156 + 13 + 13 + 2860 + 858
+    # flush), and 286 + 156 + 13 three-card classes; with a card twice (added suits) or a joker 13 five of
+    # a kinds and the flushes holding one pair (2,860) or two pairs (858); with a card three times (jokers)
+    # the flushes holding three aces (C(12, 2) = 66 pairs of kickers: jokers would rather make an ace than
+    # a third king).
+    assert len(strengths) == 7462 + 2 + 286 + 156 + 13 + 13 + 2860 + 858 + 66
     assert sum(1 for s in strengths if category(s) is HandCategory.FIVE_OF_A_KIND) == 13
-    assert sum(1 for s in strengths if category(s) is HandCategory.FLUSH) == 1277 + 2860 + 858
+    assert sum(1 for s in strengths if category(s) is HandCategory.FLUSH) == 1277 + 2860 + 858 + 66
+    flushes = [tiebreak_vector(s) for s in strengths if category(s) is HandCategory.FLUSH]
+    trips = [v for v in flushes if max(v.count(rank) for rank in v) == 3]
+    assert {v[:3] for v in trips} == {(14, 14, 14)}
+    assert len(trips) == 66
     by_category = {cat: sum(1 for s in strengths if category(s) is cat) for cat in HandCategory}
     assert by_category[HandCategory.HIGH_CARD] == 1277 + 286
     assert by_category[HandCategory.ONE_PAIR] == 2860 + 156

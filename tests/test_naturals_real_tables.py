@@ -265,12 +265,14 @@ natural_knobs = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow  # 250 hands, each searched by the reference for every kind: 20 to 45 s
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cards=natural_like_hands(), knobs=natural_knobs)
 def test_core_and_reference_hold_the_same_kinds(cards: list[int], knobs: dict) -> None:
     held_by_both(cards, Rules(**knobs))
 
 
+@pytest.mark.slow  # both engines settle each pair, the reference searching both hands: 5 to 10 s
 @settings(
     max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
 )

@@ -324,7 +324,12 @@ def test_rules_help_lists_every_knob_with_a_phrase(
     assert set(KNOB_PHRASES) == set(KNOBS)
     code, out, _ = run_cli(capsys, monkeypatch, "rules", "--help")
     assert code == 0
+    # Each knob heads a line, and its phrase follows (wrapped onto the indented lines below it).
+    lines = out.splitlines()
     for knob in KNOBS:
-        assert any(line.split()[:1] == [knob] and KNOB_PHRASES[knob] in line for line in out.splitlines()), (
-            knob
-        )
+        (start,) = [k for k, line in enumerate(lines) if line.split()[:1] == [knob]]
+        end = start + 1
+        while end < len(lines) and lines[end].startswith(" " * 8) and lines[end].split()[0] not in KNOBS:
+            end += 1
+        text = " ".join(" ".join(lines[start:end]).split()[1:])
+        assert text == " ".join(KNOB_PHRASES[knob].split()), knob

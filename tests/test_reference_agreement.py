@@ -10,9 +10,11 @@ import chinese_poker as cp
 import numpy as np
 import pytest
 from chinese_poker import HandCategory, category, evaluate, evaluate_batch, reference
+from chinese_poker.evaluation import pack_strengths
 from chinese_poker.reference.evaluate import SUBSTITUTED, substitute
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from strategies import pack_rows as built_pack_rows
 
 WHEELS = ("low", "second")
 wheels = st.sampled_from(WHEELS)
@@ -284,9 +286,11 @@ def test_every_five_card_hand_of_the_65_card_pack() -> None:
     assert {HandCategory(c): int(n) for c, n in enumerate(by_category) if n} == expected
     assert expected[HandCategory.FIVE_OF_A_KIND] == 13
     # One hand of every strength the pack makes, checked against the reference.
-    _, first = np.unique(strengths, return_index=True)
+    made, first = np.unique(strengths, return_index=True)
     for row in hands[first].tolist():
         assert evaluate(row, extra_suits="s") == reference.evaluate(row, "low", "s")
+    # The strengths the core derives for the pack are exactly those its hands make.
+    assert set(made.tolist()) == pack_strengths(5, extra_suits="s")
 
 
 # --- jokers (RULES.md 1.2) ------------------------------------------------------------------------------
@@ -415,6 +419,26 @@ def test_every_five_card_hand_of_the_packs_with_jokers(jokers: int) -> None:
     assert expected[HandCategory.FIVE_OF_A_KIND] == (
         13 if jokers == 1 else 13 * 2 + 13 * 4
     )  # four + X, trips + X1 X2
-    _, first = np.unique(strengths, return_index=True)
+    made, first = np.unique(strengths, return_index=True)
     for row in hands[first][::7].tolist():
         assert evaluate(row, jokers=jokers) == reference.evaluate(row, "low", jokers=jokers)
+    # The strengths the core derives for the pack are exactly those its hands make.
+    assert set(made.tolist()) == pack_strengths(5, jokers=jokers)
+
+
+# --- rows built on purpose from packs with added suits and jokers (tests/strategies.py) ---------------------
+
+
+@settings(max_examples=150)
+@given(drawn=built_pack_rows(), wheel=wheels)
+def test_reference_agrees_on_rows_built_from_packs(drawn: tuple[list[int], str, int], wheel: str) -> None:
+    """Flushes holding a pair or three of a kind, fives of a kind, jokers in the row: the core, its batch
+    and the reference give one strength, which is one of the pack's, with a category and a text."""
+    row, extra_suits, jokers = drawn
+    core = evaluate(row, wheel, extra_suits=extra_suits, jokers=jokers)
+    assert core == reference.evaluate(row, wheel, extra_suits, jokers)
+    batch = evaluate_batch(np.array([row], dtype=np.uint8), wheel, extra_suits=extra_suits, jokers=jokers)
+    assert batch.tolist() == [core]
+    assert core in pack_strengths(len(row), wheel, extra_suits=extra_suits, jokers=jokers)
+    assert category(core) == core >> 20
+    assert cp.describe(core)

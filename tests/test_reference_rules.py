@@ -47,7 +47,7 @@ def check_zero_sum(result: dict) -> None:
 
 
 # --------------------------------------------------------------------------------------------------------
-# Evaluation (RULES.md 2, RULES.md None8)
+# Evaluation (RULES.md 2, RULES.md 8)
 
 
 def test_encoding_examples_of_settlement_md():
@@ -161,7 +161,7 @@ def test_evaluate_rejects_bad_wheel():
 
 
 # --------------------------------------------------------------------------------------------------------
-# Row comparison and the suit tie-break (RULES.md 2.4, RULES.md None12)
+# Row comparison and the suit tie-break (RULES.md 2.4, RULES.md 12)
 
 
 def test_compare_rows_by_strength():
@@ -193,7 +193,7 @@ def test_suit_tiebreak_highest_card():
 
 
 # --------------------------------------------------------------------------------------------------------
-# Fouls (RULES.md 2.5, RULES.md None9)
+# Fouls (RULES.md 2.5, RULES.md 9)
 
 FOUL_CASES = [
     ("Qc Qd 7c", "Qh Qs 6d 5d 4d", "2s 3s 4s 5s 6s", True),
@@ -233,7 +233,7 @@ def test_is_foul_rejects_wrong_row_sizes():
 
 
 # --------------------------------------------------------------------------------------------------------
-# Royalties (RULES.md 4, RULES.md None9)
+# Royalties (RULES.md 4, RULES.md 9)
 
 
 def test_royalty_lookup():
@@ -507,7 +507,7 @@ def test_home_run_needs_enough_opponents_and_is_off_by_default():
 
 
 # --------------------------------------------------------------------------------------------------------
-# Naturals (RULES.md 5, RULES.md None10)
+# Naturals (RULES.md 5, RULES.md 10)
 
 NATURAL_EXAMPLES = {
     # kind: (a hand holding it, a near miss)
@@ -699,7 +699,7 @@ def test_declaring_without_a_natural_is_an_error():
 
 
 # --------------------------------------------------------------------------------------------------------
-# Surrender and fouls (RULES.md 3, RULES.md None11)
+# Surrender and fouls (RULES.md 3, RULES.md 11)
 
 FOUL_HAND = setting("Kh Kc 2d", "Qh Qc 3d 4d 5s", "Ah Ac 6d 7d 8s")  # K-K front over Q-Q middle
 LEGAL_HAND = setting("9c 8c 3c", "Jd Jc 4c 5c 6c", "Td Tc Th 2s 3s")
@@ -776,7 +776,7 @@ def test_foul_pays_royalties():
 
 
 # --------------------------------------------------------------------------------------------------------
-# Royalty modes (RULES.md 4, RULES.md None11.5), with E1 under the pagat table
+# Royalty modes (RULES.md 4, RULES.md 11.5), with E1 under the pagat table
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,11 @@ import pytest
 from chinese_poker import Hand, Rules, settle
 from chinese_poker.checking import held_patterns
 from chinese_poker.cli import progress as progress_module
+from chinese_poker.cli.common import dumps
 from chinese_poker.cli.progress import OutputWriter, Progress, progress_for
 from chinese_poker.cli.round_table import format_round_table
 from chinese_poker.formats.compare import compare_round
+from chinese_poker.formats.net_lines import settle_net_lines
 from chinese_poker.formats.records import read_rounds
 from chinese_poker.formats.rounds import (
     RoundError,
@@ -24,11 +27,12 @@ from chinese_poker.formats.rounds import (
     load_schema,
     parse_round,
     round_input,
+    round_net_output,
     round_output,
     rules_reference,
     settle_round,
 )
-from chinese_poker.formats.vectors import E4_RULES, edge_cases, generate_vectors
+from chinese_poker.formats.vectors import E4_RULES, edge_cases, generate_vectors, random_round
 from chinese_poker.formats.verify import OutputFileError, compare_outputs, load_outputs
 from chinese_poker.presets import PRESET_NAMES
 
@@ -580,3 +584,62 @@ def test_progress_modes(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_held_patterns() -> None:
     assert held_patterns(Hand.declared(SIX_PAIRS).cards) == ["six_pairs"]
     assert "dragon" in held_patterns(Hand.declared("2h 3s 4h 5s 6h 7s 8h 9h Ts Jh Qs Kh Ah").cards)
+
+
+# ----- the net-lines fast path ---------------------------------------------------------------------------
+
+
+def _general_net_lines(body: bytes, rules: Rules | None) -> bytes:
+    """The net output lines of a JSON Lines body the general way: every round parsed, settled and written."""
+    _, raws = read_rounds(body.decode("utf-8"), json_lines=True)
+    lines = []
+    for raw in raws:
+        rnd = parse_round(raw.data, position=raw.position, rules=rules, override_rules=rules is not None)
+        lines.append(dumps(round_net_output(rnd, settle_round(rnd))) + "\n")
+    return "".join(lines).encode("utf-8")
+
+
+@pytest.mark.parametrize("preset", [None, "pagat", "shisanzhang-hk", "maubinh"])
+def test_net_lines_are_the_bytes_of_the_general_path(preset: str | None) -> None:
+    rules = None if preset is None else Rules.preset(preset)
+    rng = random.Random(7)
+    rounds = []
+    for k in range(60):
+        data = random_round(rng, rules or Rules.preset(), f"r{k}")
+        players = [
+            {key: p[key] for key in ("name", "front", "middle", "back") if key in p} for p in data["players"]
+        ]
+        # The common shape: settings only, and every round of one size.
+        if all(len(p) == 4 for p in players) and len(players) == 4:
+            rounds.append({"id": k if k % 3 == 0 else data["id"], "players": players})
+    assert len(rounds) > 20
+    body = "".join(json.dumps(r) + "\n" for r in rounds).encode("utf-8")
+    answer = settle_net_lines(body, rules, max_rounds=1000)
+    assert answer is not None
+    lines, more = answer
+    assert not more
+    assert lines == _general_net_lines(body, rules)
+    hands = [Hand(p["front"], p["middle"], p["back"]) for p in rounds[0]["players"]]
+    first_net = list(settle(hands, rules or "pagat").net)
+    assert json.loads(lines.splitlines()[0]) == {"id": rounds[0]["id"], "net": first_net}
+    assert any(isinstance(r["id"], int) for r in rounds)
+    # More rounds than the limit: the lines of those before it, and "more".
+    first, more = settle_net_lines(body, rules, max_rounds=5) or (b"", False)
+    assert more
+    assert first == b"".join(lines.splitlines(keepends=True)[:5])
+
+
+def test_net_lines_leave_other_shapes_to_the_general_path() -> None:
+    good = json.dumps(e2_round()) + "\n"
+    assert settle_net_lines(good.encode(), None, max_rounds=10) == (b'{"id":"e2","net":[3,-5,3,-1]}\n', False)
+    declared = e2_round()
+    declared["players"][0] = {"name": "North", "cards": SIX_PAIRS, "declare_natural": True}
+    repeated = e2_round()
+    repeated["players"][1]["front"] = "Ts Kc 7s"  # North holds Ts too
+    three = {"id": 3, "players": copy.deepcopy(E2_PLAYERS[:3])}
+    for other in (declared, repeated, three, e2_round(rules="pagat-bonus"), e2_round(stakes=[[1] * 4] * 4)):
+        body = (good + json.dumps(other) + "\n").encode()
+        assert settle_net_lines(body, None, max_rounds=10) is None
+    assert settle_net_lines(b"not json\n", None, max_rounds=10) is None
+    assert settle_net_lines(good.encode(), "shisanshui-puxian-ghost", max_rounds=10) is None  # jokers
+    assert settle_net_lines((good * 2).encode(), None, max_rounds=10, max_players=3) is None

@@ -14,12 +14,12 @@ import pytest
 from chinese_poker import presets as presets_module
 from chinese_poker import rules as rules_module
 from chinese_poker._toml import toml_value
+from chinese_poker.knob_forms import ROYALTY_TABLES
 from chinese_poker.knobs import (
     CHOICES,
     FRONT_CATEGORIES,
     NATURAL_NAMES,
     ROYALTY_CATEGORIES,
-    ROYALTY_TABLES,
 )
 from chinese_poker.rules import KNOBS, Rules
 from hypothesis import given, settings

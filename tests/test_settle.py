@@ -23,12 +23,12 @@ from chinese_poker import (
     settle_batch,
 )
 from chinese_poker import reference as ref
-from chinese_poker.knobs import CHOICES, NATURAL_NAMES
 from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.reference.evaluate import substitute
 from chinese_poker.settlement import uses_settlement_knobs
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from knob_draws import draw_knobs
 
 # --- RULES.md section 7 -----------------------------------------------------------------------------------
 
@@ -294,125 +294,17 @@ def _without_searched(naturals: list | tuple) -> list:
 
 @st.composite
 def rules_strategy(draw: st.DrawFn) -> Rules:
-    """A preset, possibly with many knobs redrawn at random."""
+    """A preset, or every knob of the knob table drawn at random (tests/knob_draws.py)."""
     rules = PRESET_RULES[draw(st.sampled_from(PRESET_NAMES))]
     if draw(st.booleans()):
         # A preset with jokers leaves out the naturals found by a search over the splits, as below.
         return rules.replace(naturals=_without_searched(rules.naturals)) if rules.jokers else rules
-    kinds = draw(st.lists(st.sampled_from(NATURAL_NAMES), unique=True, max_size=5))
-    naturals = [(kind, draw(st.integers(1, 13))) for kind in kinds]
-    royalties = draw(
-        st.sampled_from(
-            [
-                "pagat",
-                "eastern",
-                {},
-                {
-                    "front": {"one_pair": 1, "three_of_a_kind": 5},
-                    "middle": {"straight": 1, "royal_flush": 20},
-                    "back": {"flush": 2, "full_house": 3},
-                },
-                # ofc group: rank keys overriding their category (a 0 override included), the wheel
-                # straight flush, and the ofc preset's table.
-                {
-                    "front": {
-                        "high_card@A": 1,
-                        "one_pair": 2,
-                        "one_pair@2": 0,
-                        "one_pair@Q": 7,
-                        "three_of_a_kind@A": 9,
-                    },
-                    "middle": {
-                        "one_pair@A": 3,
-                        "two_pair@K": 2,
-                        "straight@5": 4,
-                        "straight": 1,
-                        "flush@A": 5,
-                    },
-                    "back": {
-                        "straight_flush": 6,
-                        "wheel_straight_flush": 2,
-                        "full_house@2": 4,
-                        "high_card@7": 1,
-                    },
-                },
-                "ofc",
-            ]
-        )
-    )
-    # settlement group (issue #10): the real-table knobs, often left at their defaults
-    settlement = {"foul_policy": draw(st.sampled_from(["lose_all_rows", "as_scooped"]))}
-    if draw(st.booleans()):
-        settlement = {
-            "row_base": draw(st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3))),
-            "ace_units": draw(st.sampled_from([0, 0, 1, 2])),
-            "foul_policy": draw(st.sampled_from(["lose_all_rows", "as_scooped", "as_laid"])),
-            "pair_cap": draw(st.sampled_from([0, 0, 2, 5])),
-            "home_run_cap": draw(st.sampled_from([0, 0, 4, 10])),
-            "home_run_bonus": draw(st.sampled_from([0, 0, 1, 3])),
-            "home_run_counts_naturals": draw(st.booleans()),
-            "natural_vs_natural": draw(st.sampled_from(["by_kind", "by_units", "net", "push"])),
-            "natural_settles_table": draw(st.booleans()),
-            "natural_units_mode": draw(st.sampled_from(["table", "as_home_run"])),
-            "false_declaration_units": draw(st.sampled_from([0, 0, 2, 6])),
-            "horse_card": draw(st.sampled_from([None, "As", "2c", "Th"])),
-            "horse_multiplier": draw(st.integers(1, 3)),
-            "foul_vs_foul": draw(st.sampled_from(["push", "as_laid"])),
-            # presets group
-            "ace_basis": draw(st.sampled_from(["pairwise", "pairwise", "table"])),
-            "shooting": draw(st.sampled_from(["scoop", "no_lost_row"])),
-            "home_run_scope": draw(st.sampled_from(["own_pairs", "table"])),
-        }
-    if royalties == "ofc":
-        royalties = PRESET_RULES["ofc"].royalties
-    # deck group: jokers (RULES.md 1.2), often none (ace_basis "table" needs one deck without them). With
-    # jokers the kinds found by a search over the splits are left out of the naturals: the reference tries
-    # every substitution of the jokers, and with those kinds it would take minutes.
-    pairwise = settlement.get("ace_basis", rules.ace_basis) == "pairwise"
-    jokers = draw(st.sampled_from([0, 0, 0, 1, 2])) if pairwise else 0
-    if jokers:
-        naturals = _without_searched(naturals)
-    return rules.replace(
-        **settlement,
-        jokers=jokers,
-        wheel=draw(st.sampled_from(["low", "second"])),
-        suit_tiebreak=draw(st.sampled_from(CHOICES["suit_tiebreak"])),
-        suit_order=draw(st.sampled_from(CHOICES["suit_order"])),
-        middle_vs_back=draw(st.sampled_from(["non_strict", "strict"])),
-        overall_unit=draw(st.integers(0, 2)),
-        overall_basis=draw(st.sampled_from(["two_rows", "total"])),
-        scoop_bonus=draw(st.integers(0, 3)),
-        scoop_multiplier=draw(st.integers(1, 3)),
-        royalties_in_multiplier=draw(st.booleans()),
-        home_run_multiplier=draw(st.integers(1, 3)),
-        home_run_min_opponents=draw(st.integers(1, 3)),
-        royalties=royalties,
-        royalty_mode=draw(st.sampled_from(["replace", "add"])),
-        royalty_condition=draw(st.sampled_from(["win_row", "always"])),
-        royalty_cancel=draw(st.booleans()),
-        foul_pays_royalties=draw(st.booleans()),
-        naturals=naturals,
-        natural_declaration=draw(st.sampled_from(["must_declare", "auto"])),
-        natural_tiebreak=draw(st.sampled_from(["full", "top_pair_only", "none"])),
-        quads_as_two_pairs=draw(st.booleans()),
-        trips_as_pair_plus_single=draw(st.booleans()),
-        surrender_units=draw(st.integers(0, 3)),
-        # naturals group (issue #10)
-        three_straights_front_a23=draw(st.booleans()),
-        three_straights_front_qka=draw(st.booleans()),
-        three_straights_wheel=draw(st.booleans()),
-        three_flushes_distinct_suits=draw(st.booleans()),
-        quads_as_trips=draw(st.booleans()),
-        # ofc group; ace_basis "table" takes 4 players, fantasyland at most 3
-        fantasyland=draw(st.sampled_from(CHOICES["fantasyland"]))
-        if settlement.get("ace_basis", rules.ace_basis) == "pairwise"
-        else "off",
-        # deck group (issue #15): a pack with one or two suits added, often none (ace_basis "table" needs
-        # one deck: its aces must all be dealt)
-        extra_suits=draw(st.sampled_from(["", "", "s", "h", "ch", "ds"]))
-        if settlement.get("ace_basis", rules.ace_basis) == "pairwise"
-        else "",
-    )
+    knobs = draw_knobs(lambda options: draw(st.sampled_from(options)))
+    # With jokers the kinds found by a search over the splits are left out of the naturals: the reference
+    # tries every substitution of the jokers, and with those kinds it would take minutes.
+    if knobs["jokers"]:
+        knobs["naturals"] = _without_searched(knobs["naturals"])
+    return rules.replace(**knobs)
 
 
 def _six_pairs(by_rank: dict[int, list[int]], rng: random.Random) -> list[int] | None:

@@ -14,7 +14,7 @@ import pytest
 from chinese_poker.arrange import arrange_batch, field_sample, field_tables
 from chinese_poker.cli import main
 from chinese_poker.dealing import deal_batch
-from chinese_poker.simulate import Strategy, simulate
+from chinese_poker.simulate import SimulationTotals, Strategy, simulate, simulate_chunk
 
 SEATS = ["expected", "strongest", "strongest", "strongest"]
 
@@ -273,3 +273,79 @@ def test_command_line_bad_input_exits_2(
 ) -> None:
     assert main(["simulate", "--deals", "2", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def _per_deal_totals(
+    rules: cp.Rules, strategies: list[str], seed: int, start: int, stop: int, *, rotate: bool
+) -> SimulationTotals:
+    """The sums of ``simulate_chunk`` built the slow way: every deal in every rotation settled on its own
+    with ``settle``, each player's figures read from its ``Settlement``."""
+    players = len(strategies)
+    dealt = deal_batch(seed, start, stop, players, extra_suits=rules.extra_suits, jokers=rules.jokers)
+    flat = np.ascontiguousarray(dealt.reshape(-1, 13))
+    laid = {name: arrange_batch(flat, rules, name).reshape(dealt.shape) for name in set(strategies)}
+    declares = rules.natural_declaration == "must_declare" and bool(rules.naturals)
+    pack = {"extra_suits": rules.extra_suits, "jokers": rules.jokers}
+    rotations = players if rotate else 1
+    totals = SimulationTotals(players, rotations, deals=stop - start)
+    for d in range(stop - start):
+        sample = [0] * players
+        for r in range(rotations):
+            hands = []
+            for p in range(players):
+                held = (p + r) % players
+                cards = dealt[d, held].tolist()
+                if declares and cp.detect_natural(cards, rules) is not None:
+                    hands.append(cp.Hand.declared(cards, **pack))
+                else:
+                    hands.append(cp.Hand.from_cards(laid[strategies[p]][d, held].tolist(), **pack))
+            settlement = cp.settle(hands, rules)
+            for p, player in enumerate(settlement.players):
+                sample[p] += player.net
+                totals.hands_won[p] += player.net > 0
+                totals.hands_lost[p] += player.net < 0
+                totals.fouls[p] += player.foul
+                totals.home_runs[p] += player.home_run
+                if player.natural is not None:
+                    totals.naturals[p][player.natural] = totals.naturals[p].get(player.natural, 0) + 1
+            for pair in settlement.pairs:
+                totals.pairs[pair.i] += 1
+                totals.pairs[pair.j] += 1
+                totals.scoops[pair.i] += pair.scoop > 0
+                totals.scoops[pair.j] += pair.scoop < 0
+        for p in range(players):
+            totals.units[p] += sample[p]
+            totals.units_squared[p] += sample[p] * sample[p]
+    return totals
+
+
+@pytest.mark.parametrize(
+    ("preset", "strategies", "rotate"),
+    [
+        ("pagat-bonus", SEATS, False),
+        ("pagat-bonus", ["expected", "strongest", "strongest"], True),
+        ("maubinh", ["strongest"] * 4, False),  # declared naturals, Chi A against the table, home runs
+        ("shisanshui-puxian-ghost", ["strongest", "expected"], True),  # jokers
+        ("shisanshui-puxian-six", ["strongest"] * 6, False),  # added suits, six seats
+    ],
+)
+def test_a_chunk_settled_in_one_batch_equals_settling_each_deal(
+    preset: str, strategies: list[str], rotate: bool
+) -> None:
+    rules = cp.Rules.preset(preset)
+    seats = tuple(Strategy(name) for name in strategies)
+    chunk = simulate_chunk(rules, seats, 21, 40, 100, rotate=rotate)
+    slow = _per_deal_totals(rules, strategies, 21, 40, 100, rotate=rotate)
+    assert chunk == slow
+    assert sum(chunk.units) == 0
+    assert chunk.deals == 60
+    assert sum(chunk.pairs) == 60 * chunk.rotations * len(seats) * (len(seats) - 1)
+
+
+def test_the_batch_reports_the_counts_a_chunk_needs() -> None:
+    # maubinh deals naturals often enough and scores home runs: the chunk sees both, as settle does.
+    rules = cp.Rules.preset("maubinh")
+    chunk = simulate_chunk(rules, tuple(Strategy("strongest") for _ in range(4)), 5, 0, 400)
+    assert chunk == _per_deal_totals(rules, ["strongest"] * 4, 5, 0, 400, rotate=False)
+    assert sum(sum(kinds.values()) for kinds in chunk.naturals) > 0
+    assert sum(chunk.home_runs) > 0

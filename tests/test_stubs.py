@@ -1,5 +1,5 @@
-"""The compiled module's stub file: it names every public function and class the module has, and no more;
-its signatures are the module's; and mypy's stubtest finds nothing to report."""
+"""The compiled module's stub file: it names every public function, class and constant the module has, and
+no more; its signatures are the module's; and mypy's stubtest finds nothing to report."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import chinese_poker
+import pytest
 from chinese_poker import _core
 
 
@@ -16,6 +17,12 @@ def test_core_stub_matches_the_module() -> None:
     stub = Path(chinese_poker.__file__).with_name("_core.pyi")
     tree = ast.parse(stub.read_text(encoding="utf-8"))
     stubbed = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    # The module's constants, each an annotated name (``MAX_STAKE: int``).
+    stubbed |= {
+        node.target.id
+        for node in tree.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
     public = {name for name in dir(_core) if not name.startswith("_")}
     assert stubbed == public
     assert (Path(chinese_poker.__file__).with_name("py.typed")).exists()
@@ -116,10 +123,32 @@ def test_core_stub_signatures_match_the_module() -> None:
     assert differences == []
 
 
+# The stub types RulesSpec's plain knobs through __getattr__ (their properties are made from the knob table,
+# so the table is their one description); stubtest is told so, and this test checks them against the table.
+_KIND_TYPES = {"flag": str, "enum": str, "bool": bool, "int": int}
+
+
+def test_plain_knob_properties_match_the_knob_table() -> None:
+    spec = _core.RulesSpec()
+    plain = [row for row in _core.knob_table() if row["kind"] != "table"]
+    assert plain, "the knob table lists plain knobs"
+    for row in plain:
+        value = getattr(spec, row["name"])
+        assert type(value) is _KIND_TYPES[row["kind"]], row["name"]
+        assert value == row["default"], row["name"]
+
+
+@pytest.mark.slow  # about 20 s (mypy's own start); the signature test above checks the stub quickly
 def test_mypy_stubtest_passes_on_the_core(tmp_path: Path) -> None:
+    allowlist = tmp_path / "allowlist.txt"
+    plain = [row["name"] for row in _core.knob_table() if row["kind"] != "table"]
+    allowlist.write_text(
+        Path(__file__).with_name("stubtest-allowlist.txt").read_text(encoding="utf-8")
+        + "".join(f"chinese_poker\\._core\\.RulesSpec\\.{name}\n" for name in plain),
+        encoding="utf-8",
+    )
     result = subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "chinese_poker._core", "--allowlist",
-         str(Path(__file__).with_name("stubtest-allowlist.txt"))],
+        [sys.executable, "-m", "mypy.stubtest", "chinese_poker._core", "--allowlist", str(allowlist)],
         capture_output=True, text=True, cwd=tmp_path, timeout=300, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr

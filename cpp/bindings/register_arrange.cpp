@@ -73,7 +73,7 @@ void register_arrange(py::module_& m) {
                              "How many settings the second stage re-scores (0: no second stage).")
       .def_property_readonly("sample_size", [](const ExpectedModel& model) { return model.sample.size(); },
                              "How many field settings the second stage scores against.")
-      .def_property_readonly("wheel", [](const ExpectedModel& model) { return model.wheel; })
+      .def_property_readonly("wheel", [](const ExpectedModel& model) { return model.wheel == Wheel::Second ? "second" : "low"; })
       // Pickled as its tables and pair terms (the derived bounds are rebuilt), so a model can go to a
       // worker process; an unpickled state is checked as a built model is.
       .def(py::pickle(
@@ -185,12 +185,19 @@ void register_arrange(py::module_& m) {
           for (py::ssize_t r = 0; r < 3; ++r) {
             const std::int32_t value = s(k, r);
             const RowModel& row = model.row[r];
-            const auto it = value < 0 ? row.classes.end()
-                                      : std::lower_bound(row.classes.begin(), row.classes.end(),
-                                                         static_cast<Strength>(value));
+            auto it = value < 0 ? row.classes.end()
+                                : std::lower_bound(row.classes.begin(), row.classes.end(), static_cast<Strength>(value));
             if (it == row.classes.end() || *it != static_cast<Strength>(value)) {
-              throw py::value_error("expected_rows: setting " + std::to_string(k) + ", row " + std::to_string(r) +
-                                    ": " + std::to_string(value) + " is not one of the row's hand classes");
+              // A strength only a pack with added suits or jokers holds (a five of a kind, a flush with a
+              // repeated card) is valued at the strongest class below it, as arrange values it.
+              const bool pack_only = value >= 0 && it != row.classes.begin() &&
+                                     is_row_strength(static_cast<Strength>(value), r == 0 ? 3 : 5, model.wheel);
+              if (!pack_only) {
+                throw py::value_error("expected_rows: setting " + std::to_string(k) + ", row " + std::to_string(r) +
+                                      ": " + std::to_string(value) + " is not the strength of any row " +
+                                      (r == 0 ? "of 3 cards" : "of 5 cards") + " under the model's wheel");
+              }
+              --it;
             }
             const auto i = static_cast<std::size_t>(it - row.classes.begin());
             row_strengths[r] = static_cast<Strength>(value);
@@ -199,7 +206,7 @@ void register_arrange(py::module_& m) {
           }
           // The arranger's own expectation, so that values compare exactly with arrange's.
           double value = 0;
-          if (!expected_units(row_strengths, model, &value)) {
+          if (!expected_units_in_pack(row_strengths, model, &value)) {
             throw py::value_error("expected_rows: setting " + std::to_string(k) + " has no value in the model");
           }
           e(k) = value;

@@ -161,6 +161,21 @@ void register_cards(py::module_& m) {
       "(a card of a suit in extra_suits may appear twice: the pack holds it twice). The jokers X1 and X2\n"
       "(codes 52, 53; 🃏 is the first one the text does not name) are cards when `jokers` holds them.");
   m.def("format_card", &format_card, py::arg("card"), "Canonical text of one card code, e.g. 'As'.");
+  m.def(
+      "card_copies",
+      [](const py::object& extra_suits, int jokers) {
+        if (jokers < 0 || jokers > kMaxJokers) throw py::value_error("jokers must be 0, 1 or 2, got " + std::to_string(jokers));
+        const unsigned suits = suit_bits(extra_suits, "extra_suits");
+        py::tuple out(kDeckSize + kMaxJokers);
+        for (int code = 0; code < kDeckSize; ++code) out[static_cast<std::size_t>(code)] = copies_in_pack(code, suits);
+        for (int joker = 0; joker < kMaxJokers; ++joker) {
+          out[static_cast<std::size_t>(kDeckSize + joker)] = joker < jokers ? 1 : 0;
+        }
+        return out;
+      },
+      py::arg("extra_suits") = "", py::arg("jokers") = 0,
+      "How many copies of each card code 0..53 the pack holds: 1, or 2 for a card of a suit in extra_suits;\n"
+      "for the jokers X1 and X2 (52, 53), 1 when `jokers` holds it, else 0.");
 }
 
 }  // namespace chinese_poker::bindings

@@ -296,6 +296,50 @@ void register_evaluate(py::module_& m) {
       "rows are spread over `threads` threads (0: every core); an error names the lowest bad row. With\n"
       "extra_suits ('s', 'sh': suits added to the pack) a card of those suits may appear twice in a row;\n"
       "with jokers (1 or 2) a row may hold X1 (52) and X2 (53), valued at its best substitution.");
+
+  m.def(
+      "pack_strengths",
+      [](int width, const py::object& wheel_obj, const py::object& extra_suits_obj, int jokers) {
+        if (width != 3 && width != 5) throw py::value_error("width must be 3 or 5, got " + std::to_string(width));
+        Wheel wheel;
+        if (!PyUnicode_Check(wheel_obj.ptr())) throw py::type_error("wheel must be 'low' or 'second' (a str)");
+        if (!wheel_from_object(wheel_obj.ptr(), &wheel)) throw py::error_already_set();
+        if (jokers < 0 || jokers > kMaxJokers) throw py::value_error("jokers must be 0, 1 or 2, got " + std::to_string(jokers));
+        const unsigned pack = make_pack(suit_bits(extra_suits_obj, "extra_suits"), jokers);
+        std::vector<Strength> all;
+        {
+          py::gil_scoped_release release;
+          all = pack_strengths(width, wheel, pack);
+        }
+        py::array_t<std::int32_t> out(static_cast<py::ssize_t>(all.size()));
+        std::int32_t* dst = out.mutable_data();
+        for (std::size_t k = 0; k < all.size(); ++k) dst[k] = static_cast<std::int32_t>(all[k]);
+        return out;
+      },
+      py::arg("width"), py::arg("wheel") = "low", py::arg("extra_suits") = "", py::arg("jokers") = 0,
+      "Every strength a row of `width` (3 or 5) cards of the pack (extra_suits, jokers) can have under the\n"
+      "wheel, ascending (int32): derived by evaluating one row per rank multiset and suit pattern.");
+
+  m.def(
+      "row_strengths",
+      [](int width, const py::object& wheel_obj) {
+        if (width != 3 && width != 5) throw py::value_error("width must be 3 or 5, got " + std::to_string(width));
+        Wheel wheel;
+        if (!PyUnicode_Check(wheel_obj.ptr())) throw py::type_error("wheel must be 'low' or 'second' (a str)");
+        if (!wheel_from_object(wheel_obj.ptr(), &wheel)) throw py::error_already_set();
+        const std::vector<Strength>* all = nullptr;
+        {
+          py::gil_scoped_release release;
+          all = &row_strengths(width, wheel);
+        }
+        py::array_t<std::int32_t> out(static_cast<py::ssize_t>(all->size()));
+        std::int32_t* dst = out.mutable_data();
+        for (std::size_t k = 0; k < all->size(); ++k) dst[k] = static_cast<std::int32_t>((*all)[k]);
+        return out;
+      },
+      py::arg("width"), py::arg("wheel") = "low",
+      "Every strength some row of `width` (3 or 5) cards of some pack the rules allow (up to two added\n"
+      "suits, up to two jokers) has under the wheel, ascending (int32): the union of pack_strengths.");
 }
 
 }  // namespace chinese_poker::bindings

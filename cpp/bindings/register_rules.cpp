@@ -1,9 +1,13 @@
-// RulesSpec as a typed Python class: one property per knob of Rules, each enum-like knob a bound enum
-// whose member names are the knob's values. Python fills one RulesSpec per Rules (chinese_poker.rules);
-// nothing here reads a string or a dict.
+// RulesSpec as a Python class: one property per knob of Rules. The plain knobs' properties are made in one
+// pass over the knob table (an enum-like knob takes and gives its value's name, a str); the compound knobs
+// (royalty tables, natural lists, the suit order, row bases, the horse card, the pack's added suits) have
+// hand-written ones. _core.knob_table() gives the table itself. Python fills one RulesSpec per Rules
+// (chinese_poker.rules).
 #include <pybind11/native_enum.h>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "chinese_poker/naturals.hpp"
 #include "chinese_poker/rules.hpp"
@@ -14,23 +18,6 @@ namespace py = pybind11;
 namespace chinese_poker::bindings {
 
 namespace {
-
-// The enum-like knobs whose core form is a flag: member 0 is the knob's default, member 1 sets the flag.
-// Member names are the knobs' values, exactly as chinese_poker.knobs.CHOICES lists them.
-enum class SuitTiebreak : int { off = 0, highest_card = 1, by_card = 2 };
-enum class MiddleVsBack : int { non_strict = 0, strict = 1 };
-enum class OverallBasis : int { two_rows = 0, total = 1 };
-enum class RoyaltyMode : int { replace = 0, add = 1 };
-enum class RoyaltyCondition : int { win_row = 0, always = 1 };
-enum class NaturalDeclaration : int { must_declare = 0, auto_ = 1 };
-// --- settlement group (issue #10) ---
-enum class FoulPolicy : int { lose_all_rows = 0, as_scooped = 1, as_laid = 2 };
-enum class NaturalUnitsMode : int { table = 0, as_home_run = 1 };
-enum class FoulVsFoul : int { push = 0, as_laid = 1 };
-// ---- presets group ----
-enum class AceBasis : int { pairwise = 0, table = 1 };
-enum class Shooting : int { scoop = 0, no_lost_row = 1 };
-enum class HomeRunScope : int { own_pairs = 0, table = 1 };
 
 // Royalty table keys: the row's category, and royal_flush and wheel_straight_flush in their own slots.
 enum class RoyaltyCategory : int {
@@ -43,36 +30,57 @@ constexpr const char* kCategoryNames[kRoyaltySlots] = {
 constexpr char kRankLetters[] = "23456789TJQKA";
 constexpr const char* kRowNames[3] = {"front", "middle", "back"};
 
-// The knobs in the order of chinese_poker.rules.KNOBS; a test checks both sides list the same.
-constexpr const char* kKnobNames[] = {
-    "wheel", "suit_tiebreak", "suit_order", "middle_vs_back", "overall_unit", "overall_basis", "scoop_bonus",
-    "scoop_multiplier", "royalties_in_multiplier", "home_run_multiplier", "home_run_min_opponents",
-    "royalties", "royalty_mode", "royalty_condition", "royalty_cancel", "foul_policy", "foul_pays_royalties",
-    "naturals", "natural_declaration", "natural_tiebreak", "quads_as_two_pairs", "trips_as_pair_plus_single",
-    "surrender_units",
-    // naturals group (issue #10)
-    "three_straights_front_a23", "three_straights_front_qka", "three_straights_wheel",
-    "three_flushes_distinct_suits", "quads_as_trips",
-    // --- settlement group (issue #10) ---
-    "row_base", "ace_units", "pair_cap", "home_run_cap", "home_run_bonus", "home_run_counts_naturals",
-    "natural_vs_natural", "natural_settles_table", "natural_units_mode", "false_declaration_units", "horse_card",
-    "horse_multiplier", "foul_vs_foul",
-    // ofc group
-    "fantasyland",
-    // presets group
-    "ace_basis", "shooting", "home_run_scope",
-    // deck group (issue #15)
-    "extra_suits", "jokers"};
-
 [[noreturn]] void bad_knob(const char* knob, const std::string& problem) {
   throw py::value_error(std::string("RulesSpec.") + knob + ": " + problem);
 }
 
-template <class Enum>
-void flag_knob(py::class_<RulesSpec>& cls, const char* name, bool RulesSpec::*field) {
+// The '|'-separated values of an enum-like knob.
+std::vector<std::string> split_values(const char* values) {
+  std::vector<std::string> out;
+  std::string_view rest(values);
+  while (!rest.empty()) {
+    const std::size_t bar = rest.find('|');
+    out.emplace_back(rest.substr(0, bar));
+    rest = bar == std::string_view::npos ? std::string_view() : rest.substr(bar + 1);
+  }
+  return out;
+}
+
+std::string quoted_values(const std::vector<std::string>& values) {
+  std::string out;
+  for (const std::string& v : values) out += (out.empty() ? "'" : ", '") + v + "'";
+  return out;
+}
+
+// The index of `value` among `values`; TypeError (not a str) or ValueError (no such value) naming the knob.
+std::size_t value_index(const char* name, const std::vector<std::string>& values, const py::object& value) {
+  if (!py::isinstance<py::str>(value)) {
+    throw py::type_error(std::string("RulesSpec.") + name + ": must be a str, one of " + quoted_values(values));
+  }
+  const auto text = py::cast<std::string>(value);
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (values[k] == text) return k;
+  }
+  bad_knob(name, "'" + text + "' is not one of " + quoted_values(values));
+}
+
+// An enum-like knob stored as a bool: the first value is false, the second true.
+void flag_knob(py::class_<RulesSpec>& cls, const char* name, bool RulesSpec::*field, const char* values) {
+  const std::vector<std::string> names = split_values(values);
   cls.def_property(
-      name, [field](const RulesSpec& s) { return static_cast<Enum>(s.*field ? 1 : 0); },
-      [field](RulesSpec& s, Enum value) { s.*field = static_cast<int>(value) == 1; });
+      name, [field, names](const RulesSpec& s) { return names[s.*field ? 1 : 0]; },
+      [field, name, names](RulesSpec& s, const py::object& value) { s.*field = value_index(name, names, value) == 1; });
+}
+
+// An enum-like knob stored as an enum class whose members are the values in order.
+template <class Enum>
+void enum_knob(py::class_<RulesSpec>& cls, const char* name, Enum RulesSpec::*field, const char* values) {
+  const std::vector<std::string> names = split_values(values);
+  cls.def_property(
+      name, [field, names](const RulesSpec& s) { return names[static_cast<std::size_t>(s.*field)]; },
+      [field, name, names](RulesSpec& s, const py::object& value) {
+        s.*field = static_cast<Enum>(value_index(name, names, value));
+      });
 }
 
 void bool_knob(py::class_<RulesSpec>& cls, const char* name, bool RulesSpec::*field) {
@@ -143,7 +151,7 @@ void set_royalties(RulesSpec& s, const py::iterable& entries) {
   s.wheel_sf_listed = wheel;
 }
 
-// [ofc group] Rank-keyed royalties "category@R" as (row, RoyaltyCategory, rank value 2..14, units).
+// Rank-keyed royalties "category@R" as (row, RoyaltyCategory, rank value 2..14, units).
 py::list rank_royalty_entries(const RulesSpec& s) {
   py::list out;
   for (std::size_t row = 0; row < 3; ++row) {
@@ -186,7 +194,7 @@ void set_rank_royalties(RulesSpec& s, const py::iterable& entries) {
   s.royalty_at = units;
 }
 
-// [ofc group] suit_order as its text, highest suit first: any order of the letters s, h, d, c.
+// suit_order as its text, highest suit first: any order of the letters s, h, d, c.
 constexpr char kSuitLetters[] = "cdhs";  // by suit code
 
 std::string suit_order_text(const RulesSpec& s) {
@@ -196,7 +204,7 @@ std::string suit_order_text(const RulesSpec& s) {
 }
 
 void set_suit_order(RulesSpec& s, const py::object& value) {
-  if (!py::isinstance<py::str>(value)) bad_knob("suit_order", "must be a str");
+  if (!py::isinstance<py::str>(value)) throw py::type_error("RulesSpec.suit_order: must be a str");
   const auto text = py::cast<std::string>(value);
   std::array<std::uint8_t, 4> rank{};
   unsigned seen = 0;
@@ -243,6 +251,81 @@ void set_naturals(RulesSpec& s, const py::iterable& entries) {
 
 }  // namespace
 
+const char* kind_name(KnobKind kind) {
+  switch (kind) {
+    case KnobKind::kFlag: return "flag";
+    case KnobKind::kEnum: return "enum";
+    case KnobKind::kBool: return "bool";
+    case KnobKind::kInt: return "int";
+    case KnobKind::kTable: return "table";
+  }
+  return "?";
+}
+
+#define CP_ROW_FLAG(name, Type, member, dflt, low, high, values, group, section, text) \
+  KnobRow{#name, KnobKind::kFlag, #member, nullptr, dflt, low, high, values, group, section, text},
+#define CP_ROW_ENUM(name, Type, member, dflt, low, high, values, group, section, text) \
+  KnobRow{#name, KnobKind::kEnum, #member, nullptr, dflt, low, high, values, group, section, text},
+#define CP_ROW_BOOL(name, Type, member, dflt, low, high, values, group, section, text) \
+  KnobRow{#name, KnobKind::kBool, #member, nullptr, (dflt) ? 1 : 0, 0, 1, values, group, section, text},
+#define CP_ROW_INT(name, Type, member, dflt, low, high, values, group, section, text) \
+  KnobRow{#name, KnobKind::kInt, #member, nullptr, dflt, low, high, values, group, section, text},
+#define CP_ROW_TABLE(name, Type, member, dflt, low, high, values, group, section, text) \
+  KnobRow{#name, KnobKind::kTable, #member, dflt, 0, low, high, values, group, section, text},
+#define CP_ROW(kind, ...) CP_ROW_##kind(__VA_ARGS__)
+constexpr KnobRow kKnobRows[] = {CP_KNOB_TABLE(CP_ROW)};
+#undef CP_ROW
+#undef CP_ROW_TABLE
+#undef CP_ROW_INT
+#undef CP_ROW_BOOL
+#undef CP_ROW_ENUM
+#undef CP_ROW_FLAG
+
+// The knob table as Python data: one dict per knob, in the order of Rules' fields.
+py::tuple knob_table() {
+  const py::object loads = py::module_::import("json").attr("loads");
+  py::tuple out(std::size(kKnobRows));
+  for (std::size_t k = 0; k < std::size(kKnobRows); ++k) {
+    const KnobRow& row = kKnobRows[k];
+    const std::vector<std::string> names = split_values(row.values);
+    py::tuple values(names.size());
+    for (std::size_t v = 0; v < names.size(); ++v) values[v] = py::str(names[v]);
+    py::object default_value;
+    py::object low = py::none();
+    py::object high = py::none();
+    switch (row.kind) {
+      case KnobKind::kFlag:
+      case KnobKind::kEnum: default_value = values[static_cast<std::size_t>(row.default_value)]; break;
+      case KnobKind::kBool: default_value = py::bool_(row.default_value != 0); break;
+      case KnobKind::kInt:
+        default_value = py::int_(row.default_value);
+        low = py::int_(row.low);
+        high = py::int_(row.high);
+        break;
+      case KnobKind::kTable:
+        default_value = loads(row.default_text);
+        if (row.low != 0 || row.high != 0) {
+          low = py::int_(row.low);
+          high = py::int_(row.high);
+        }
+        break;
+    }
+    py::dict record;
+    record["name"] = row.name;
+    record["kind"] = kind_name(row.kind);
+    record["values"] = values;
+    record["default"] = default_value;
+    record["low"] = low;
+    record["high"] = high;
+    record["member"] = row.member;
+    record["group"] = row.group;
+    record["section"] = row.section;
+    record["description"] = row.description;
+    out[k] = record;
+  }
+  return out;
+}
+
 void check_rules(const RulesSpec& rules) {
   // Every setter checks its value, so this fails only for a spec the core's own check disagrees with.
   if (const char* field = validate_rules(rules)) {
@@ -251,78 +334,6 @@ void check_rules(const RulesSpec& rules) {
 }
 
 void register_rules(py::module_& m) {
-  py::native_enum<Wheel>(m, "Wheel", "enum.Enum", "The wheel knob: where A-2-3-4-5 ranks among straights.")
-      .value("low", Wheel::Low)
-      .value("second", Wheel::Second)
-      .finalize();
-  py::native_enum<SuitTiebreak>(m, "SuitTiebreak", "enum.Enum", "The suit_tiebreak knob.")
-      .value("off", SuitTiebreak::off)
-      .value("highest_card", SuitTiebreak::highest_card)
-      .value("by_card", SuitTiebreak::by_card)
-      .finalize();
-  py::native_enum<MiddleVsBack>(m, "MiddleVsBack", "enum.Enum", "The middle_vs_back knob.")
-      .value("non_strict", MiddleVsBack::non_strict)
-      .value("strict", MiddleVsBack::strict)
-      .finalize();
-  py::native_enum<OverallBasis>(m, "OverallBasis", "enum.Enum", "The overall_basis knob.")
-      .value("two_rows", OverallBasis::two_rows)
-      .value("total", OverallBasis::total)
-      .finalize();
-  py::native_enum<RoyaltyMode>(m, "RoyaltyMode", "enum.Enum", "The royalty_mode knob.")
-      .value("replace", RoyaltyMode::replace)
-      .value("add", RoyaltyMode::add)
-      .finalize();
-  py::native_enum<RoyaltyCondition>(m, "RoyaltyCondition", "enum.Enum", "The royalty_condition knob.")
-      .value("win_row", RoyaltyCondition::win_row)
-      .value("always", RoyaltyCondition::always)
-      .finalize();
-  py::native_enum<FoulPolicy>(m, "FoulPolicy", "enum.Enum", "The foul_policy knob.")
-      .value("lose_all_rows", FoulPolicy::lose_all_rows)
-      .value("as_scooped", FoulPolicy::as_scooped)
-      .value("as_laid", FoulPolicy::as_laid)
-      .finalize();
-  py::native_enum<NaturalDeclaration>(m, "NaturalDeclaration", "enum.Enum", "The natural_declaration knob.")
-      .value("must_declare", NaturalDeclaration::must_declare)
-      .value("auto", NaturalDeclaration::auto_)
-      .finalize();
-  py::native_enum<NaturalTiebreak>(m, "NaturalTiebreak", "enum.Enum", "The natural_tiebreak knob.")
-      .value("full", NaturalTiebreak::kFull)
-      .value("top_pair_only", NaturalTiebreak::kTopPairOnly)
-      .value("none", NaturalTiebreak::kNone)
-      .finalize();
-  // --- settlement group (issue #10) ---
-  py::native_enum<NaturalVsNatural>(m, "NaturalVsNatural", "enum.Enum", "The natural_vs_natural knob.")
-      .value("by_kind", NaturalVsNatural::kByKind)
-      .value("by_units", NaturalVsNatural::kByUnits)
-      .value("net", NaturalVsNatural::kNet)
-      .value("push", NaturalVsNatural::kPush)
-      .finalize();
-  py::native_enum<NaturalUnitsMode>(m, "NaturalUnitsMode", "enum.Enum", "The natural_units_mode knob.")
-      .value("table", NaturalUnitsMode::table)
-      .value("as_home_run", NaturalUnitsMode::as_home_run)
-      .finalize();
-  py::native_enum<FoulVsFoul>(m, "FoulVsFoul", "enum.Enum", "The foul_vs_foul knob.")
-      .value("push", FoulVsFoul::push)
-      .value("as_laid", FoulVsFoul::as_laid)
-      .finalize();
-  py::native_enum<Fantasyland>(m, "Fantasyland", "enum.Enum", "The fantasyland knob.")
-      .value("off", Fantasyland::kOff)
-      .value("standard", Fantasyland::kStandard)
-      .value("progressive", Fantasyland::kProgressive)
-      .finalize();
-  // ---- presets group ----
-  py::native_enum<AceBasis>(m, "AceBasis", "enum.Enum", "The ace_basis knob.")
-      .value("pairwise", AceBasis::pairwise)
-      .value("table", AceBasis::table)
-      .finalize();
-  py::native_enum<Shooting>(m, "Shooting", "enum.Enum", "The shooting knob.")
-      .value("scoop", Shooting::scoop)
-      .value("no_lost_row", Shooting::no_lost_row)
-      .finalize();
-  py::native_enum<HomeRunScope>(m, "HomeRunScope", "enum.Enum", "The home_run_scope knob.")
-      .value("own_pairs", HomeRunScope::own_pairs)
-      .value("table", HomeRunScope::table)
-      .finalize();
   {
     py::native_enum<RoyaltyCategory> e(m, "RoyaltyCategory", "enum.Enum",
                                        "A royalty table key: a row category, or royal_flush.");
@@ -341,60 +352,40 @@ void register_rules(py::module_& m) {
                             "Every knob of Rules as a typed field, in the core's form. chinese_poker.rules fills\n"
                             "one per Rules; each setter checks its value (ValueError/TypeError naming the knob).");
   cls.def(py::init<>());
-  py::tuple knobs(std::size(kKnobNames));
-  for (std::size_t k = 0; k < std::size(kKnobNames); ++k) knobs[k] = py::str(kKnobNames[k]);
+  py::tuple knobs(std::size(kKnobRows));
+  for (std::size_t k = 0; k < std::size(kKnobRows); ++k) knobs[k] = py::str(kKnobRows[k].name);
   cls.attr("KNOBS") = knobs;
-  cls.def_property("wheel", [](const RulesSpec& s) { return s.wheel; }, [](RulesSpec& s, Wheel w) { s.wheel = w; });
-  cls.def_property(
-      "suit_tiebreak",
-      [](const RulesSpec& s) {
-        return s.suit_by_card ? SuitTiebreak::by_card : (s.suit_tiebreak ? SuitTiebreak::highest_card : SuitTiebreak::off);
-      },
-      [](RulesSpec& s, SuitTiebreak value) {
-        s.suit_tiebreak = value != SuitTiebreak::off;
-        s.suit_by_card = value == SuitTiebreak::by_card;
-      });
+  m.def("knob_table", &knob_table,
+        "Every rule knob, once, as data: a dict per knob (name, kind, values, default, low, high, member, group,\n"
+        "section, description), in the order of Rules' fields.");
+
+  // The plain knobs, one property each, from the knob table.
+#define CP_BIND_FLAG(name, Type, member, dflt, low, high, values, ...) \
+  flag_knob(cls, #name, &RulesSpec::member, values);
+#define CP_BIND_ENUM(name, Type, member, dflt, low, high, values, ...) \
+  enum_knob<Type>(cls, #name, &RulesSpec::member, values);
+#define CP_BIND_BOOL(name, Type, member, ...) bool_knob(cls, #name, &RulesSpec::member);
+#define CP_BIND_INT(name, Type, member, dflt, low, high, ...) int_knob<Type>(cls, #name, &RulesSpec::member, low, high);
+#define CP_BIND_TABLE(...)
+#define CP_BIND(kind, ...) CP_BIND_##kind(__VA_ARGS__)
+  CP_KNOB_TABLE(CP_BIND)
+#undef CP_BIND
+#undef CP_BIND_TABLE
+#undef CP_BIND_INT
+#undef CP_BIND_BOOL
+#undef CP_BIND_ENUM
+#undef CP_BIND_FLAG
+
+  // The compound knobs.
   cls.def_property("suit_order", &suit_order_text, &set_suit_order,
                    "The suits from highest to lowest: any order of the letters s, h, d, c (str).");
-  flag_knob<MiddleVsBack>(cls, "middle_vs_back", &RulesSpec::strict_middle);
-  int_knob(cls, "overall_unit", &RulesSpec::overall_unit, 0, kMaxUnits);
-  flag_knob<OverallBasis>(cls, "overall_basis", &RulesSpec::overall_by_total);
-  int_knob(cls, "scoop_bonus", &RulesSpec::scoop_bonus, 0, kMaxUnits);
-  int_knob(cls, "scoop_multiplier", &RulesSpec::scoop_multiplier, 1, kMaxUnits);
-  bool_knob(cls, "royalties_in_multiplier", &RulesSpec::royalties_in_multiplier);
-  int_knob(cls, "home_run_multiplier", &RulesSpec::home_run_multiplier, 1, kMaxUnits);
-  int_knob(cls, "home_run_min_opponents", &RulesSpec::home_run_min_opponents, 1, 3);
   cls.def_property("royalties", &royalty_entries, &set_royalties,
                    "The royalty table as (row index 0..2, RoyaltyCategory, units) entries.");
-  flag_knob<RoyaltyMode>(cls, "royalty_mode", &RulesSpec::royalty_add);
-  flag_knob<RoyaltyCondition>(cls, "royalty_condition", &RulesSpec::royalty_always);
-  bool_knob(cls, "royalty_cancel", &RulesSpec::royalty_cancel);
-  cls.def_property(
-      "foul_policy",
-      [](const RulesSpec& s) {
-        return s.foul_as_laid ? FoulPolicy::as_laid : (s.foul_as_scooped ? FoulPolicy::as_scooped : FoulPolicy::lose_all_rows);
-      },
-      [](RulesSpec& s, FoulPolicy policy) {
-        s.foul_as_scooped = policy == FoulPolicy::as_scooped;
-        s.foul_as_laid = policy == FoulPolicy::as_laid;
-      });
-  bool_knob(cls, "foul_pays_royalties", &RulesSpec::foul_pays_royalties);
+  cls.def_property("rank_royalties", &rank_royalty_entries, &set_rank_royalties,
+                   "The rank-keyed royalties category@R as (row index 0..2, RoyaltyCategory, rank value 2..14,\n"
+                   "units) entries (part of the royalties knob).");
   cls.def_property("naturals", &natural_entries, &set_naturals,
                    "The naturals as (NaturalKind, units) entries, lowest kind first.");
-  flag_knob<NaturalDeclaration>(cls, "natural_declaration", &RulesSpec::natural_auto);
-  cls.def_property(
-      "natural_tiebreak", [](const RulesSpec& s) { return s.natural_tiebreak; },
-      [](RulesSpec& s, NaturalTiebreak t) { s.natural_tiebreak = t; });
-  bool_knob(cls, "quads_as_two_pairs", &RulesSpec::quads_as_two_pairs);
-  bool_knob(cls, "trips_as_pair_plus_single", &RulesSpec::trips_as_pair_plus_single);
-  int_knob(cls, "surrender_units", &RulesSpec::surrender_units, 0, kMaxUnits);
-  // naturals group (issue #10)
-  bool_knob(cls, "three_straights_front_a23", &RulesSpec::three_straights_front_a23);
-  bool_knob(cls, "three_straights_front_qka", &RulesSpec::three_straights_front_qka);
-  bool_knob(cls, "three_straights_wheel", &RulesSpec::three_straights_wheel);
-  bool_knob(cls, "three_flushes_distinct_suits", &RulesSpec::three_flushes_distinct_suits);
-  bool_knob(cls, "quads_as_trips", &RulesSpec::quads_as_trips);
-  // --- settlement group (issue #10) ---
   cls.def_property(
       "row_base",
       [](const RulesSpec& s) { return py::make_tuple(s.row_base[0], s.row_base[1], s.row_base[2]); },
@@ -405,17 +396,6 @@ void register_rules(py::module_& m) {
         s.row_base = base;
       },
       "Units of a won row: (front, middle, back), each 1..1000.");
-  int_knob(cls, "ace_units", &RulesSpec::ace_units, 0, kMaxUnits);
-  int_knob(cls, "pair_cap", &RulesSpec::pair_cap, 0, kMaxUnits);
-  int_knob(cls, "home_run_cap", &RulesSpec::home_run_cap, 0, kMaxUnits);
-  int_knob(cls, "home_run_bonus", &RulesSpec::home_run_bonus, 0, kMaxUnits);
-  bool_knob(cls, "home_run_counts_naturals", &RulesSpec::home_run_counts_naturals);
-  cls.def_property(
-      "natural_vs_natural", [](const RulesSpec& s) { return s.natural_vs_natural; },
-      [](RulesSpec& s, NaturalVsNatural v) { s.natural_vs_natural = v; });
-  bool_knob(cls, "natural_settles_table", &RulesSpec::natural_settles_table);
-  flag_knob<NaturalUnitsMode>(cls, "natural_units_mode", &RulesSpec::natural_units_as_home_run);
-  int_knob(cls, "false_declaration_units", &RulesSpec::false_declaration_units, 0, kMaxUnits);
   cls.def_property(
       "horse_card",
       [](const RulesSpec& s) -> py::object {
@@ -427,26 +407,10 @@ void register_rules(py::module_& m) {
                                        : static_cast<std::int8_t>(checked_int("horse_card", value, 0, kDeckSize - 1));
       },
       "The horse card's code 0..51, or None.");
-  int_knob(cls, "horse_multiplier", &RulesSpec::horse_multiplier, 1, kMaxUnits);
-  flag_knob<FoulVsFoul>(cls, "foul_vs_foul", &RulesSpec::foul_vs_foul_as_laid);
-  // ---- ofc group ----
-  cls.def_property("rank_royalties", &rank_royalty_entries, &set_rank_royalties,
-                   "The rank-keyed royalties category@R as (row index 0..2, RoyaltyCategory, rank value 2..14,\n"
-                   "units) entries (part of the royalties knob).");
-  cls.def_property(
-      "fantasyland", [](const RulesSpec& s) { return s.fantasyland; },
-      [](RulesSpec& s, Fantasyland value) { s.fantasyland = value; });
-  // ---- presets group ----
-  flag_knob<AceBasis>(cls, "ace_basis", &RulesSpec::ace_basis_table);
-  flag_knob<Shooting>(cls, "shooting", &RulesSpec::shooting_no_lost_row);
-  flag_knob<HomeRunScope>(cls, "home_run_scope", &RulesSpec::home_run_scope_table);
-  // ---- deck group (issue #15) ----
   cls.def_property(
       "extra_suits", [](const RulesSpec& s) { return suit_letters(s.extra_suits); },
       [](RulesSpec& s, const py::object& value) { s.extra_suits = static_cast<std::uint8_t>(suit_bits(value, "extra_suits")); },
       "The suits added to the pack once more, as letters in the order c d h s ('' for none, at most two).");
-  // The jokers in the pack (0, 1 or 2; X1 and X2, codes 52 and 53), each standing for any card.
-  int_knob(cls, "jokers", &RulesSpec::jokers, 0, kMaxJokers);
 }
 
 }  // namespace chinese_poker::bindings

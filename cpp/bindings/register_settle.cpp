@@ -39,8 +39,9 @@ py::tuple triple(const T (&v)[3]) {
   return py::make_tuple(v[0], v[1], v[2]);
 }
 
-[[noreturn]] void raise_settle_error(const SettleError& error, const std::int64_t* stakes, int players,
-                                     const std::int64_t* bets = nullptr) {
+[[noreturn]] void raise_settle_error(const SettleError& error, const RulesSpec& rules, const std::int64_t* stakes,
+                                     int players, const std::int64_t* bets = nullptr,
+                                     const std::int64_t* banker = nullptr) {
   Where where;
   where.item = error.round;
   where.player = error.player;
@@ -75,10 +76,12 @@ py::tuple triple(const T (&v)[3]) {
     case SettleStatus::kOverflow:
       raise_input_error("overflow", round + "the units of " + who + " do not fit in 64 bits", where);
     case SettleStatus::kBadPlayerCount:
-      if (players > kMaxFantasylandPlayers && players <= kMaxDeckPlayers) {
+      // Fantasyland's limit comes first: it holds whatever the pack (added suits seat nobody more there).
+      if (rules.fantasyland != Fantasyland::kOff && players > kMaxFantasylandPlayers && players <= kMaxPlayers) {
         raise_input_error("player_count",
-                          "with fantasyland on a round has 2 or 3 players (a fantasyland hand of 14 to 17 cards "
-                          "and three 13-card boards do not fit in one deck), got " + std::to_string(players),
+                          "with fantasyland on a round has 2 or 3 players, whatever the pack (a fantasyland hand "
+                          "takes 14 to 17 cards; added suits seat no more players there), got " +
+                              std::to_string(players),
                           where);
       }
       if (players > kMaxDeckPlayers && players <= kMaxPlayers) {
@@ -92,11 +95,17 @@ py::tuple triple(const T (&v)[3]) {
       }
       raise_input_error("player_count", "a round has 2 to 6 players (5 and 6 with added suits)", where);
     // --- settlement group (issue #10) ---
-    case SettleStatus::kBadBanker:
+    case SettleStatus::kBadBanker: {
+      // The seat as given (the core names one clamped to the table), and no player: the banker is none.
+      where.player = -1;
+      const std::int64_t seat = banker != nullptr ? *banker : error.player;
+      const std::string in_round = error.round >= 0 ? "round " + std::to_string(error.round) + ": " : "";
       raise_input_error("bad_banker",
-                        round + "banker = " + std::to_string(error.player) + " is not a seat: a round of " +
-                            std::to_string(players) + " players has seats 0.." + std::to_string(players - 1),
+                        in_round + "banker = " + std::to_string(seat) + " is not a seat: a round of " +
+                            std::to_string(players) + " players has seats 0.." + std::to_string(players - 1) +
+                            (error.round >= 0 ? " (-1: no banker)" : ""),
                         where);
+    }
     case SettleStatus::kBadBet: {
       if (error.player < 0) raise_input_error("bad_bet", round + "bets are given but the round names no banker", where);
       std::string text = round + "bets[" + std::to_string(error.player) + "]";
@@ -214,13 +223,19 @@ struct BatchCall {
     }
     const std::int64_t* bets = inputs.bets;
     if (bets != nullptr && error.round >= 0) bets += error.round * players;
-    raise_settle_error(error, stakes, players, bets);
+    const std::int64_t* banker = inputs.banker != nullptr && error.round >= 0 ? inputs.banker + error.round : nullptr;
+    raise_settle_error(error, rules, stakes, players, bets, banker);
   }
 };
 
 }  // namespace
 
 void register_settle(py::module_& m) {
+  m.attr("MAX_STAKE") = kMaxStake;
+  // PlayerFacts.foul_reasons' bits and their names, in the order the facts list them.
+  m.attr("FOUL_REASONS") = py::make_tuple(py::make_tuple(kFoulFrontBeatsMiddle, "front_beats_middle"),
+                                          py::make_tuple(kFoulMiddleBeatsBack, "middle_beats_back"),
+                                          py::make_tuple(kFoulMiddleEqualsBack, "middle_equals_back"));
   py::native_enum<DecidedBy>(m, "DecidedBy", "enum.Enum", "What decided a pair.")
       .value("natural", DecidedBy::kNatural)
       .value("surrender", DecidedBy::kSurrender)
@@ -337,7 +352,7 @@ void register_settle(py::module_& m) {
         BoundFacts out;
         const SettleError error = player_facts(in, 0, rules, &out.facts);
         if (error.status == SettleStatus::kBadCards) raise_card_issue(error.cards, "", false);
-        if (error) raise_settle_error(error, nullptr, 1);
+        if (error) raise_settle_error(error, rules, nullptr, 1);
         if (out.facts.natural >= 0) out.kind = static_cast<int>(rules.natural_kind[static_cast<std::size_t>(out.facts.natural)]);
         return out;
       },
@@ -444,7 +459,7 @@ void register_settle(py::module_& m) {
         BoundRound out;
         out.kinds = rules.natural_kind;
         const SettleError error = settle_round(inputs, players, rules, options, &out.result);
-        if (error) raise_settle_error(error, stake_ptr, players, options.bets);
+        if (error) raise_settle_error(error, rules, stake_ptr, players, options.bets);
         return out;
       },
       py::arg("cards"), py::arg("declared"), py::arg("surrendered"), py::arg("stakes"), py::arg("rules"),
@@ -493,7 +508,10 @@ void register_settle(py::module_& m) {
         py::array_t<std::int8_t> natural({r, q, py::ssize_t{2}});
         py::array_t<std::int64_t> royalties({r, q, py::ssize_t{2}, py::ssize_t{3}});
         py::array_t<std::int64_t> bet({r, q});
-        py::array_t<std::uint8_t> fantasyland_cards({r, static_cast<py::ssize_t>(call.players)});
+        const auto seats = static_cast<py::ssize_t>(call.players);
+        py::array_t<std::uint8_t> fantasyland_cards({r, seats});
+        py::array_t<bool> player_foul({r, seats}), player_home_run({r, seats});
+        py::array_t<std::int8_t> player_natural({r, seats});
         BatchOutputs out;
         out.net = net.mutable_data();
         out.rows = rows.mutable_data();
@@ -510,6 +528,9 @@ void register_settle(py::module_& m) {
         out.royalties = royalties.mutable_data();
         out.bet = bet.mutable_data();
         out.fantasyland_cards = fantasyland_cards.mutable_data();
+        out.player_foul = reinterpret_cast<std::uint8_t*>(player_foul.mutable_data());
+        out.player_natural = player_natural.mutable_data();
+        out.player_home_run = reinterpret_cast<std::uint8_t*>(player_home_run.mutable_data());
         call.run(rules, out);
         py::dict result;
         result["net"] = net;
@@ -526,6 +547,9 @@ void register_settle(py::module_& m) {
         result["royalties"] = royalties;
         result["bet"] = bet;
         result["fantasyland_cards"] = fantasyland_cards;
+        result["player_foul"] = player_foul;
+        result["player_natural"] = player_natural;
+        result["player_home_run"] = player_home_run;
         return result;
       },
       py::arg("rounds"), py::arg("rules"), py::arg("stakes") = py::none(), py::arg("declared") = py::none(),
@@ -535,7 +559,8 @@ void register_settle(py::module_& m) {
       "(Q = P (P - 1) / 2): net (R, P) int64; rows (R, Q, 3) int8 (0 where not known); rows_known (R, Q) bool;\n"
       "decided_by (R, Q) uint8 (DecidedBy values); scoop (R, Q) int8; subtotal, stake, home_run, units\n"
       "(R, Q) int64; foul (R, Q, 2) bool and natural (R, Q, 2) int8 (NaturalKind value or -1) of (i, j);\n"
-      "royalties (R, Q, 2, 3) int64 of (i, j) per row.");
+      "royalties (R, Q, 2, 3) int64 of (i, j) per row; fantasyland_cards (R, P) uint8; player_foul and\n"
+      "player_home_run (R, P) bool and player_natural (R, P) int8 (NaturalKind value or -1): each player's own.");
 }
 
 }  // namespace chinese_poker::bindings

@@ -935,6 +935,10 @@ CardIssue strongest_arrangement(const std::uint8_t* cards13, const RulesSpec& ru
   return CardIssue{};
 }
 
+bool expected_units_in_pack(const Strength strength[3], const ExpectedModel& model, double* out) noexcept {
+  return expected_units(strength, model, out) || expected_units_at_most(strength, model, out);
+}
+
 bool expected_units(const Strength strength[3], const ExpectedModel& model, double* out) noexcept {
   RowValue v[3];
   for (int r = 0; r < 3; ++r) {

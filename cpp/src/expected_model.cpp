@@ -53,7 +53,7 @@ const char* build_row(int row, const std::vector<Strength>& field_strengths, con
   if (out.classes != row_classes(row, rules.wheel)) return kClassesError[row];
 
   // Equal strengths are then decided by suits, about evenly; without the tie-break they push.
-  const bool split_ties = rules.suit_tiebreak;
+  const bool split_ties = rules.suit_tiebreak != SuitTiebreak::kOff;
   out.win.resize(n);
   out.loss.resize(n);
   double running = 0;

@@ -113,7 +113,7 @@ Strength substitute_row(const Tables& t, const std::uint8_t* row, int width, con
     for (int b = kDeckSize - 1; b >= last; --b) {
       if (jokers == 2) trial[place[1]] = static_cast<std::uint8_t>(b);
       if (plain_row(t, trial, width, wheel) != best) continue;
-      if (!rules.suit_tiebreak) {
+      if (rules.suit_tiebreak == SuitTiebreak::kOff) {
         std::memcpy(out, trial, static_cast<std::size_t>(width));
         return best;
       }

@@ -16,18 +16,30 @@ bool front_can_hold(std::size_t category) noexcept {
 }  // namespace
 
 const char* validate_rules(const RulesSpec& rules) noexcept {
-  if (rules.wheel != Wheel::Low && rules.wheel != Wheel::Second) return "wheel";
+  // The plain knobs, from the knob table: an INT within its range, an ENUM one of its values.
+#define CP_CHECK_FLAG(...)
+#define CP_CHECK_BOOL(...)
+#define CP_CHECK_TABLE(...)
+#define CP_CHECK_ENUM(name, Type, member, dflt, low, high, values, ...) \
+  if (static_cast<unsigned>(rules.member) >= static_cast<unsigned>(knob_value_count(values))) return #member;
+#define CP_CHECK_INT(name, Type, member, dflt, low, high, ...) \
+  if (!in_range(static_cast<std::int64_t>(rules.member), low, high)) return #member;
+#define CP_CHECK(kind, ...) CP_CHECK_##kind(__VA_ARGS__)
+  CP_KNOB_TABLE(CP_CHECK)
+#undef CP_CHECK
+#undef CP_CHECK_INT
+#undef CP_CHECK_ENUM
+#undef CP_CHECK_TABLE
+#undef CP_CHECK_BOOL
+#undef CP_CHECK_FLAG
+
+  // The compound knobs.
   unsigned seen = 0;
   for (const std::uint8_t v : rules.suit_value) {
     if (v > 3) return "suit_value";
     seen |= 1u << v;
   }
   if (seen != 0xFu) return "suit_value";
-  if (!in_range(rules.overall_unit, 0, kMaxUnits)) return "overall_unit";
-  if (!in_range(rules.scoop_bonus, 0, kMaxUnits)) return "scoop_bonus";
-  if (!in_range(rules.scoop_multiplier, 1, kMaxUnits)) return "scoop_multiplier";
-  if (!in_range(rules.home_run_multiplier, 1, kMaxUnits)) return "home_run_multiplier";
-  if (rules.home_run_min_opponents < 1 || rules.home_run_min_opponents > 3) return "home_run_min_opponents";
   for (std::size_t row = 0; row < 3; ++row) {
     for (std::size_t slot = 0; slot < static_cast<std::size_t>(kRoyaltySlots); ++slot) {
       const std::int64_t units = rules.royalty[row][slot];
@@ -40,43 +52,11 @@ const char* validate_rules(const RulesSpec& rules) noexcept {
     // A royal flush amount is only read when listed: one given unlisted means the spec was built wrongly.
     if (!rules.royal_listed[row] && rules.royalty[row][kRoyalFlushSlot] != 0) return "royal_listed";
   }
-  // [ofc group] The wheel straight flush slot works as the royal flush's.
+  // The wheel straight flush slot works as the royal flush's.
   if (rules.wheel_sf_listed[0]) return "wheel_sf_listed";
   for (std::size_t row = 1; row < 3; ++row) {
     if (!rules.wheel_sf_listed[row] && rules.royalty[row][kWheelStraightFlushSlot] != 0) return "wheel_sf_listed";
   }
-  if (rules.num_naturals < 0 || rules.num_naturals > kNumNaturalKinds) return "num_naturals";
-  unsigned kinds = 0;
-  for (std::size_t k = 0; k < static_cast<std::size_t>(rules.num_naturals); ++k) {
-    const unsigned kind = static_cast<unsigned>(rules.natural_kind[k]);
-    if (kind >= static_cast<unsigned>(kNumNaturalKinds) || (kinds >> kind & 1u) != 0) return "natural_kind";
-    kinds |= 1u << kind;
-  }
-  for (std::size_t k = 0; k < static_cast<std::size_t>(rules.num_naturals); ++k) {
-    if (!in_range(rules.natural_units[k], 1, kMaxUnits)) return "natural_units";
-  }
-  if (!in_range(rules.surrender_units, 0, kMaxUnits)) return "surrender_units";
-  // naturals group (issue #10): the new bool fields need no check; the tie-break enum does.
-  if (static_cast<unsigned>(rules.natural_tiebreak) > static_cast<unsigned>(NaturalTiebreak::kNone)) {
-    return "natural_tiebreak";
-  }
-  // --- settlement group (issue #10) ---
-  for (const std::int64_t base : rules.row_base) {
-    if (!in_range(base, 1, kMaxUnits)) return "row_base";
-  }
-  if (!in_range(rules.ace_units, 0, kMaxUnits)) return "ace_units";
-  if (rules.foul_as_laid && rules.foul_as_scooped) return "foul_as_laid";
-  if (!in_range(rules.pair_cap, 0, kMaxUnits)) return "pair_cap";
-  if (!in_range(rules.home_run_cap, 0, kMaxUnits)) return "home_run_cap";
-  if (!in_range(rules.home_run_bonus, 0, kMaxUnits)) return "home_run_bonus";
-  if (static_cast<unsigned>(rules.natural_vs_natural) > static_cast<unsigned>(NaturalVsNatural::kPush)) {
-    return "natural_vs_natural";
-  }
-  if (!in_range(rules.false_declaration_units, 0, kMaxUnits)) return "false_declaration_units";
-  if (rules.horse_card < -1 || rules.horse_card >= kDeckSize) return "horse_card";
-  if (!in_range(rules.horse_multiplier, 1, kMaxUnits)) return "horse_multiplier";
-  // ---- ofc group ----
-  if (rules.suit_by_card && !rules.suit_tiebreak) return "suit_by_card";
   for (std::size_t row = 0; row < 3; ++row) {
     for (std::size_t cat = 0; cat < static_cast<std::size_t>(kRoyaltyCategories); ++cat) {
       const unsigned listed = rules.royalty_at_listed[row][cat];
@@ -90,13 +70,21 @@ const char* validate_rules(const RulesSpec& rules) noexcept {
       }
     }
   }
-  if (rules.fantasyland != Fantasyland::kOff && rules.fantasyland != Fantasyland::kStandard &&
-      rules.fantasyland != Fantasyland::kProgressive) {
-    return "fantasyland";
+  if (rules.num_naturals < 0 || rules.num_naturals > kNumNaturalKinds) return "num_naturals";
+  unsigned kinds = 0;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(rules.num_naturals); ++k) {
+    const unsigned kind = static_cast<unsigned>(rules.natural_kind[k]);
+    if (kind >= static_cast<unsigned>(kNumNaturalKinds) || (kinds >> kind & 1u) != 0) return "natural_kind";
+    kinds |= 1u << kind;
   }
-  // ---- deck group (issue #15) ----
+  for (std::size_t k = 0; k < static_cast<std::size_t>(rules.num_naturals); ++k) {
+    if (!in_range(rules.natural_units[k], 1, kMaxUnits)) return "natural_units";
+  }
+  for (const std::int64_t base : rules.row_base) {
+    if (!in_range(base, 1, kMaxUnits)) return "row_base";
+  }
+  if (rules.horse_card < -1 || rules.horse_card >= kDeckSize) return "horse_card";
   if ((rules.extra_suits & ~0xFu) != 0 || detail::popcount32(rules.extra_suits) > 2) return "extra_suits";
-  if (rules.jokers > kMaxJokers) return "jokers";
   return nullptr;
 }
 

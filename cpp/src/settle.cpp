@@ -40,7 +40,7 @@ Strength row_strength_in_pack(const detail::Tables& t, const std::uint8_t* cards
 int suit_sort_key(const std::uint8_t* row, int n, int k, bool wheel, const RulesSpec& rules) noexcept {
   const int rank = card_rank(row[k]);
   const int suit = rules.suit_value[static_cast<std::size_t>(card_suit(row[k]))];
-  if (rules.suit_by_card) return rank * 4 + suit;
+  if (rules.suit_tiebreak == SuitTiebreak::kByCard) return rank * 4 + suit;
   int group = 0;
   for (int m = 0; m < n; ++m) group += card_rank(row[m]) == rank;
   const int ordered_rank = wheel && rank == 12 ? -1 : rank;
@@ -75,7 +75,7 @@ int compare_row(const PlayerInput& a, const PlayerFacts& fa, const PlayerInput& 
   const Strength sa = fa.strength[row], sb = fb.strength[row];
   // Branch-free on purpose: between random hands the result is a coin flip a branch would mispredict.
   const int result = static_cast<int>(sa > sb) - static_cast<int>(sa < sb);
-  if (result != 0 || !rules.suit_tiebreak) return result;
+  if (result != 0 || rules.suit_tiebreak == SuitTiebreak::kOff) return result;
   return suit_tiebreak(a.cards + kRowStart[row], b.cards + kRowStart[row], kRowSize[row], sa, rules);
 }
 
@@ -163,8 +163,8 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
   // Under foul_policy "as_laid" a foul is reported but changes nothing (RULES.md 11.3).
   // Under foul_vs_foul "as_laid" two fouled hands compare their rows as laid.
   const bool both_as_laid = rules.foul_vs_foul_as_laid && fi.foul && fj.foul;
-  const bool foul_i = fi.foul && !rules.foul_as_laid && !both_as_laid;
-  const bool foul_j = fj.foul && !rules.foul_as_laid && !both_as_laid;
+  const bool foul_i = fi.foul && rules.foul_policy != FoulPolicy::kAsLaid && !both_as_laid;
+  const bool foul_j = fj.foul && rules.foul_policy != FoulPolicy::kAsLaid && !both_as_laid;
 
   if (fi.false_declaration || fj.false_declaration) {
     p.decided_by = DecidedBy::kFalseDeclaration;
@@ -201,7 +201,7 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
         if (!rules.foul_pays_royalties) ri[row] = rj[row] = 0;
         (legal > 0 ? rj : ri)[row] = 0;  // the fouled side's royalties are void
       }
-      plays_as_scoop = rules.foul_as_scooped;
+      plays_as_scoop = rules.foul_policy == FoulPolicy::kAsScooped;
     } else {
       p.decided_by = DecidedBy::kRows;
     }
@@ -325,7 +325,7 @@ SettleError facts_of(const PlayerInput& in, int index, const RulesSpec& rules, P
     }
     for (int row = 0; row < 3; ++row) f.royalty[row] = royalty_of(rules, row, f.strength[row]);
     const Strength front = f.strength[kFront], middle = f.strength[kMiddle], back = f.strength[kBack];
-    // Suits never matter here, even with the suit tie-break on (RULES.md None9).
+    // Suits never matter here, even with the suit tie-break on (RULES.md 9).
     const unsigned reasons = (front > middle ? unsigned{kFoulFrontBeatsMiddle} : 0u) |
                              (middle > back ? unsigned{kFoulMiddleBeatsBack} : 0u) |
                              (rules.strict_middle && middle == back ? unsigned{kFoulMiddleEqualsBack} : 0u);
@@ -645,11 +645,17 @@ void write_pairs(const RoundResult& result, std::size_t r, const RulesSpec& rule
       }
     }
   }
-  if (out.fantasyland_cards != nullptr) {
-    for (int p = 0; p < players; ++p) {
-      out.fantasyland_cards[r * static_cast<std::size_t>(players) + static_cast<std::size_t>(p)] =
-          static_cast<std::uint8_t>(result.facts[p].fantasyland_cards);
+  for (int p = 0; p < players; ++p) {
+    const std::size_t at = r * static_cast<std::size_t>(players) + static_cast<std::size_t>(p);
+    const PlayerFacts& f = result.facts[p];
+    if (out.fantasyland_cards != nullptr) out.fantasyland_cards[at] = static_cast<std::uint8_t>(f.fantasyland_cards);
+    if (out.player_foul != nullptr) out.player_foul[at] = f.foul ? 1 : 0;
+    if (out.player_natural != nullptr) {
+      out.player_natural[at] = f.natural < 0 ? std::int8_t{-1}
+                                             : static_cast<std::int8_t>(
+                                                   rules.natural_kind[static_cast<std::size_t>(f.natural)]);
     }
+    if (out.player_home_run != nullptr) out.player_home_run[at] = result.home_run[p] ? 1 : 0;
   }
 }
 
@@ -804,7 +810,8 @@ SettleError settle_batch(const std::uint8_t* cards, std::size_t rounds, int num_
                       outputs.scoop != nullptr || outputs.subtotal != nullptr || outputs.stake != nullptr ||
                       outputs.home_run != nullptr || outputs.units != nullptr || outputs.foul != nullptr ||
                       outputs.natural != nullptr || outputs.royalties != nullptr || outputs.bet != nullptr ||
-                      outputs.fantasyland_cards != nullptr;
+                      outputs.fantasyland_cards != nullptr || outputs.player_foul != nullptr ||
+                      outputs.player_natural != nullptr || outputs.player_home_run != nullptr;
   const auto settle_rounds = [&](std::size_t begin, std::size_t end, std::size_t* bad) noexcept -> SettleError {
     RoundResult result;
     PlayerInput in[kMaxPlayers];

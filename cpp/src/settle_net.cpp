@@ -91,14 +91,14 @@ void finish_pair(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules,
 // and the rules break such ties by suits (the round then goes the general way, which holds the cards).
 bool settle_pair(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules, NetPair& p) noexcept {
   const bool both_as_laid = rules.foul_vs_foul_as_laid && fi.foul && fj.foul;
-  const bool foul_i = fi.foul && !rules.foul_as_laid && !both_as_laid;
-  const bool foul_j = fj.foul && !rules.foul_as_laid && !both_as_laid;
+  const bool foul_i = fi.foul && rules.foul_policy != FoulPolicy::kAsLaid && !both_as_laid;
+  const bool foul_j = fj.foul && rules.foul_policy != FoulPolicy::kAsLaid && !both_as_laid;
   int laid[3];
   for (int row = 0; row < 3; ++row) {
     const Strength si = fi.strength[row], sj = fj.strength[row];
     laid[row] = static_cast<int>(si > sj) - static_cast<int>(si < sj);
   }
-  if (rules.suit_tiebreak && !foul_i && !foul_j && (laid[0] == 0 || laid[1] == 0 || laid[2] == 0)) return false;
+  if (rules.suit_tiebreak != SuitTiebreak::kOff && !foul_i && !foul_j && (laid[0] == 0 || laid[1] == 0 || laid[2] == 0)) return false;
   const RowOutcome o = rows_of_pair(fi, fj, foul_i, foul_j, laid, rules);
   int wins_i = 0, wins_j = 0;
   for (int row = 0; row < 3; ++row) {
@@ -106,7 +106,7 @@ bool settle_pair(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules,
     wins_j += o.results[row] < 0;
   }
   // A pair decided by a foul plays as a scoop only under foul_policy "as_scooped" (both foul: all zero).
-  const bool plays_as_scoop = !(foul_i || foul_j) || rules.foul_as_scooped;
+  const bool plays_as_scoop = !(foul_i || foul_j) || rules.foul_policy == FoulPolicy::kAsScooped;
   const int scoop = plays_as_scoop ? static_cast<int>(wins_i == 3) - static_cast<int>(wins_j == 3) : 0;
   std::int64_t overall = 0;
   if (rules.overall_unit > 0 && plays_as_scoop) {
@@ -130,8 +130,8 @@ bool settle_pair(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules,
 // Then a pair's amount is a function of (rows i won, rows j won, whether it plays as a scoop) plus its
 // royalties times a factor of the same: a table of 2 x 64 entries made once per chunk from the rules.
 bool lean_rules(const RulesSpec& rules) noexcept {
-  return !rules.royalty_always && !rules.royalty_cancel && !rules.overall_by_total && !rules.suit_tiebreak &&
-         !rules.foul_as_laid && !rules.foul_vs_foul_as_laid;
+  return !rules.royalty_always && !rules.royalty_cancel && !rules.overall_by_total && rules.suit_tiebreak == SuitTiebreak::kOff &&
+         rules.foul_policy != FoulPolicy::kAsLaid && !rules.foul_vs_foul_as_laid;
 }
 
 struct PairOutcome {
@@ -229,7 +229,7 @@ inline std::int64_t lean_subtotal(const NetFacts& fi, const NetFacts& fj, const 
       royalty -= extra_j[row] & -static_cast<std::int64_t>((lose >> row) & 1u);
     }
   }
-  const unsigned plays_as_scoop = (decided ^ 1u) | unsigned{rules.foul_as_scooped};
+  const unsigned plays_as_scoop = (decided ^ 1u) | unsigned{rules.foul_policy == FoulPolicy::kAsScooped};
   const PairOutcome& o = plan.outcome[plays_as_scoop][win | lose << 3];
   *scoop = o.scoop;
   return o.plain + o.royalty_multiplier * royalty;
@@ -294,7 +294,7 @@ void net_facts(const std::uint8_t* cards, const RulesSpec& rules, const NetPlan&
     }
   }
   f.has_extra = (f.extra[0][0] | f.extra[0][1] | f.extra[0][2]) != 0;
-  // Suits never matter here, even with the suit tie-break on (RULES.md None9).
+  // Suits never matter here, even with the suit tie-break on (RULES.md 9).
   f.foul = greater(s[0], s[1]) | greater(s[1], s[2]) | (unsigned{rules.strict_middle} & unsigned{s[1] == s[2]});
   f.aces = 0;
   if (rules.ace_units != 0) {
@@ -386,7 +386,8 @@ bool net_kernel_applies(const RulesSpec& rules, int num_players, const BatchInpu
                         outputs.scoop == nullptr && outputs.subtotal == nullptr && outputs.stake == nullptr &&
                         outputs.home_run == nullptr && outputs.units == nullptr && outputs.foul == nullptr &&
                         outputs.natural == nullptr && outputs.royalties == nullptr && outputs.bet == nullptr &&
-                        outputs.fantasyland_cards == nullptr;
+                        outputs.fantasyland_cards == nullptr && outputs.player_foul == nullptr &&
+                        outputs.player_natural == nullptr && outputs.player_home_run == nullptr;
   // ace_basis "table" outside a four-player table is an error, which the general path reports.
   const bool ace_table_ok = !rules.ace_basis_table || num_players == kMaxDeckPlayers;
   return inputs_default && net_only && ace_table_ok && rules.extra_suits == 0 && rules.jokers == 0 &&

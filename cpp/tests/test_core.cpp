@@ -237,17 +237,17 @@ static void test_settle_examples() {
   CHECK(r.net[0] == 3 && r.net[1] == -5 && r.net[2] == 3 && r.net[3] == -1);
   RulesSpec one_six;
   one_six.scoop_bonus = 3;
-  one_six.foul_as_scooped = true;
+  one_six.foul_policy = FoulPolicy::kAsScooped;
   r = settle_texts(e2, one_six);
   CHECK(r.net[0] == 6 && r.net[1] == -8 && r.net[2] == 3 && r.net[3] == -1);
   // RULES.md E4: doubled scoops and fouls with royalties, suit tie-break.
   RulesSpec e4;
   e4.scoop_multiplier = 2;
   e4.royalties_in_multiplier = true;
-  e4.foul_as_scooped = true;
+  e4.foul_policy = FoulPolicy::kAsScooped;
   e4.royalty[kMiddle][kFullHouse] = 2;
   e4.royalty[kBack][kFourOfAKind] = 8;
-  e4.suit_tiebreak = true;
+  e4.suit_tiebreak = SuitTiebreak::kHighestCard;
   e4.suit_value = {1, 0, 2, 3};
   r = settle_texts({"Kc Ts 2c / 9h 8d 7h 6d 5d / Qd Js Tc 9d 8c", "Qh Qc 9c / 8s 8h 3s 3d 5s / Jh Jc 2h 2d 4c",
                     "Jd Kh Ks / 6c 9s Td Th Qs / 2s 3c 4d 5c 6s", "Kd 6h 5h / 7s 7d 7c 4s 4h / As Ah Ad Ac 3h"},
@@ -978,7 +978,7 @@ static void test_build_expected_model() {
   CHECK(m.middle_upto[0].back() == 1 && m.middle_upto[1].front() == 1);
 
   // Suit tie-break (ties split evenly) and royalty_mode "add" (a won trips front adds 3), pair terms.
-  rules.suit_tiebreak = true;
+  rules.suit_tiebreak = SuitTiebreak::kHighestCard;
   rules.royalty_add = true;
   rules.scoop_multiplier = 2;
   rules.overall_unit = 1;
@@ -1385,11 +1385,11 @@ static void test_settlement_knobs() {
   const std::vector<const char*> fouls = {"Qc Jd 8h / 9h 9d 5c 5d 2c / 6c 6d 6h 6s 8d",
                                           "Kh Ks 2d / Tc Th 9c 5s 3h / Ac Ad 7c 7d 4s"};
   r = RulesSpec{};
-  r.foul_as_laid = true;
+  r.foul_policy = FoulPolicy::kAsLaid;
   out = settle_texts(fouls, r);
   CHECK(out.net[0] == 1 && out.pairs[0].decided_by == DecidedBy::kRows && out.facts[1].foul);
-  r.foul_as_scooped = true;
-  CHECK(std::string(validate_rules(r)) == "foul_as_laid");
+  r.foul_policy = static_cast<FoulPolicy>(3);
+  CHECK(std::string(validate_rules(r)) == "foul_policy");
   const std::vector<const char*> two_fouls = {"Ah Ad 3c / Kc Qd 8h 6s 2c / Tc 9d 7h 5s 4d",
                                               "Kh Ks 2d / Jc Jd 9c 5h 3h / Qc Qh 7c 7d 4s"};
   r = RulesSpec{};
@@ -1401,7 +1401,7 @@ static void test_settlement_knobs() {
   hk.scoop_multiplier = 2;
   hk.royalties_in_multiplier = true;
   hk.home_run_multiplier = 2;
-  hk.foul_as_scooped = true;
+  hk.foul_policy = FoulPolicy::kAsScooped;
   CHECK(settle_texts(e6, hk).net[0] == 36);
   r = hk;
   r.pair_cap = 5;
@@ -1570,7 +1570,7 @@ static RulesSpec ofc_rules() {
   r.scoop_bonus = 3;
   r.royalty_add = true;
   r.royalty_always = true;
-  r.foul_as_scooped = true;
+  r.foul_policy = FoulPolicy::kAsScooped;
   r.fantasyland = Fantasyland::kStandard;
   for (int rank = 6; rank <= 14; ++rank) {  // front pairs: sixes 1 .. aces 9
     r.royalty_at_listed[kFront][kOnePair] = static_cast<std::uint16_t>(r.royalty_at_listed[kFront][kOnePair] | 1u << (rank - 2));
@@ -1657,23 +1657,25 @@ static void test_ofc_group() {
   CHECK(bad([](RulesSpec& x) { x.royalty_at[kFront][kOnePair][4] = -1; }) == "royalty_at");
   CHECK(bad([](RulesSpec& x) { x.wheel_sf_listed[kFront] = true; }) == "wheel_sf_listed");
   CHECK(bad([](RulesSpec& x) { x.royalty[kBack][kWheelStraightFlushSlot] = 3; }) == "wheel_sf_listed");
-  CHECK(bad([](RulesSpec& x) { x.suit_by_card = true; }) == "suit_by_card");
+  CHECK(bad([](RulesSpec& x) { x.suit_tiebreak = static_cast<SuitTiebreak>(3); }) == "suit_tiebreak");
+  CHECK(bad([](RulesSpec& x) { x.jokers = 3; }) == "jokers");
+  CHECK(bad([](RulesSpec& x) { x.home_run_min_opponents = 4; }) == "home_run_min_opponents");
   CHECK(bad([](RulesSpec& x) { x.fantasyland = static_cast<Fantasyland>(3); }) == "fantasyland");
 
   // RULES.md 2.4: equal middles (fives with A-9-3); by_card compares the aces first, highest_card the fives.
   const std::vector<const char*> by_card = {"Kc 8h 2h / Ad 5s 5c 9d 3c / Jc Jd Js 4c 4d",
                                             "Qc 8c 2s / As 5h 5d 9c 3d / Qd Qh Qs 6c 6d"};
   RulesSpec suits;
-  suits.suit_tiebreak = true;
+  suits.suit_tiebreak = SuitTiebreak::kHighestCard;
   CHECK(settle_texts(by_card, suits).pairs[0].rows[1] == 1);
-  suits.suit_by_card = true;
+  suits.suit_tiebreak = SuitTiebreak::kByCard;
   CHECK(settle_texts(by_card, suits).pairs[0].rows[1] == -1);
   CHECK(settle_texts(by_card, suits).net[0] == -1);
   // The wheel's ace first by card: A's As beats B's Ac, whereas by the highest card B's 5s beats A's 5c.
   const std::vector<const char*> wheels = {"Kc Qd 7h / 2c 2d 9s 9h Jc / As 2h 3c 4d 5c",
                                            "Kd Qh 7c / 3s 3d Ts Th Jd / Ac 2s 3h 4h 5s"};
   CHECK(settle_texts(wheels, suits).pairs[0].rows[2] == 1);
-  suits.suit_by_card = false;
+  suits.suit_tiebreak = SuitTiebreak::kHighestCard;
   CHECK(settle_texts(wheels, suits).pairs[0].rows[2] == -1);
 
   // The ofc preset: P0 scoops with royalties 7, 8, 6 against 1, 4, 4: 3 + 3 + 12 = 18.
@@ -1793,6 +1795,8 @@ static void test_settle_batch_inputs_and_threads() {
   std::vector<std::int64_t> net(rounds * players), units(rounds * pairs), home(rounds * pairs);
   std::vector<std::int8_t> rows(rounds * pairs * 3), scoop(rounds * pairs), natural(rounds * pairs * 2);
   std::vector<std::uint8_t> decided(rounds * pairs), foul(rounds * pairs * 2);
+  std::vector<std::uint8_t> player_foul(rounds * players), player_home_run(rounds * players);
+  std::vector<std::int8_t> player_natural(rounds * players);
   BatchInputs in;
   in.stakes = stakes.data();
   in.declared = declared.data();
@@ -1806,8 +1810,12 @@ static void test_settle_batch_inputs_and_threads() {
   out.natural = natural.data();
   out.decided_by = decided.data();
   out.foul = foul.data();
+  out.player_foul = player_foul.data();
+  out.player_natural = player_natural.data();
+  out.player_home_run = player_home_run.data();
   CHECK(!settle_batch(cards.data(), rounds, players, rules, in, out, Parallel{}));
   int failures_before = g_failures;
+  int player_home_runs_seen = 0;
   int naturals_seen = 0, surrenders_seen = 0, home_runs_seen = 0;
   for (std::size_t r = 0; r < rounds; ++r) {
     PlayerInput p[4];
@@ -1819,6 +1827,14 @@ static void test_settle_batch_inputs_and_threads() {
     RoundResult expected;
     CHECK(!settle_round(p, players, rules, stakes.data() + r * 16, &expected));
     for (int k = 0; k < players; ++k) CHECK(net[r * players + static_cast<std::size_t>(k)] == expected.net[k]);
+    for (int k = 0; k < players; ++k) {
+      const std::size_t at = r * players + static_cast<std::size_t>(k);
+      const int nk = expected.facts[k].natural;
+      CHECK(player_foul[at] == (expected.facts[k].foul ? 1 : 0));
+      CHECK(player_natural[at] == (nk < 0 ? -1 : static_cast<int>(rules.natural_kind[static_cast<std::size_t>(nk)])));
+      CHECK(player_home_run[at] == (expected.home_run[k] ? 1 : 0));
+      player_home_runs_seen += expected.home_run[k];
+    }
     for (int q = 0; q < pairs; ++q) {
       const PairResult& pr = expected.pairs[q];
       const std::size_t at = r * pairs + static_cast<std::size_t>(q);
@@ -1835,7 +1851,8 @@ static void test_settle_batch_inputs_and_threads() {
   }
   CHECK(g_failures == failures_before);
   CHECK(natural[3 * pairs * 2] == static_cast<int>(NaturalKind::kSixPairs));  // the declared hand, pair (0, 1)
-  CHECK(naturals_seen >= 3 && surrenders_seen > 100 && home_runs_seen > 0);
+  CHECK(naturals_seen >= 3 && surrenders_seen > 100 && home_runs_seen > 0 && player_home_runs_seen > 0);
+  CHECK(player_natural[3 * players] == static_cast<int>(NaturalKind::kSixPairs));  // the declared hand
 
   // Threads and chunks: the same bytes out.
   for (const unsigned threads : {2u, 3u, 0u, 7u}) {
@@ -2298,7 +2315,7 @@ static void test_jokers() {
   {
     RulesSpec rules;
     rules.jokers = 2;
-    rules.suit_tiebreak = true;
+    rules.suit_tiebreak = SuitTiebreak::kHighestCard;
     const std::vector<const char*> hands = {"X1 Kh Kd / 9s 9h 9d 4c 4d / 7s 7h 7d 7c 2s",
                                             "Kc Ks X2 / 6c 6d 6s 3h 3d / Qc Jc Tc 9c 8c"};
     RoundResult r = settle_texts(hands, rules);
@@ -2308,7 +2325,7 @@ static void test_jokers() {
     r = settle_texts(hands, rules);
     CHECK(r.facts[0].joker_card[0] == parse_card_token("Kc") && r.facts[1].joker_card[1] == parse_card_token("Kc"));
     CHECK(r.pairs[0].rows[0] == -1);  // Kc Kd Kh under Kc Kc Ks
-    rules.suit_tiebreak = false;
+    rules.suit_tiebreak = SuitTiebreak::kOff;
     r = settle_texts(hands, rules);
     CHECK(r.pairs[0].rows[0] == 0 && r.facts[0].joker_card[0] == parse_card_token("Ks"));
   }
@@ -2347,6 +2364,48 @@ static void test_jokers() {
 
 // The strict JSON Lines reader of the service's fast path: what it reads, what it leaves to the general
 // path (false), the net lines it writes, and that no input (truncated or mutated) reads out of bounds.
+// The strengths each pack's rows can have: one deck gives the 7,462 five-card and 455 three-card classes
+// under either wheel; an added suit adds the 13 fives of a kind, 2,860 flushes with one pair and 858 with
+// two pairs; jokers add flushes holding three of a kind, which no pack without jokers holds.
+static void test_pack_strengths() {
+  for (const Wheel w : {Wheel::Low, Wheel::Second}) {
+    CHECK(pack_strengths(5, w, 0).size() == 7462);
+    CHECK(pack_strengths(3, w, 0).size() == 455);
+    CHECK(pack_strengths(5, w, make_pack(0x8u, 0)).size() == 7462 + 13 + 2860 + 858);
+    CHECK(pack_strengths(3, w, make_pack(0x3u, 2)) == pack_strengths(3, w, 0));
+  }
+  const Strength trips_flush = make_strength(kFlush, 14, 14, 14, 13, 2);
+  const auto has = [](const std::vector<Strength>& all, Strength s) {
+    return std::binary_search(all.begin(), all.end(), s);
+  };
+  CHECK(!has(pack_strengths(5, Wheel::Low, make_pack(0x3u, 0)), trips_flush));
+  CHECK(has(pack_strengths(5, Wheel::Low, make_pack(0, 2)), trips_flush));
+  CHECK(has(pack_strengths(5, Wheel::Low, make_pack(0x8u, 1)), trips_flush));
+  CHECK(has(pack_strengths(5, Wheel::Low, make_pack(0, 1)), make_strength(kFiveOfAKind, 7)));
+  CHECK(is_row_strength(trips_flush, 5, Wheel::Low));
+  CHECK(!is_row_strength(trips_flush, 3, Wheel::Low));
+  CHECK(!is_row_strength(make_strength(kFlush, 14, 14, 14, 14, 2), 5, Wheel::Low));
+  CHECK(!is_row_strength(make_strength(kStraight, 5, 4, 3, 2, 1), 5, Wheel::Second));
+  CHECK(is_row_strength(make_strength(kStraight, 14, 5, 4, 3, 2), 5, Wheel::Second));
+  // Every pack's strengths are evaluations of its own rows, and a bigger pack holds all of a smaller one's.
+  const std::vector<Strength> small = pack_strengths(5, Wheel::Low, make_pack(0x1u, 1));
+  const std::vector<Strength> big = pack_strengths(5, Wheel::Low, make_pack(0x3u, 2));
+  CHECK(std::includes(big.begin(), big.end(), small.begin(), small.end()));
+  // row_strengths is the union over every pack the rules allow (up to two added suits, up to two jokers).
+  for (const int width : {3, 5})
+    for (const Wheel w : {Wheel::Low, Wheel::Second}) {
+      std::set<Strength> every;
+      for (unsigned suits = 0; suits < 16; ++suits) {
+        if (detail::popcount32(suits) > 2) continue;
+        for (int jokers = 0; jokers <= kMaxJokers; ++jokers) {
+          for (const Strength s : pack_strengths(width, w, make_pack(suits, jokers))) every.insert(s);
+        }
+      }
+      CHECK(std::vector<Strength>(every.begin(), every.end()) == row_strengths(width, w));
+    }
+  CHECK(row_strengths(4, Wheel::Low).empty());
+}
+
 static void test_round_lines() {
   const std::string a = R"({"front":[0,1,2],"middle":[3,4,5,6,7],"back":[8,9,10,11,12]})";
   const std::string b = R"({"name":"Bo","front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s","back":["As","Ah","Ad","Ac","8h"]})";
@@ -2573,6 +2632,7 @@ int main() {
   test_presets_group();
   test_deck_group();
   test_jokers();
+  test_pack_strengths();
   test_round_lines();
   test_fair();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);

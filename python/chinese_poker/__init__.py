@@ -4,10 +4,8 @@ The compiled core (``chinese_poker._core``) does every computation; this package
 documented Python face.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 try:
-    from chinese_poker import _core  # noqa: F401 - the compiled core, checked first for a clear message
+    import chinese_poker._core as _core  # noqa: F401 - the compiled core, checked first for a clear message
 except ImportError as error:  # pragma: no cover - only without a built extension
     raise ImportError(
         f"chinese_poker's compiled core is missing or does not match this Python ({error}); rebuild it "
@@ -15,6 +13,7 @@ except ImportError as error:  # pragma: no cover - only without a built extensio
     ) from error
 
 from chinese_poker._core import InputError
+from chinese_poker._version import __version__
 from chinese_poker.advice import (
     Comparison,
     RowRates,
@@ -40,11 +39,6 @@ from chinese_poker.rules import Rules
 from chinese_poker.settle import SettleDetail, settle, settle_batch
 from chinese_poker.settlement import PairResult, PlayerResult, Settlement
 from chinese_poker.simulate import Simulation, Strategy, simulate
-
-try:
-    __version__ = version("chinese-poker")  # the one version source: pyproject.toml
-except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
-    __version__ = "0+unknown"
 
 __all__ = [
     "Arrangement",

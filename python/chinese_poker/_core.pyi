@@ -18,6 +18,7 @@ class InputError(ValueError):
 def parse_card(card: object) -> int: ...
 def parse_cards(cards: object, extra_suits: str = "", jokers: int = 0) -> tuple[int, ...]: ...
 def format_card(card: int) -> str: ...
+def card_copies(extra_suits: str = "", jokers: int = 0) -> tuple[int, ...]: ...
 def evaluate(
     cards: str | Iterable[str | int], wheel: str = "low", extra_suits: str = "", jokers: int = 0
 ) -> int: ...
@@ -28,60 +29,10 @@ def evaluate_batch(
     extra_suits: str = "",
     jokers: int = 0,
 ) -> npt.NDArray[np.int32]: ...
-
-class Wheel(enum.Enum):
-    low = 0
-    second = 1
-
-class SuitTiebreak(enum.Enum):
-    off = 0
-    highest_card = 1
-    by_card = 2
-
-class MiddleVsBack(enum.Enum):
-    non_strict = 0
-    strict = 1
-
-class OverallBasis(enum.Enum):
-    two_rows = 0
-    total = 1
-
-class RoyaltyMode(enum.Enum):
-    replace = 0
-    add = 1
-
-class RoyaltyCondition(enum.Enum):
-    win_row = 0
-    always = 1
-
-class FoulPolicy(enum.Enum):
-    lose_all_rows = 0
-    as_scooped = 1
-    as_laid = 2
-
-class NaturalDeclaration(enum.Enum):
-    must_declare = 0
-    auto = 1
-
-class NaturalTiebreak(enum.Enum):
-    full = 0
-    top_pair_only = 1
-    none = 2
-
-# settlement group (issue #10)
-class NaturalVsNatural(enum.Enum):
-    by_kind = 0
-    by_units = 1
-    net = 2
-    push = 3
-
-class NaturalUnitsMode(enum.Enum):
-    table = 0
-    as_home_run = 1
-
-class FoulVsFoul(enum.Enum):
-    push = 0
-    as_laid = 1
+def pack_strengths(
+    width: int, wheel: str = "low", extra_suits: str = "", jokers: int = 0
+) -> npt.NDArray[np.int32]: ...
+def row_strengths(width: int, wheel: str = "low") -> npt.NDArray[np.int32]: ...
 
 class RoyaltyCategory(enum.Enum):
     high_card = 0
@@ -97,24 +48,6 @@ class RoyaltyCategory(enum.Enum):
     royal_flush = 10
     wheel_straight_flush = 11
 
-class Fantasyland(enum.Enum):
-    off = 0
-    standard = 1
-    progressive = 2
-
-# presets group
-class AceBasis(enum.Enum):
-    pairwise = 0
-    table = 1
-
-class Shooting(enum.Enum):
-    scoop = 0
-    no_lost_row = 1
-
-class HomeRunScope(enum.Enum):
-    own_pairs = 0
-    table = 1
-
 class NaturalKind(enum.Enum):
     six_pairs = 0
     three_straights = 1
@@ -129,7 +62,6 @@ class NaturalKind(enum.Enum):
     three_quads = 10
     three_straight_flushes = 11
     twelve_royals = 12
-    # naturals group (issue #10)
     five_consecutive_pairs = 13
     two_trips_three_pairs = 14
     one_red = 15
@@ -149,63 +81,24 @@ class DecidedBy(enum.Enum):
     false_declaration = 4
     not_played = 5
 
+def knob_table() -> tuple[dict[str, Any], ...]: ...
+
 class RulesSpec:
+    # The plain knobs are properties made from the knob table (see knob_table()): an enum-like knob a
+    # str, a flag a bool, a count an int. The compound knobs are typed below.
     KNOBS: tuple[str, ...]
-    wheel: Wheel
-    suit_tiebreak: SuitTiebreak
+    def __getattr__(self, knob: str) -> str | int | bool: ...
+    def __setattr__(self, knob: str, value: object) -> None: ...
     suit_order: str
-    middle_vs_back: MiddleVsBack
-    overall_unit: int
-    overall_basis: OverallBasis
-    scoop_bonus: int
-    scoop_multiplier: int
-    royalties_in_multiplier: bool
-    home_run_multiplier: int
-    home_run_min_opponents: int
     royalties: list[tuple[int, RoyaltyCategory, int]]
-    royalty_mode: RoyaltyMode
-    royalty_condition: RoyaltyCondition
-    royalty_cancel: bool
-    foul_policy: FoulPolicy
-    foul_pays_royalties: bool
+    rank_royalties: list[tuple[int, RoyaltyCategory, int, int]]
     naturals: list[tuple[NaturalKind, int]]
-    natural_declaration: NaturalDeclaration
-    natural_tiebreak: NaturalTiebreak
-    quads_as_two_pairs: bool
-    trips_as_pair_plus_single: bool
-    surrender_units: int
-    # naturals group (issue #10)
-    three_straights_front_a23: bool
-    three_straights_front_qka: bool
-    three_straights_wheel: bool
-    three_flushes_distinct_suits: bool
-    quads_as_trips: bool
-    # settlement group (issue #10)
     @property
     def row_base(self) -> tuple[int, int, int]: ...
     @row_base.setter
     def row_base(self, value: Sequence[int]) -> None: ...
-    ace_units: int
-    pair_cap: int
-    home_run_cap: int
-    home_run_bonus: int
-    home_run_counts_naturals: bool
-    natural_vs_natural: NaturalVsNatural
-    natural_settles_table: bool
-    natural_units_mode: NaturalUnitsMode
-    false_declaration_units: int
     horse_card: int | None
-    horse_multiplier: int
-    foul_vs_foul: FoulVsFoul
-    # ofc group
-    rank_royalties: list[tuple[int, RoyaltyCategory, int, int]]
-    fantasyland: Fantasyland
-    # presets group
-    ace_basis: AceBasis
-    shooting: Shooting
-    home_run_scope: HomeRunScope
     extra_suits: str
-    jokers: int
     def __init__(self) -> None: ...
 
 class PlayerFacts:
@@ -299,6 +192,10 @@ class RoundResult:
 def player_facts(cards: bytes, declared: bool, rules: RulesSpec) -> PlayerFacts: ...
 def detect_natural(cards: bytes, rules: RulesSpec) -> NaturalKind | None: ...
 def held_naturals(cards: bytes, rules: RulesSpec) -> tuple[NaturalKind, ...]: ...
+
+MAX_STAKE: int
+FOUL_REASONS: tuple[tuple[int, str], ...]
+
 def settle_round(
     cards: bytes,
     declared: Sequence[bool],
@@ -342,7 +239,7 @@ class ExpectedModel:
         top: int = 0,
     ) -> None: ...
     @property
-    def wheel(self) -> Wheel: ...
+    def wheel(self) -> str: ...
     @property
     def top(self) -> int: ...
     @property

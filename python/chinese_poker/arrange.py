@@ -26,7 +26,7 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker._threads import thread_count
 from chinese_poker.cards import CardsLike
 from chinese_poker.hand import Hand, RulesLike, rules_or_default

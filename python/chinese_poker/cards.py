@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Union
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 
 __all__ = [
     "DECK_SIZE",
@@ -83,11 +83,14 @@ def format_cards(cards: CardsLike, extra_suits: str = "") -> str:
     return " ".join(_text(code) for code in codes)
 
 
+#: The text of every card code 0..53 (the jokers last), as the core writes it: index it with a code that
+#: is valid by construction (a ``Hand``'s cards) to need no per-card check.
+CARD_TEXT: tuple[str, ...] = tuple(_core.format_card(code) for code in range(DECK_SIZE + len(JOKERS)))
+
+
 def _text(code: int) -> str:
     """The text of a valid code 0..53."""
-    if code >= DECK_SIZE:
-        return JOKERS[code - DECK_SIZE]
-    return RANKS[code // 4] + SUITS[code % 4]
+    return CARD_TEXT[code]
 
 
 def __dir__() -> list[str]:

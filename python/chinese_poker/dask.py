@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker.arrange import DEFAULT_STRATEGY, arrange_batch
 from chinese_poker.dealing import deal_batch
 from chinese_poker.hand import RulesLike, rules_or_default

@@ -13,13 +13,12 @@ from __future__ import annotations
 import numbers
 from enum import IntEnum
 from functools import cache, lru_cache
-from itertools import combinations, permutations
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker._threads import thread_count
 
 __all__ = [
@@ -96,67 +95,23 @@ def evaluate_batch(
         raise _named("evaluate_batch", error) from None
 
 
-def _descending(count: int) -> list[tuple[int, ...]]:
-    """Every vector of ``count`` distinct ranks 2..14, highest first."""
-    return list(combinations(range(14, 1, -1), count))
-
-
-def _straights() -> list[tuple[int, ...]]:
-    runs = [tuple(range(high, high - 5, -1)) for high in range(14, 5, -1)]
-    return [*runs, (5, 4, 3, 2, 1), (14, 5, 4, 3, 2)]  # the wheel under either encoding
-
-
-def _distinct(count: int) -> list[tuple[int, ...]]:
-    """``count`` distinct ranks where the first (the set) is followed by kickers highest first."""
-    out = []
-    for first in range(14, 1, -1):
-        for rest in _descending(count - 1):
-            if first not in rest:
-                out.append((first, *rest))
-    return out
+def pack_strengths(
+    width: int = 5, wheel: str = "low", *, extra_suits: str = "", jokers: int = 0
+) -> frozenset[int]:
+    """Every strength a row of ``width`` (3 or 5) cards of a pack can have under ``wheel``: the pack of the
+    rules knobs ``extra_suits`` and ``jokers``. The core derives them by evaluating one row for each rank
+    multiset the pack deals in one suit and spread over several, with 0 .. ``jokers`` jokers; one deck
+    gives the 7462 five-card and 455 three-card classes."""
+    return frozenset(int(s) for s in _core.pack_strengths(width, wheel, extra_suits, jokers))
 
 
 @lru_cache(maxsize=1)
 def _all_strengths() -> frozenset[int]:
-    """Every strength some 3- or 5-card hand has (under either wheel rule), built once from RULES.md's
-    vectors: 7462 five-card classes plus the wheel's second encoding, and 455 three-card classes."""
-    straights = set(_straights())
-    no_straight = [v for v in _descending(5) if v not in straights]
-    vectors: dict[HandCategory, list[tuple[int, ...]]] = {
-        HandCategory.HIGH_CARD: no_straight + _descending(3),
-        HandCategory.ONE_PAIR: _distinct(4) + _distinct(2),
-        HandCategory.TWO_PAIR: [
-            (high, low, kicker)
-            for high, low in _descending(2)
-            for kicker in range(14, 1, -1)
-            if kicker not in (high, low)
-        ],
-        HandCategory.THREE_OF_A_KIND: _distinct(3) + [(t,) for t in range(14, 1, -1)],
-        HandCategory.STRAIGHT: sorted(straights),
-        HandCategory.FLUSH: no_straight,
-        HandCategory.FULL_HOUSE: list(permutations(range(14, 1, -1), 2)),
-        HandCategory.FOUR_OF_A_KIND: list(permutations(range(14, 1, -1), 2)),
-        HandCategory.STRAIGHT_FLUSH: sorted(straights),
-        # Only with a card twice (a pack with added suits): five of a kind, and flushes holding one pair
-        # or two pairs (all five ranks, high to low).
-        HandCategory.FIVE_OF_A_KIND: [(r,) for r in range(14, 1, -1)],
-    }
-    vectors[HandCategory.FLUSH] = (
-        vectors[HandCategory.FLUSH]
-        + [tuple(sorted((p, p, *rest), reverse=True)) for p, *rest in _distinct(4)]
-        + [
-            tuple(sorted((high, high, low, low, kicker), reverse=True))
-            for high, low, kicker in vectors[HandCategory.TWO_PAIR]
-        ]
+    """Every strength some 3- or 5-card row of some pack has (any added suits, any jokers the rules allow,
+    under either wheel rule): the core's union of ``pack_strengths``, built once."""
+    return frozenset(
+        int(s) for width in (3, 5) for wheel in ("low", "second") for s in _core.row_strengths(width, wheel)
     )
-    strengths = set()
-    for cat, group in vectors.items():
-        for vector in group:
-            value = int(cat) << CATEGORY_SHIFT
-            for shift, rank in zip((16, 12, 8, 4, 0), vector):
-                value |= rank << shift
-            strengths.add(value)
-    return frozenset(strengths)
 
 
 def _check_strength(strength: Any) -> int:

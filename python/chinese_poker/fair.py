@@ -34,7 +34,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker.cards import DECK_SIZE, SUITS, parse_cards
 from chinese_poker.rules import Rules
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Union
 
 import numpy as np
 
-from chinese_poker import _core
-from chinese_poker.cards import DECK_SIZE, JOKERS, SUITS, CardsLike, format_card, parse_cards
+import chinese_poker._core as _core
+from chinese_poker.cards import DECK_SIZE, JOKERS, CardsLike, format_card, parse_cards
 from chinese_poker.rules import Rules, core_spec
 
 #: What every entry point accepts as rules: ``Rules``, a preset name, or a rules document (mapping).
@@ -46,7 +47,7 @@ def rules_or_default(rules: RulesLike | None) -> Rules:
 
 
 #: The core's foul_reasons bits and their names, in the order HandFacts lists them.
-_FOUL_REASONS = ((1, "front_beats_middle"), (2, "middle_beats_back"), (4, "middle_equals_back"))
+_FOUL_REASONS: tuple[tuple[int, str], ...] = _core.FOUL_REASONS
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,13 @@ def _resolve_joker_symbols(rows: tuple[CardsLike, CardsLike, CardsLike]) -> tupl
     return tuple(resolved)
 
 
+@lru_cache(maxsize=64)
+def _card_copies(extra_suits: str, jokers: int) -> tuple[int, ...]:
+    """How many copies of each card code 0..53 the pack of ``extra_suits`` and ``jokers`` holds (the
+    core's count: 0 for a joker it does not hold)."""
+    return _core.card_copies(extra_suits, jokers)
+
+
 def _distinct(codes: tuple[int, ...], extra_suits: str = "", jokers: int = 0) -> tuple[int, ...]:
     """``codes``, checked that no card appears more often than the pack holds it: once, or twice for a card
     of a suit in ``extra_suits``, and that each joker is one of the pack's ``jokers``."""
@@ -242,14 +250,15 @@ def _distinct(codes: tuple[int, ...], extra_suits: str = "", jokers: int = 0) ->
         return codes
     seen: dict[int, list[int]] = {}
     rows = [ROW_NAMES[0]] * 3 + [ROW_NAMES[1]] * 5 + [ROW_NAMES[2]] * 5
+    pack = _card_copies(extra_suits, jokers)
     for position, code in enumerate(codes):
-        if code >= DECK_SIZE + jokers:
+        if pack[code] == 0:
             raise ValueError(
                 f"{rows[position]}: card {format_card(code)} (code {code}) is a joker the pack does not hold "
                 f"(rules knob 'jokers' is {jokers})"
             )
         where = seen.setdefault(code, [])
-        copies = 2 if code < DECK_SIZE and SUITS[code % 4] in extra_suits else 1
+        copies = pack[code]
         if len(where) >= copies:
             if copies == 1:
                 first, second = rows[where[0]], rows[position]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, wraps
@@ -23,21 +22,24 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from chinese_poker import _core
-from chinese_poker import _jsontext as jsontext
+import chinese_poker.rules_text as rules_text
 from chinese_poker._suggest import did_you_mean
-from chinese_poker._toml import toml_key, toml_value
-from chinese_poker.cards import parse_card
-from chinese_poker.knobs import (  # settlement group (issue #10)
+from chinese_poker.knob_forms import (
+    ROYALTY_TABLES,
+    normalize_extra_suits,
+    normalize_horse_card,
+    normalize_naturals,
+    normalize_row_base,
+    normalize_royalties,
+    read_only_table,
+)
+from chinese_poker.knobs import (
     BOOL_KNOBS,
     CHOICE_TEXT,
     CHOICES,
     INT_RANGES,
     KNOB_GUIDE,
-    RANK_LETTERS,
     REMOVED_KNOBS,
-    ROWS,
-    ROYALTY_TABLES,
     AceBasis,
     Fantasyland,
     FoulPolicy,
@@ -60,23 +62,13 @@ from chinese_poker.knobs import (  # settlement group (issue #10)
     Wheel,
     check_units,
     knob_error,
-    normalize_extra_suits,
-    normalize_horse_card,
-    normalize_naturals,
-    normalize_row_base,
-    normalize_royalties,
     quoted,
-    read_only_table,
     removed_knob_error,
 )
 from chinese_poker.presets import DEFAULT_PRESET, PRESET_NAMES, check_preset_name, preset_document
+from chinese_poker.rules_spec import SPEC_CACHE, core_spec
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.9/3.10 only
-    import tomli as tomllib
-
-__all__ = ["KNOBS", "Rules"]
+__all__ = ["KNOBS", "Rules", "core_spec"]
 
 # Keys a rules document may carry besides the knobs: the base preset and free-text documentation.
 _PRESET_KEY = "preset"
@@ -120,13 +112,11 @@ class Rules:
     quads_as_two_pairs: bool = True
     trips_as_pair_plus_single: bool = True
     surrender_units: int = 0
-    # naturals group (issue #10): what counts as a natural (RULES.md section 10)
     three_straights_front_a23: bool = True
     three_straights_front_qka: bool = True
     three_straights_wheel: bool = True
     three_flushes_distinct_suits: bool = False
     quads_as_trips: bool = True
-    # settlement group (issue #10)
     row_base: RowBase = (1, 1, 1)
     ace_units: int = 0
     pair_cap: int = 0
@@ -140,13 +130,10 @@ class Rules:
     horse_card: str | None = None
     horse_multiplier: int = 2
     foul_vs_foul: FoulVsFoul = "push"
-    # ofc group
     fantasyland: Fantasyland = "off"
-    # presets group
     ace_basis: AceBasis = "pairwise"
     shooting: Shooting = "scoop"
     home_run_scope: HomeRunScope = "own_pairs"
-    # deck group (issue #15): the pack
     extra_suits: str = ""
     jokers: int = 0
     name: str | None = field(default=None, compare=False)
@@ -165,9 +152,9 @@ class Rules:
                 raise knob_error(knob, f"got {value!r} ({type(value).__name__})", "true, false")
         object.__setattr__(self, "royalties", normalize_royalties(self.royalties))
         object.__setattr__(self, "naturals", normalize_naturals(self.naturals))
-        object.__setattr__(self, "row_base", normalize_row_base(self.row_base))  # settlement group
+        object.__setattr__(self, "row_base", normalize_row_base(self.row_base))
         object.__setattr__(self, "horse_card", normalize_horse_card(self.horse_card))
-        object.__setattr__(self, "extra_suits", normalize_extra_suits(self.extra_suits))  # deck group
+        object.__setattr__(self, "extra_suits", normalize_extra_suits(self.extra_suits))
         if self.name is not None and self.name not in PRESET_NAMES:
             presets = quoted(PRESET_NAMES)
             raise ValueError(f"rules name {self.name!r} is not a preset; allowed: None, {presets}")
@@ -251,7 +238,7 @@ class Rules:
     def __getstate__(self) -> dict[str, Any]:
         """Pickle the knobs only: the cached core form is rebuilt where the rules are used."""
         state = dict(self.__dict__)
-        state.pop(_SPEC_CACHE, None)
+        state.pop(SPEC_CACHE, None)
         return state
 
     def resolved(self) -> dict[str, Any]:
@@ -279,12 +266,7 @@ class Rules:
     @classmethod
     def from_json(cls, text: str) -> Rules:
         """Rules from JSON text holding one object (as ``from_dict``); malformed text is a ``ValueError``."""
-        if not isinstance(text, (str, bytes, bytearray)):
-            raise TypeError(f"Rules.from_json takes JSON text, got {type(text).__name__}")
-        data = jsontext.loads(text if isinstance(text, str) else _utf8_text(text))
-        if not isinstance(data, dict):
-            raise ValueError(f"rules JSON must be an object, got {type(data).__name__}")
-        return cls.from_dict(data)
+        return cls.from_dict(rules_text.json_document(text))
 
     def to_json(self, indent: int | None = 2) -> str:
         """The ``to_dict`` form as JSON text."""
@@ -293,37 +275,21 @@ class Rules:
     @classmethod
     def from_toml(cls, text: str) -> Rules:
         """Rules from TOML text (as ``from_dict``); malformed text is a ``ValueError``."""
-        if not isinstance(text, (str, bytes, bytearray)):
-            raise TypeError(f"Rules.from_toml takes TOML text, got {type(text).__name__}")
-        try:
-            data = tomllib.loads(text if isinstance(text, str) else _utf8_text(text))
-        except RecursionError:
-            raise ValueError("rules TOML is nested too deeply") from None
-        return cls.from_dict(data)
+        return cls.from_dict(rules_text.toml_document(text))
 
     def to_toml(self) -> str:
         """The ``to_dict`` form as TOML text: one ``key = value`` line per knob."""
-        lines = ["# chinese-poker rules: every knob of RULES.md (see chinese_poker.rules)"]
-        # TOML has no null: a knob whose value is None (horse_card) is left out, which reads back as None.
-        lines += [
-            f"{toml_key(key)} = {toml_value(value)}"
-            for key, value in self.to_dict().items()
-            if value is not None
-        ]
-        return "\n".join(lines) + "\n"
+        return rules_text.toml_text(self.to_dict())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Rules:
         """Rules from a ``.json`` or ``.toml`` file (UTF-8, a byte order mark allowed), chosen by the file's
         extension."""
-        suffix = _suffix(path)
-        text = _utf8_text(Path(path).read_bytes())
-        return cls.from_json(text) if suffix == ".json" else cls.from_toml(text)
+        return cls.from_dict(rules_text.read_document(path))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write these rules to a ``.json`` or ``.toml`` file (UTF-8), chosen by the file's extension."""
-        suffix = _suffix(path)
-        text = self.to_json() + "\n" if suffix == ".json" else self.to_toml()
+        text = self.to_json() + "\n" if rules_text.file_suffix(path) == ".json" else self.to_toml()
         Path(path).write_text(text, encoding="utf-8")
 
 
@@ -355,23 +321,8 @@ def _init_with_suggestion(self: Rules, *args: Any, **knobs: Any) -> None:
 setattr(Rules, "__init__", _init_with_suggestion)  # noqa: B010
 
 
-def _utf8_text(data: bytes | bytearray) -> str:
-    """Bytes of a rules document as text: UTF-8, a leading byte order mark allowed."""
-    try:
-        return bytes(data).decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"rules text is not UTF-8: {error}") from None
-
-
 def _unknown_key(key: object, known: tuple[str, ...]) -> ValueError:
     return ValueError(f"unknown rules knob {key!r}{did_you_mean(key, known)}; known: {quoted(known)}")
-
-
-def _suffix(path: str | os.PathLike[str]) -> str:
-    suffix = Path(path).suffix.lower()
-    if suffix not in (".json", ".toml"):
-        raise ValueError(f"a rules file must end in .json or .toml, got {os.fspath(path)!r}")
-    return suffix
 
 
 def _from_dict(data: object, loading: tuple[str, ...]) -> Rules:
@@ -419,57 +370,6 @@ def _preset(name: str, loading: tuple[str, ...] | None = None) -> Rules:
 
 # The per-knob guide lives with the knobs' vocabulary (knobs.KNOB_GUIDE); help(Rules) shows it in place.
 Rules.__doc__ = (Rules.__doc__ or "").replace("{knob_guide}", KNOB_GUIDE.replace("\n", "\n    "))
-
-
-# ----- the core's form of the rules -----------------------------------------------------------------------
-
-_SPEC_CACHE = "_core_spec"
-
-
-def core_spec(rules: Rules) -> _core.RulesSpec:
-    """The core's typed form of ``rules`` (every knob a typed field), built once per ``Rules``, cached on it.
-
-    The one place where knob values cross into the core: each enum-like knob becomes the bound enum member
-    of the same name, each count an int, the tables lists of typed entries. The core checks every value.
-    """
-    cached = rules.__dict__.get(_SPEC_CACHE)
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    spec = _core.RulesSpec()
-    for knob in KNOBS:
-        value = getattr(rules, knob)
-        if knob == "royalties":
-            table = rules.royalty_table
-            spec.royalties = [
-                (row_index, _core.RoyaltyCategory[key], units)
-                for row_index, row in enumerate(ROWS)
-                for key, units in table[row].items()
-                if "@" not in key
-            ]
-            # ofc group: the rank keys "category@R" travel as (row, category, rank value 2..14, units).
-            spec.rank_royalties = [
-                (
-                    row_index,
-                    _core.RoyaltyCategory[key.partition("@")[0]],
-                    RANK_LETTERS.index(key[-1]) + 2,
-                    units,
-                )
-                for row_index, row in enumerate(ROWS)
-                for key, units in table[row].items()
-                if "@" in key
-            ]
-        elif knob == "naturals":
-            spec.naturals = [(_core.NaturalKind[name], units) for name, units in value]
-        elif knob in CHOICES:
-            current = getattr(spec, knob)
-            # suit_order is a validated str in the core (24 values); the others are bound enums.
-            setattr(spec, knob, value if isinstance(current, str) else type(current)[value])
-        elif knob == "horse_card":
-            spec.horse_card = None if value is None else parse_card(value)
-        else:
-            setattr(spec, knob, value)
-    object.__setattr__(rules, _SPEC_CACHE, spec)
-    return spec
 
 
 def __dir__() -> list[str]:

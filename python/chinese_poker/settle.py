@@ -9,7 +9,7 @@ from typing import Any, Literal, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from chinese_poker import _core
+import chinese_poker._core as _core
 from chinese_poker._threads import thread_count
 from chinese_poker.hand import Hand, RulesLike, rules_or_default
 from chinese_poker.rules import core_spec
@@ -18,7 +18,7 @@ from chinese_poker.settlement import Settlement
 __all__ = ["DECIDED_BY", "MAX_STAKE", "HandLike", "SettleDetail", "settle", "settle_batch"]
 
 #: The greatest stake of one pair (the core's cap): with it and the rules' caps no total overflows.
-MAX_STAKE = 1_000_000
+MAX_STAKE: int = _core.MAX_STAKE
 
 HandLike = Union[Hand, Sequence[Any]]
 
@@ -127,7 +127,7 @@ def settle(
 
 
 def _banker_seat(banker: object, players: int) -> int | None:
-    """The banker's seat as the core takes it (settlement group, issue #10); the core checks the range."""
+    """The banker's seat as the core takes it; the core checks the range."""
     if banker is None:
         return None
     if isinstance(banker, (bool, np.bool_)) or not isinstance(banker, (int, np.integer)):
@@ -197,6 +197,9 @@ class SettleDetail:
     - ``royalties`` (R, Q, 2, 3) int64: the row royalties (front, middle, back) of i, j.
     - ``bet`` (R, Q) int64: the pair's bet (banker rounds; 1 otherwise).
     - ``fantasyland_cards`` (R, P) uint8: each player's ``fantasyland_cards``.
+    - ``player_foul`` (R, P) bool, ``player_natural`` (R, P) int8 (as ``natural``) and ``player_home_run``
+      (R, P) bool: each player's own foul, natural and home run (``PlayerResult.foul``, ``.natural``,
+      ``.home_run``).
 
     In a banker round the pairs without the banker are not settled: ``decided_by`` there is
     ``DECIDED_BY.index("not_played")``, with ``rows`` 0, amounts, ``stake`` and ``bet`` 0, ``home_run`` 1.
@@ -217,6 +220,9 @@ class SettleDetail:
     royalties: npt.NDArray[np.int64]
     bet: npt.NDArray[np.int64]
     fantasyland_cards: npt.NDArray[np.uint8]
+    player_foul: npt.NDArray[np.bool_]
+    player_natural: npt.NDArray[np.int8]
+    player_home_run: npt.NDArray[np.bool_]
 
 
 def _batch_ints(values: Any, name: str) -> Any:
@@ -227,25 +233,6 @@ def _batch_ints(values: Any, name: str) -> Any:
             raise ValueError(f"{name}: {int(values.max())} does not fit an int64")
         return values.astype(np.int64)
     return values
-
-
-def _batch_banker(banker: Any, rounds: np.ndarray) -> Any:
-    """The banker column as int64, its seats checked here so a bad one is named with its own value (the core
-    checks them again)."""
-    seats = _batch_ints(banker, "banker")
-    if isinstance(seats, np.ndarray) and seats.dtype == np.int64 and seats.ndim == 1 and rounds.ndim == 3:
-        players = rounds.shape[1]
-        bad = np.flatnonzero((seats < -1) | (seats >= players))
-        if bad.size:
-            r = int(bad[0])
-            error = _core.InputError(
-                f"round {r}: banker = {int(seats[r])} is not a seat: a round of {players} players has seats "
-                f"0..{players - 1} (-1: no banker)"
-            )
-            error.kind, error.item = "bad_banker", r
-            error.player = error.other = error.position = error.card = None
-            raise error
-    return seats
 
 
 def _batch_stakes(stakes: Any) -> Any:
@@ -347,7 +334,7 @@ def settle_batch(
                 'players; use ace_basis = "pairwise" otherwise'
             )
         spec = core_spec(resolved)
-        seats = _batch_banker(banker, rounds)
+        seats = _batch_ints(banker, "banker")
         arguments = (
             _batch_stakes(stakes),
             declared,

@@ -1,30 +1,24 @@
 """The result of settling a round: ``Settlement`` and its ``PlayerResult`` and ``PairResult`` parts.
 
-A ``Settlement`` wraps the core's result and builds the per-player and per-pair records on first use;
-``to_dict`` gives the JSON output form, ``explain`` the readable account.
+A ``Settlement`` wraps the core's result and builds the per-player and per-pair records on first use.
+``to_dict`` gives the JSON output form (built by ``formats.output``), ``explain`` the readable account
+(``_render.explain_settlement``).
 """
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from chinese_poker import _core
-from chinese_poker._render import text_table
-from chinese_poker.cards import RANKS, SUITS
-from chinese_poker.evaluation import CATEGORY_SHIFT, HandCategory, describe
-from chinese_poker.hand import ROW_NAMES, Hand
+import chinese_poker._core as _core
+from chinese_poker._render import explain_settlement
+from chinese_poker.cards import CARD_TEXT
+from chinese_poker.hand import Hand
+from chinese_poker.knobs import KNOB_TABLE
 from chinese_poker.rules import Rules
 
 __all__ = ["EXTENDED_PAIR_FIELDS", "PairResult", "PlayerResult", "Settlement", "uses_settlement_knobs"]
-
-
-# The text of every card code and the output name of every category, made once: a Hand's cards and the
-# core's strengths are valid by construction, so to_dict needs no per-card check.
-_CARD_TEXT: tuple[str, ...] = (*(rank + suit for rank in RANKS for suit in SUITS), "X1", "X2")
-_CATEGORY_NAMES: tuple[str, ...] = tuple(member.name.lower() for member in HandCategory)
 
 
 @dataclass(frozen=True)
@@ -62,7 +56,7 @@ class PairResult:
     stake: int
     home_run: int
     units: int
-    # settlement group (issue #10)
+    # The real-table knobs' fields (EXTENDED_PAIR_FIELDS).
     false_declaration_units: int = 0
     ace_units: int = 0
     capped: bool = False
@@ -72,27 +66,22 @@ class PairResult:
     bet: int = 1
 
 
-#: The fields of the real-table settlement knobs (issue #10): in the output only when a round uses them.
+#: The fields of the real-table settlement knobs: in the output only when a round uses them.
 EXTENDED_PAIR_FIELDS: tuple[str, ...] = (
     "false_declaration_units", "ace_units", "capped", "home_run_bonus_units", "home_run_capped", "horse",
     "bet",
 )  # fmt: skip
-#: The fields of a pair's breakdown, in their order in the output.
-_PAIR_FIELDS = tuple(f.name for f in fields(PairResult))
-_BASIC_PAIR_FIELDS = tuple(name for name in _PAIR_FIELDS if name not in EXTENDED_PAIR_FIELDS)
-
-#: The real-table settlement knobs and the value at which each changes nothing.
+#: The real-table settlement knobs (the knob table's group "real_table") and the value at which each
+#: changes nothing, its default; horse_multiplier changes nothing without a horse card, so it is left out.
 _NEUTRAL_SETTLEMENT_KNOBS: dict[str, Any] = {
-    "row_base": (1, 1, 1), "ace_units": 0, "pair_cap": 0, "home_run_cap": 0, "home_run_bonus": 0,
-    "home_run_counts_naturals": False, "natural_vs_natural": "by_kind", "natural_settles_table": False,
-    "natural_units_mode": "table", "false_declaration_units": 0, "horse_card": None, "foul_vs_foul": "push",
-    # presets group
-    "ace_basis": "pairwise", "shooting": "scoop", "home_run_scope": "own_pairs",
-}  # fmt: skip
+    knob.name: knob.default
+    for knob in KNOB_TABLE
+    if knob.group == "real_table" and knob.name != "horse_multiplier"
+}
 
 
 def uses_settlement_knobs(rules: Rules) -> bool:
-    """Whether ``rules`` use any real-table settlement knob (issue #10): then a pair's breakdown carries
+    """Whether ``rules`` use any real-table settlement knob: then a pair's breakdown carries
     ``EXTENDED_PAIR_FIELDS`` in the output (and in ``explain``); otherwise the output is as before."""
     if rules.foul_policy == "as_laid":
         return True
@@ -118,35 +107,17 @@ class PlayerResult:
     surrendered: bool
     home_run: bool
     net: int
-    # ofc group
     fantasyland_cards: int = 0
-    # presets group
     ace_units: int = 0
-    # deck group: the jokers' cards
     joker_cards: tuple[int | None, int | None] = (None, None)
 
     def jokers_in(self, codes: Sequence[int]) -> str:
         """``"X1 as Qs"`` (and ``", X2 as ..."``) for the jokers among ``codes``; ``""`` when none."""
         return ", ".join(
-            f"{_CARD_TEXT[joker]} as {_CARD_TEXT[card]}"
+            f"{CARD_TEXT[joker]} as {CARD_TEXT[card]}"
             for joker, card in zip((52, 53), self.joker_cards)
             if card is not None and joker in codes
         )
-
-
-_LEGEND = (
-    "(pair i v j, amounts from i's view. rows F M B: front, middle and back, +1 won, -1 lost, 0 tied; by: "
-    "what decided the pair; rows, roy, ovr, scoop: units of the rows, royalties, overall unit and scoop "
-    "bonus; x: scoop multiplier; nat, surr: natural and surrender units; stake; HR: home run "
-    "multiplier; units: what j pays i)"
-)
-
-
-_EXTENDED_LEGEND = (
-    "(false: false-declaration units; cap: pair_cap or home_run_cap clamped the pair; HR+: home-run bonus; "
-    "aces: Chi A units (after the caps and the home run); horse: horse-card multiplier; bet: the "
-    "non-banker's bet; units = (capped amount x HR + HR+ + aces) x horse x bet x stake)"
-)
 
 
 class Settlement:
@@ -305,84 +276,12 @@ class Settlement:
             return tuple(self._result.pairs)
         return self.pairs
 
-    def _pair_dict(self, source: Any, names: tuple[str, ...]) -> dict[str, Any]:
-        """One pair (a ``PairResult`` or the core's record of it) as JSON-safe data with the fields
-        ``names``, in that order. The core's record is read as it is when no ``PairResult`` was built
-        (building them, frozen dataclasses, dominated a service request), giving the same values."""
-        players = self.players
-        first, second = players[source.i], players[source.j]
-        decided_by = source.decided_by if isinstance(source, PairResult) else source.decided_by.name
-        rows = source.rows
-        derived: dict[str, Any] = {
-            "decided_by": decided_by,
-            "rows": None if rows is None else list(rows),
-            "foul": [first.foul, second.foul],
-            "natural": [first.natural, second.natural],
-            "royalties": [list(first.royalties), list(second.royalties)],
-            "surrendered": [first.surrendered, second.surrendered],
-        }
-        # Field by field, not dataclasses.asdict: that deep-copies every value and dominated scoring.
-        return {name: derived[name] if name in derived else getattr(source, name) for name in names}
-
     def to_dict(self) -> dict[str, Any]:
-        """The whole settlement as JSON-safe data."""
-        players = []
-        for index, p in enumerate(self.players):
-            entry: dict[str, Any] = {
-                "index": index,
-                "net": p.net,
-                "foul": p.foul,
-                "natural": p.natural,
-                "surrendered": p.surrendered,
-                "home_run": p.home_run,
-            }
-            if self.rules.fantasyland != "off":
-                # Only under fantasyland rules, so the output of every other rule set stays as it was.
-                entry["fantasyland_cards"] = p.fantasyland_cards
-            if self.rules.ace_basis == "table":
-                # Likewise only when the table counts the aces (RULES.md 11.9).
-                entry["ace_units"] = p.ace_units
-            if self.rules.jokers:
-                # What each joker became (RULES.md 1.2); only under rules with jokers.
-                entry["jokers"] = {
-                    _CARD_TEXT[joker]: _CARD_TEXT[card]
-                    for joker, card in zip((52, 53), p.joker_cards)
-                    if card is not None
-                }
-            if p.hand.is_declared:
-                entry["declared"] = " ".join(_CARD_TEXT[c] for c in p.hand.cards)
-                entry["rows"] = None
-            else:
-                cards = p.hand.cards
-                rows = (cards[:3], cards[3:8], cards[8:])
-                entry["rows"] = {
-                    name: {
-                        "cards": " ".join(_CARD_TEXT[c] for c in codes),
-                        "strength": strength,
-                        "category": _CATEGORY_NAMES[strength >> CATEGORY_SHIFT],
-                        "text": describe(strength),
-                        "royalty": royalty,
-                    }
-                    for name, codes, strength, royalty in zip(ROW_NAMES, rows, p.strengths or (), p.royalties)
-                }
-                if self.rules.jokers:
-                    for name, codes in zip(ROW_NAMES, rows):
-                        jokers = p.jokers_in(codes)
-                        if jokers:
-                            entry["rows"][name]["text"] += f" ({jokers})"
-            players.append(entry)
-        names = _PAIR_FIELDS if self.extended else _BASIC_PAIR_FIELDS
-        pairs = [self._pair_dict(source, names) for source in self._pair_sources()]
-        out: dict[str, Any] = {
-            "rules": self.rules.name or self.rules.to_dict(),
-            "net": list(self.net),
-            "players": players,
-            "pairs": pairs,
-        }
-        if self.banker is not None:
-            out["banker"] = self.banker
-            out["bets"] = list(self.bets) if self.bets is not None else [1] * len(self.hands)
-        return out
+        """The whole settlement as JSON-safe data (docs/JSON_FORMAT.md)."""
+        # Imported here: the output shape reads this module's records, so it imports this module.
+        from chinese_poker.formats.output import settlement_dict  # noqa: PLC0415
+
+        return settlement_dict(self)
 
     def receipt(self, key: bytes | None = None) -> dict[str, Any]:
         """The settlement's receipt (``chinese_poker.receipts``): the canonical record of its inputs, rules
@@ -399,62 +298,7 @@ class Settlement:
 
     def explain(self) -> str:
         """A readable account of the settlement: each player's rows, each pair unit by unit, the net."""
-        lines = [f"Settlement under {self.rules.name or 'custom rules'}, {len(self.players)} players"]
-        for index, p in enumerate(self.players):
-            tags = [
-                t
-                for t, on in (("FOUL", p.foul), ("surrendered", p.surrendered), ("HOME RUN", p.home_run))
-                if on
-            ]
-            if p.natural:
-                tags.append(f"natural: {p.natural}")
-            if p.fantasyland_cards:
-                tags.append(f"fantasyland next hand: {p.fantasyland_cards} cards")
-            if p.hand.is_declared and p.jokers_in(p.hand.cards):
-                tags.append(p.jokers_in(p.hand.cards))
-            lines.append(f"{self.names[index]}: {p.hand}" + (f"  [{', '.join(tags)}]" if tags else ""))
-            if p.strengths is not None:
-                cards = p.hand.cards
-                row_cards = (cards[:3], cards[3:8], cards[8:])
-                for name, codes, strength, royalty in zip(ROW_NAMES, row_cards, p.strengths, p.royalties):
-                    extra = f"  (royalty {royalty})" if royalty else ""
-                    jokers = p.jokers_in(codes)
-                    extra += f"  ({jokers})" if jokers else ""
-                    lines.append(f"    {name:<6} {describe(strength)}{extra}")
-        lines.append("")
-        headers = ["pair", "rows F M B", "by", "rows", "roy", "ovr", "scoop", "x", "nat", "surr", "stake",
-                   "HR", "units"]  # fmt: skip
-        extended = self.extended
-        if extended:
-            headers[-1:] = ["false", "cap", "HR+", "aces", "horse", "bet", "units"]
-        table: list[Sequence[str] | str] = []
-        for pr in self.pairs:
-            rows = " ".join(f"{r:+d}" for r in pr.rows) if pr.rows is not None else "-"
-            cells = [
-                f"{pr.i}v{pr.j}", rows, pr.decided_by, f"{pr.row_units:+d}", f"{pr.royalty_units:+d}",
-                f"{pr.overall_units:+d}", f"{pr.scoop_bonus_units:+d}", str(pr.multiplier),
-                f"{pr.natural_units:+d}", f"{pr.surrender_units:+d}", str(pr.stake), str(pr.home_run),
-            ]  # fmt: skip
-            if extended:
-                capped = "yes" if pr.capped or pr.home_run_capped else "-"
-                cells += [f"{pr.false_declaration_units:+d}", capped, f"{pr.home_run_bonus_units:+d}",
-                          f"{pr.ace_units:+d}", str(pr.horse), str(pr.bet)]  # fmt: skip
-            table.append([*cells, f"{pr.units:+d}"])
-        lines += text_table(headers, table, right=range(3, len(headers)))
-        lines += textwrap.wrap(_LEGEND, width=100, initial_indent="  ", subsequent_indent="  ")
-        if extended:
-            lines += textwrap.wrap(_EXTENDED_LEGEND, width=100, initial_indent="  ", subsequent_indent="  ")
-        if self.banker is not None:
-            bets = ", ".join(
-                f"{name} {bet}" for name, bet in zip(self.names, self.bets or [1] * len(self.names))
-            )
-            lines.append(f"Banker: {self.names[self.banker]}; bets: {bets}")
-        if self.rules.ace_basis == "table":
-            aces = ", ".join(f"{name} {p.ace_units:+d}" for name, p in zip(self.names, self.players))
-            lines.append(f"Chi A against the table (ace_units x (aces - 1), apart from the pairs): {aces}")
-        lines.append("")
-        lines.append("Net: " + ", ".join(f"{name} {n:+d}" for name, n in zip(self.names, self.net)))
-        return "\n".join(lines)
+        return explain_settlement(self)
 
 
 def _restore(  # noqa: PLR0917 - pickle calls it with positional arguments

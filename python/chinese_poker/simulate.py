@@ -13,22 +13,28 @@ module-level function of picklable arguments, so any engine that maps a function
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
-from typing import Any, Union
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from chinese_poker import _core
-from chinese_poker._render import text_table
-from chinese_poker.arrange import STRATEGIES, arrange_batch, build_expected_model
+import chinese_poker._core as _core
+from chinese_poker.arrange import arrange_batch, build_expected_model
 from chinese_poker.dealing import MAX_SEED, deal_batch
 from chinese_poker.hand import RulesLike, rules_or_default
 from chinese_poker.rules import Rules, core_spec
+from chinese_poker.settle import settle_batch
+from chinese_poker.simulation import (
+    SeatSummary,
+    Simulation,
+    SimulationTotals,
+    Strategy,
+    StrategyLike,
+    as_strategy,
+)
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -42,250 +48,13 @@ __all__ = [
     "simulate_chunk",
 ]
 
+#: The name of each natural kind by its number, as the core's batch columns give it.
+_NATURAL_NAMES: dict[int, str] = {
+    int(kind.value): kind.name for kind in _core.NaturalKind.__members__.values()
+}
 #: Deals per chunk unless told otherwise: a few seconds of work, small enough for a smooth progress bar.
 DEFAULT_CHUNK = 2_000
-#: The z value of a two-sided 95% normal interval.
-_Z95 = 1.959963984540054
 _MAX_DEALS = 2**62
-
-
-@dataclass(frozen=True, eq=False)
-class Strategy:
-    """How one seat arranges its hands.
-
-    ``name``: a strategy of ``arrange`` (``"expected"`` or ``"strongest"``). ``field``: for ``"expected"``,
-    field tables in the form ``arrange.field_tables()`` gives (``{row}_strengths``, ``{row}_prob``), to
-    arrange against another field than the shipped one; ``None`` uses the shipped tables and field sample
-    the rules get (``arrange.field_preset``), the second stage included. ``sample``: with ``field``, the
-    field sample of the second stage, in the form ``arrange.field_sample()`` gives; ``None`` (the default
-    with a field of one's own) plays the model's best alone. ``label`` names the seat in tables (default:
-    the name).
-    """
-
-    name: str = "expected"
-    field: Mapping[str, Any] | None = None
-    label: str | None = None
-    sample: Mapping[str, Any] | None = None
-
-    def __post_init__(self) -> None:
-        if self.name not in STRATEGIES:
-            raise ValueError(f"unknown strategy {self.name!r}: expected one of {', '.join(STRATEGIES)}")
-        if self.field is not None and self.name != "expected":
-            raise ValueError(f"strategy {self.name!r} takes no field tables (only 'expected' does)")
-        if self.sample is not None and self.field is None:
-            raise ValueError("a field sample goes with field tables of one's own (field=...)")
-
-    @property
-    def title(self) -> str:
-        """The seat's name in tables: the label, else the strategy's name."""
-        return self.label if self.label is not None else self.name
-
-
-#: A strategy, or just its name.
-StrategyLike = Union[str, Strategy]
-
-
-def _strategy(value: StrategyLike) -> Strategy:
-    if isinstance(value, Strategy):
-        return value
-    if isinstance(value, str):
-        return Strategy(value)
-    raise TypeError(
-        f"a strategy is a name ({', '.join(STRATEGIES)}) or a Strategy, got {type(value).__name__}"
-    )
-
-
-def _zeros(seats: int) -> list[int]:
-    return [0] * seats
-
-
-# The per-seat integer sums of SimulationTotals (naturals apart: one count per kind).
-_PER_SEAT_COUNTS = (
-    "units",
-    "units_squared",
-    "hands_won",
-    "hands_lost",
-    "pairs",
-    "scoops",
-    "fouls",
-    "home_runs",
-)
-
-
-@dataclass
-class SimulationTotals:
-    """Integer sums over some deals, per seat; two totals over different deals combine by addition.
-
-    A *hand* is one seat's play of one deal in one rotation; a *sample* is a seat's net units over one deal
-    (summed over the rotations when seats rotate), the unit of the confidence interval.
-    """
-
-    seats: int
-    rotations: int
-    deals: int = 0
-    units: list[int] = field(default_factory=list)
-    units_squared: list[int] = field(default_factory=list)
-    hands_won: list[int] = field(default_factory=list)
-    hands_lost: list[int] = field(default_factory=list)
-    pairs: list[int] = field(default_factory=list)
-    scoops: list[int] = field(default_factory=list)
-    fouls: list[int] = field(default_factory=list)
-    home_runs: list[int] = field(default_factory=list)
-    naturals: list[dict[str, int]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        for name in _PER_SEAT_COUNTS:
-            if not getattr(self, name):
-                setattr(self, name, _zeros(self.seats))
-        if not self.naturals:
-            self.naturals = [{} for _ in range(self.seats)]
-
-    @property
-    def hands(self) -> int:
-        """Hands each seat played: deals times rotations."""
-        return self.deals * self.rotations
-
-    def add(self, other: SimulationTotals) -> None:
-        """Adds ``other``'s sums (same seats and rotations) to these."""
-        if (other.seats, other.rotations) != (self.seats, self.rotations):
-            raise ValueError("simulation totals of different tables cannot be combined")
-        self.deals += other.deals
-        for name in _PER_SEAT_COUNTS:
-            mine, theirs = getattr(self, name), getattr(other, name)
-            for seat in range(self.seats):
-                mine[seat] += theirs[seat]
-        for mine_n, theirs_n in zip(self.naturals, other.naturals):
-            for kind, count in theirs_n.items():
-                mine_n[kind] = mine_n.get(kind, 0) + count
-
-    @classmethod
-    def combine(cls, parts: Iterable[SimulationTotals]) -> SimulationTotals:
-        """The sum of several chunks' totals (at least one)."""
-        iterator = iter(parts)
-        try:
-            first = next(iterator)
-        except StopIteration:
-            raise ValueError("no simulation totals to combine") from None
-        total = cls(first.seats, first.rotations)
-        total.add(first)
-        for part in iterator:
-            total.add(part)
-        return total
-
-
-@dataclass(frozen=True)
-class SeatSummary:
-    """One seat's figures over a simulation."""
-
-    seat: int
-    strategy: str
-    hands: int
-    mean_units: float
-    ci95: tuple[float, float]
-    won_share: float
-    lost_share: float
-    scoop_rate: float
-    foul_rate: float
-    home_runs: int
-    naturals: Mapping[str, int]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The summary as plain JSON-ready values."""
-        return {
-            "seat": self.seat,
-            "strategy": self.strategy,
-            "hands": self.hands,
-            "mean_units": self.mean_units,
-            "ci95": list(self.ci95),
-            "won_share": self.won_share,
-            "lost_share": self.lost_share,
-            "scoop_rate": self.scoop_rate,
-            "foul_rate": self.foul_rate,
-            "home_runs": self.home_runs,
-            "naturals": dict(sorted(self.naturals.items())),
-        }
-
-
-@dataclass(frozen=True)
-class Simulation:
-    """What ``simulate`` returns: the settings of the run, its exact totals and a summary per seat."""
-
-    rules: Rules
-    strategies: tuple[Strategy, ...]
-    deals: int
-    seed: int
-    rotate: bool
-    totals: SimulationTotals
-
-    @property
-    def seats(self) -> tuple[SeatSummary, ...]:
-        """Per seat: mean units per hand and its 95% interval, shares and rates."""
-        return tuple(self._seat(seat) for seat in range(len(self.strategies)))
-
-    def _seat(self, seat: int) -> SeatSummary:
-        t = self.totals
-        hands = t.hands
-        per_sample = t.rotations  # hands in one sample
-        mean = t.units[seat] / hands if hands else math.nan
-        if t.deals >= 2:
-            # Sample variance from the integer sums, then the interval of the per-hand mean.
-            variance = (t.units_squared[seat] - t.units[seat] ** 2 / t.deals) / (t.deals - 1)
-            half = _Z95 * math.sqrt(max(variance, 0.0) / t.deals) / per_sample
-        else:
-            half = math.nan
-        return SeatSummary(
-            seat=seat,
-            strategy=self.strategies[seat].title,
-            hands=hands,
-            mean_units=mean,
-            ci95=(mean - half, mean + half),
-            won_share=t.hands_won[seat] / hands if hands else math.nan,
-            lost_share=t.hands_lost[seat] / hands if hands else math.nan,
-            scoop_rate=t.scoops[seat] / t.pairs[seat] if t.pairs[seat] else math.nan,
-            foul_rate=t.fouls[seat] / hands if hands else math.nan,
-            home_runs=t.home_runs[seat],
-            naturals=dict(t.naturals[seat]),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The run and its per-seat figures as plain JSON-ready values."""
-        return {
-            "rules": self.rules.to_dict(),
-            "strategies": [strategy.title for strategy in self.strategies],
-            "deals": self.deals,
-            "seed": self.seed,
-            "rotate": self.rotate,
-            "seats": [summary.to_dict() for summary in self.seats],
-        }
-
-    def table(self) -> str:
-        """The per-seat figures as a text table."""
-        rows = [
-            [
-                str(s.seat),
-                s.strategy,
-                f"{s.mean_units:+.4f}",
-                f"[{s.ci95[0]:+.4f}, {s.ci95[1]:+.4f}]",
-                f"{s.won_share:.3f}",
-                f"{s.scoop_rate:.3f}",
-                f"{s.foul_rate:.3f}",
-                str(s.home_runs),
-                str(sum(s.naturals.values())),
-            ]
-            for s in self.seats
-        ]
-        header = [
-            "seat",
-            "strategy",
-            "units/hand",
-            "95% interval",
-            "won",
-            "scoop",
-            "foul",
-            "home runs",
-            "naturals",
-        ]
-        return "\n".join(text_table(header, rows, right=(2, 4, 5, 6, 7, 8)))
 
 
 @dataclass(frozen=True)
@@ -315,7 +84,8 @@ def simulate_chunk(
     Every seat arranges its hands by its strategy. Under ``natural_declaration="must_declare"`` a player
     whose 13 cards hold a listed natural declares it [decided: a natural pays more than any setting's rows
     on average]. With ``rotate`` each deal is played once per seat rotation, seat ``p`` holding hand
-    ``(p + r) % players`` in rotation ``r``.
+    ``(p + r) % players`` in rotation ``r``. Every round (each deal in each rotation) is settled by one
+    ``settle_batch`` call, and the sums are read from its columns.
     """
     players = len(strategies)
     dealt = deal_batch(seed, start, stop, players, extra_suits=rules.extra_suits, jokers=rules.jokers)
@@ -335,33 +105,41 @@ def simulate_chunk(
             for p in range(players):
                 held[d, p] = _core.detect_natural(dealt[d, p].tobytes(), spec) is not None
     rotations = players if rotate else 1
-    totals = SimulationTotals(players, rotations, deals=stop - start)
-    no_surrender = [False] * players
-    for d in range(stop - start):
-        sample = _zeros(players)
-        for r in range(rotations):
-            hand_of = [(p + r) % players for p in range(players)]
-            table = b"".join(settings_of[p][d, hand_of[p]].tobytes() for p in range(players))
-            declared = [bool(held[d, hand_of[p]]) for p in range(players)]
-            result = _core.settle_round(table, declared, no_surrender, None, spec)
-            for p, net in enumerate(result.net):
-                sample[p] += net
-                totals.hands_won[p] += net > 0
-                totals.hands_lost[p] += net < 0
-                facts = result.facts[p]
-                totals.fouls[p] += facts.foul
-                totals.home_runs[p] += result.home_run[p]
-                if facts.natural is not None:
-                    kinds = totals.naturals[p]
-                    kinds[facts.natural.name] = kinds.get(facts.natural.name, 0) + 1
-            for pair in result.pairs:
-                totals.pairs[pair.i] += 1
-                totals.pairs[pair.j] += 1
-                totals.scoops[pair.i] += pair.scoop > 0
-                totals.scoops[pair.j] += pair.scoop < 0
-        for p in range(players):
-            totals.units[p] += sample[p]
-            totals.units_squared[p] += sample[p] * sample[p]
+    deals = stop - start
+    totals = SimulationTotals(players, rotations, deals=deals)
+    if deals == 0:
+        return totals
+    # Every (deal, rotation) is one round of the batch, in that order: seat p holds hand (p + r) % players.
+    hand_of = (np.arange(players)[None, :] + np.arange(rotations)[:, None]) % players  # (rotations, seats)
+    rounds = np.empty((deals, rotations, players, 13), dtype=np.uint8)
+    for p in range(players):
+        rounds[:, :, p, :] = settings_of[p][:, hand_of[:, p], :]
+    declared = held[:, hand_of]  # (deals, rotations, seats)
+    detail = settle_batch(
+        rounds.reshape(deals * rotations, players, 13),
+        rules,
+        declared=np.ascontiguousarray(declared.reshape(deals * rotations, players)) if declares else None,
+        detail=True,
+    )
+    net = detail.net
+    totals.hands_won = [int(n) for n in (net > 0).sum(axis=0)]
+    totals.hands_lost = [int(n) for n in (net < 0).sum(axis=0)]
+    totals.fouls = [int(n) for n in detail.player_foul.sum(axis=0)]
+    totals.home_runs = [int(n) for n in detail.player_home_run.sum(axis=0)]
+    for p in range(players):
+        kinds, counts = np.unique(detail.player_natural[:, p], return_counts=True)
+        totals.naturals[p] = {
+            _NATURAL_NAMES[int(kind)]: int(count) for kind, count in zip(kinds, counts) if kind >= 0
+        }
+    for q, (i, j) in enumerate(detail.pairs):
+        totals.pairs[i] += len(net)
+        totals.pairs[j] += len(net)
+        totals.scoops[i] += int((detail.scoop[:, q] > 0).sum())
+        totals.scoops[j] += int((detail.scoop[:, q] < 0).sum())
+    # A sample is a seat's net over one deal, its rotations summed; the sums are Python ints, exact.
+    samples = net.reshape(deals, rotations, players).sum(axis=1).T.tolist()
+    totals.units = [sum(seat) for seat in samples]
+    totals.units_squared = [sum(units * units for units in seat) for seat in samples]
     return totals
 
 
@@ -451,7 +229,7 @@ def simulate(
     thread count and executor.
     """
     resolved = rules_or_default(rules)
-    seats = tuple(_strategy(value) for value in strategies)
+    seats = tuple(as_strategy(value) for value in strategies)
     most = 4 + len(resolved.extra_suits)  # one more seat per added suit (RULES.md 1.1)
     if not 2 <= len(seats) <= most:
         raise ValueError(f"simulate: 2 to {most} seats need a strategy each, got {len(seats)}")

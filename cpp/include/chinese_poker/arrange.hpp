@@ -154,6 +154,11 @@ double sample_units(const ExpectedModel& model, const std::int16_t row_class[3])
 // Expected units per opponent of a setting with these row strengths under `model`, in `*out`. Returns
 // false (leaving *out alone) when a strength is not one of its row's classes in the model.
 [[nodiscard]] bool expected_units(const Strength strength[3], const ExpectedModel& model, double* out) noexcept;
+// The same for row strengths that may be ones no 52-card class has (a five of a kind, a flush with a
+// repeated card: a pack with added suits or jokers), each row valued at the strongest class of its row
+// model not above it, as arrange_hand values them. False when a strength is below every class of its row.
+[[nodiscard]] bool expected_units_in_pack(const Strength strength[3], const ExpectedModel& model,
+                                          double* out) noexcept;
 
 // One arranged hand: the setting (front 3, middle 5, back 5), its row strengths, its expected units per
 // opponent under the model, and the highest listed natural the cards hold (index into

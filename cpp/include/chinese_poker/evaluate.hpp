@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/parallel.hpp"
@@ -58,6 +59,19 @@ Strength evaluate5_in_pack(const std::uint8_t* cards, Wheel wheel) noexcept;
 // allowed): the strength of its best substitution, each joker any of the 52 cards (RULES.md 1.2). Equal
 // to evaluate3 / evaluate5_in_pack on a row without a joker. Allocation-free.
 Strength evaluate_with_jokers(const std::uint8_t* cards, int width, Wheel wheel) noexcept;
+
+// Every strength a row of `width` (3 or 5) cards of `pack` (make_pack: added suits and jokers) can have
+// under `wheel`, ascending: the strength of one row for each rank multiset the pack can deal with its
+// cards in one suit (a flush) and spread over several, each with 0 .. pack_jokers(pack) jokers. A
+// strength depends on the ranks and on "all five in one suit" only, so these rows reach every strength.
+std::vector<Strength> pack_strengths(int width, Wheel wheel, unsigned pack);
+
+// Every strength some row of `width` (3 or 5) cards of some pack the rules allow (at most two added
+// suits, at most two jokers) has under `wheel`, ascending: the union of pack_strengths over those packs,
+// built once on first use. Empty for another width.
+const std::vector<Strength>& row_strengths(int width, Wheel wheel);
+// Whether `s` is one of row_strengths(width, wheel).
+bool is_row_strength(Strength s, int width, Wheel wheel) noexcept;
 
 // Evaluates `rows` rows of `width` (3 or 5) cards laid out contiguously and writes one strength per row.
 // Returns the first invalid row (`item` = its index; out is then unspecified), or no issue.

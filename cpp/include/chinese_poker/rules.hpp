@@ -1,5 +1,5 @@
 // RulesSpec: every knob of RULES.md as plain values. Python converts a Rules object into one of these
-// once per call; the core never sees a string.
+// once per Rules; the core never sees a string.
 #pragma once
 
 #include <array>
@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "chinese_poker/evaluate.hpp"
+#include "chinese_poker/knob_table.hpp"
 
 namespace chinese_poker {
 
@@ -24,7 +25,7 @@ enum class NaturalKind : std::uint8_t {
   kThreeQuads,
   kThreeStraightFlushes,
   kTwelveRoyals,
-  // naturals group (issue #10): the kinds of real tables, appended so existing values stay.
+  // The kinds of real tables, appended so existing values stay.
   kFiveConsecutivePairs,
   kTwoTripsThreePairs,
   kOneRed,
@@ -32,7 +33,7 @@ enum class NaturalKind : std::uint8_t {
   kTwelveRoyalsTen,
   // every card J, Q, K or A but at most one (the 十二皇族 of atom-chen/ShiSanShuiServer)
   kTwelveRoyalsAndOne,
-  // deck group (issue #15): kinds only a pack with added suits can hold (a rank more than four times).
+  // Kinds only a pack with added suits can hold (a rank more than four times).
   kSixOfAKind,       // 六六大顺: six cards of one rank
   kSevenOfAKind,     // seven of one rank (needs more copies than two added suits give: never held yet)
   kEightOfAKind,     // eight of one rank (likewise)
@@ -58,108 +59,74 @@ enum class Fantasyland : std::uint8_t { kOff = 0, kStandard = 1, kProgressive = 
 
 enum Row : int { kFront = 0, kMiddle = 1, kBack = 2 };
 
-// How two naturals in one pair pay each other (RULES.md 11.1). Settlement group (issue #10).
+// How two naturals in one pair pay each other (RULES.md 11.1).
 enum class NaturalVsNatural : std::uint8_t { kByKind = 0, kByUnits = 1, kNet = 2, kPush = 3 };
 
-struct RulesSpec {
-  Wheel wheel = Wheel::Low;
-  bool suit_tiebreak = false;
-  // Rank of each suit (by suit code c, d, h, s) in the suit order; higher wins. "shdc" = {0, 1, 2, 3}.
-  std::array<std::uint8_t, 4> suit_value = {0, 1, 2, 3};
-  bool strict_middle = false;                // middle_vs_back == "strict"
-  std::int64_t overall_unit = 0;
-  bool overall_by_total = false;             // overall_basis == "total"
-  std::int64_t scoop_bonus = 0;
-  std::int64_t scoop_multiplier = 1;
-  bool royalties_in_multiplier = false;
-  std::int64_t home_run_multiplier = 1;
-  int home_run_min_opponents = 3;
-  std::array<std::array<std::int64_t, kRoyaltySlots>, 3> royalty{};  // [row][category or royal slot]
-  std::array<bool, 3> royal_listed{};       // whether royal_flush is listed for the row
-  bool royalty_add = false;                  // royalty_mode == "add"
-  bool royalty_always = false;               // royalty_condition == "always"
-  bool royalty_cancel = false;
-  bool foul_as_scooped = false;              // foul_policy == "as_scooped"
-  bool foul_pays_royalties = true;
-  int num_naturals = 0;                      // naturals, lowest kind first
-  std::array<NaturalKind, kNumNaturalKinds> natural_kind{};
-  std::array<std::int64_t, kNumNaturalKinds> natural_units{};
-  bool natural_auto = false;                 // natural_declaration == "auto"
-  NaturalTiebreak natural_tiebreak = NaturalTiebreak::kFull;
-  bool quads_as_two_pairs = true;
-  bool trips_as_pair_plus_single = true;
-  std::int64_t surrender_units = 0;
-  // naturals group (issue #10): what counts as a natural (RULES.md section 10).
-  bool three_straights_front_a23 = true;     // A-2-3 is a front straight for three straights
-  bool three_straights_front_qka = true;     // Q-K-A likewise
-  bool three_straights_wheel = true;         // A-2-3-4-5 is a middle/back straight for three straights
-  bool three_flushes_distinct_suits = false; // three flushes (straight flushes) need three suits
-  bool quads_as_trips = true;                // a four of a kind counts as trips (four_trips, ...)
-  // --- settlement group (issue #10): how a pair is settled (RULES.md 11) ---
-  std::array<std::int64_t, 3> row_base = {1, 1, 1};  // units of a won row: front, middle, back
-  std::int64_t ace_units = 0;                // Chi A: ace_units x (aces_i - aces_j) per pair
-  bool foul_as_laid = false;                 // foul_policy == "as_laid" (never with foul_as_scooped)
-  std::int64_t pair_cap = 0;                 // 0 = off
-  std::int64_t home_run_cap = 0;             // 0 = off
-  std::int64_t home_run_bonus = 0;
-  bool home_run_counts_naturals = false;
-  NaturalVsNatural natural_vs_natural = NaturalVsNatural::kByKind;
-  bool natural_settles_table = false;
-  bool natural_units_as_home_run = false;    // natural_units_mode == "as_home_run"
-  std::int64_t false_declaration_units = 0;  // 0 = a false declaration is an error
-  std::int8_t horse_card = -1;               // card code 0..51, or -1 = none
-  std::int64_t horse_multiplier = 2;
-  bool foul_vs_foul_as_laid = false;         // foul_vs_foul == "as_laid": two fouled hands compare rows as laid
+// How suits break a tie between rows of equal rank (the suit_tiebreak knob, RULES.md 2.4 and 12).
+enum class SuitTiebreak : std::uint8_t { kOff = 0, kHighestCard = 1, kByCard = 2 };
 
-  // ---- ofc group: row comparison, rank-keyed royalties, open-face (fantasyland) ----
-  bool suit_by_card = false;                 // suit_tiebreak == "by_card" (suit_tiebreak is then true too)
-  std::array<bool, 3> wheel_sf_listed{};     // whether wheel_straight_flush is listed for the row
-  // "category@R": bit R-2 of royalty_at_listed[row][category] says that royalty_at[row][category][R-2] is
-  // listed; a listed entry overrides the category's own entry for rows whose deciding rank is R, even at 0.
-  std::array<std::array<std::uint16_t, kRoyaltyCategories>, 3> royalty_at_listed{};
-  std::array<std::array<std::array<std::int16_t, kRoyaltyRanks>, kRoyaltyCategories>, 3> royalty_at{};
-  Fantasyland fantasyland = Fantasyland::kOff;
-
-  // ---- presets group (issue #10): the last two knobs the named presets of real tables need ----
-  // ace_basis == "table": each player gets ace_units x (aces - 1) on its own (the Mau Binh engine's Chi A),
-  // instead of ace_units x (aces_i - aces_j) per pair; only at a table of 4 players holding all 52 cards.
-  bool ace_basis_table = false;
-  // shooting == "no_lost_row": the scoop multiplier applies to a pair whose winner lost no row (ties
-  // allowed: 3-0-0, 2-0-1, 1-0-2); only 3-0-0 stays a scoop for the home run and the scoop bonus.
-  bool shooting_no_lost_row = false;
-  // home_run_scope == "table": a home run multiplies every pair of the round by home_run_multiplier, not
-  // only the home-run player's (home_run_bonus and home_run_cap stay on the home-run player's pairs).
-  bool home_run_scope_table = false;
-
-  // ---- deck group (issue #15) ----
-  // extra_suits: bit s (suit code s: c d h s) set when that suit's 13 cards are in the pack a second time.
-  // At most two bits; each added suit seats one more player (4 + bits, up to 6) and lets its cards appear
-  // twice at the table.
-  std::uint8_t extra_suits = 0;
-  // jokers (RULES.md 1.2): 0, 1 or 2 jokers in the pack (codes 52 and 53), each standing for any card.
-  std::uint8_t jokers = 0;
-};
-
-// The rules' pack as the card checks take it (make_pack): the added suits and the jokers.
-constexpr unsigned pack_of(const RulesSpec& rules) noexcept { return make_pack(rules.extra_suits, rules.jokers); }
+// What a fouled hand pays a legal one (the foul_policy knob, RULES.md 3 step 3 and 11.3).
+enum class FoulPolicy : std::uint8_t { kLoseAllRows = 0, kAsScooped = 1, kAsLaid = 2 };
 
 // Upper bound of every unit count and multiplier a RulesSpec may hold. With it (and kMaxStake) no
 // settlement total comes near the range of int64.
 constexpr std::int64_t kMaxUnits = 1000;
 
-// nullptr when every field of `rules` is in range, else the name of the first bad field: "wheel",
-// "suit_value" (not a permutation of 0..3), "overall_unit", "scoop_bonus", "scoop_multiplier",
-// "home_run_multiplier", "home_run_min_opponents", "royalty" (an entry outside 0..kMaxUnits, or a front
-// royalty at a category three cards cannot make), "royal_listed" (listed for the front, or a royal
-// flush amount given without being listed), "num_naturals", "natural_kind" (unknown or repeated),
-// "natural_units", "surrender_units", "natural_tiebreak", of the settlement group: "row_base" (each
-// 1..kMaxUnits), "ace_units", "foul_as_laid" (set together with foul_as_scooped), "pair_cap", "home_run_cap",
-// "home_run_bonus", "natural_vs_natural", "false_declaration_units", "horse_card" (-1..51),
-// "horse_multiplier", or of the ofc group: "suit_by_card" (set without suit_tiebreak), "wheel_sf_listed" (as
-// royal_listed), "royalty_at" (an entry outside 0..kMaxUnits, unlisted but not 0, or listed at a rank
-// royalty_ranks_allowed excludes) or "fantasyland", or of the deck group: "extra_suits" (a bit above 3, or
-// more than two bits), "jokers" (above 2). Multipliers are 1..kMaxUnits, other amounts 0..kMaxUnits and
-// listed naturals pay 1..kMaxUnits. Every core entry point taking a RulesSpec requires it to be valid.
+// Every knob of RULES.md as plain values. The plain knobs' members and defaults come from the knob table;
+// the compound knobs (royalty tables, natural lists, the suit order, row bases, the horse card, the pack's
+// added suits) are declared below, each with a hand-written binding.
+struct RulesSpec {
+#define CP_SPEC_MEMBER_FLAG(name, Type, member, dflt, ...) bool member = dflt != 0;
+#define CP_SPEC_MEMBER_ENUM(name, Type, member, dflt, ...) Type member = static_cast<Type>(dflt);
+#define CP_SPEC_MEMBER_BOOL(name, Type, member, dflt, ...) bool member = dflt;
+#define CP_SPEC_MEMBER_INT(name, Type, member, dflt, ...) Type member = dflt;
+#define CP_SPEC_MEMBER_TABLE(...)
+#define CP_SPEC_MEMBER(kind, ...) CP_SPEC_MEMBER_##kind(__VA_ARGS__)
+  CP_KNOB_TABLE(CP_SPEC_MEMBER)
+#undef CP_SPEC_MEMBER
+#undef CP_SPEC_MEMBER_TABLE
+#undef CP_SPEC_MEMBER_INT
+#undef CP_SPEC_MEMBER_BOOL
+#undef CP_SPEC_MEMBER_ENUM
+#undef CP_SPEC_MEMBER_FLAG
+
+  // suit_order: the rank of each suit (by suit code c, d, h, s) in the order; higher wins. "shdc" = {0, 1, 2, 3}.
+  std::array<std::uint8_t, 4> suit_value = {0, 1, 2, 3};
+  // royalties: [row][category or royal slot] units, whether royal_flush and wheel_straight_flush are listed
+  // for the row, and the rank keys "category@R": bit R-2 of royalty_at_listed[row][category] says that
+  // royalty_at[row][category][R-2] is listed; a listed entry overrides the category's own entry for rows
+  // whose deciding rank is R, even at 0.
+  std::array<std::array<std::int64_t, kRoyaltySlots>, 3> royalty{};
+  std::array<bool, 3> royal_listed{};
+  std::array<bool, 3> wheel_sf_listed{};
+  std::array<std::array<std::uint16_t, kRoyaltyCategories>, 3> royalty_at_listed{};
+  std::array<std::array<std::array<std::int16_t, kRoyaltyRanks>, kRoyaltyCategories>, 3> royalty_at{};
+  // naturals: the listed kinds, lowest first, and their units.
+  int num_naturals = 0;
+  std::array<NaturalKind, kNumNaturalKinds> natural_kind{};
+  std::array<std::int64_t, kNumNaturalKinds> natural_units{};
+  // row_base: units of a won row: front, middle, back.
+  std::array<std::int64_t, 3> row_base = {1, 1, 1};
+  // horse_card: a card code 0..51, or -1 = none.
+  std::int8_t horse_card = -1;
+  // extra_suits: bit s (suit code s: c d h s) set when that suit's 13 cards are in the pack a second time.
+  // At most two bits; each added suit seats one more player (4 + bits, up to 6) and lets its cards appear
+  // twice at the table.
+  std::uint8_t extra_suits = 0;
+};
+
+// The rules' pack as the card checks take it (make_pack): the added suits and the jokers.
+constexpr unsigned pack_of(const RulesSpec& rules) noexcept { return make_pack(rules.extra_suits, rules.jokers); }
+
+// nullptr when every field of `rules` is in range, else the name of the first bad field: a plain knob's
+// member when it is outside the knob table's range (an INT) or values (an ENUM), or of the compound knobs
+// "suit_value" (not a permutation of 0..3), "royalty" (an entry outside 0..kMaxUnits, or a front royalty at
+// a category three cards cannot make), "royal_listed" and "wheel_sf_listed" (listed for the front, or an
+// amount given without being listed), "royalty_at" (an entry outside 0..kMaxUnits, unlisted but not 0, or
+// listed at a rank royalty_ranks_allowed excludes), "num_naturals", "natural_kind" (unknown or repeated),
+// "natural_units" (each 1..kMaxUnits), "row_base" (each 1..kMaxUnits), "horse_card" (-1..51) or
+// "extra_suits" (a bit above 3, or more than two bits). Every core entry point taking a RulesSpec requires
+// it to be valid.
 [[nodiscard]] const char* validate_rules(const RulesSpec& rules) noexcept;
 
 // The strength under `wheel` of a row whose strength under wheel "low" is `low_encoded`: only the wheel

@@ -21,7 +21,7 @@ constexpr int kMaxFantasylandPlayers = 3;
 // Greatest stake of one pair. With it and the rules' caps (kMaxUnits) every total stays far inside int64.
 constexpr std::int64_t kMaxStake = 1'000'000;
 
-// Bits of PlayerFacts::foul_reasons: why a setting fouls (RULES.md None9).
+// Bits of PlayerFacts::foul_reasons: why a setting fouls (RULES.md 9).
 constexpr std::uint8_t kFoulFrontBeatsMiddle = 1;
 constexpr std::uint8_t kFoulMiddleBeatsBack = 2;
 constexpr std::uint8_t kFoulMiddleEqualsBack = 4;  // only under middle_vs_back "strict"
@@ -215,6 +215,9 @@ struct BatchOutputs {
   std::int64_t* royalties = nullptr;    // rounds x pairs x 2 x 3: each side's row royalties (PlayerFacts)
   std::int64_t* bet = nullptr;          // rounds x pairs: the pair's bet (1 outside banker rounds)
   std::uint8_t* fantasyland_cards = nullptr;  // rounds x players: PlayerFacts::fantasyland_cards
+  std::uint8_t* player_foul = nullptr;        // rounds x players: PlayerFacts::foul
+  std::int8_t* player_natural = nullptr;      // rounds x players: the NaturalKind held (as a number), or -1
+  std::uint8_t* player_home_run = nullptr;    // rounds x players: RoundResult::home_run
 };
 
 // Settles `rounds` rounds of `num_players` settings each (rounds x players x 13 codes, contiguous) with

@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from chinese_poker import __version__
+from chinese_poker._version import __version__
 from chinese_poker.cli import audit, check, deal, rules, score, serve, simulate, suggest, vectors, verify
 from chinese_poker.cli.common import PROG, CliError, one_line
 from chinese_poker.formats.rounds import RoundError

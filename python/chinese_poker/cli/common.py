@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from chinese_poker import _jsontext as jsontext
+import chinese_poker._jsontext as jsontext
 from chinese_poker._suggest import did_you_mean
 from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import Rules

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from chinese_poker import _core
 from chinese_poker.cli.common import (
     PROG,
     CliError,
@@ -21,9 +20,9 @@ from chinese_poker.cli.common import (
 )
 from chinese_poker.cli.progress import OutputWriter, progress_for
 from chinese_poker.cli.round_table import format_round_table
+from chinese_poker.formats.net_lines import settle_net_lines
 from chinese_poker.formats.records import RawRound, count_json_lines, stream_rounds
 from chinese_poker.formats.rounds import (
-    MAX_PLAYERS,
     OUTPUT_SHAPES,
     Round,
     RoundError,
@@ -32,9 +31,8 @@ from chinese_poker.formats.rounds import (
     round_output,
     settle_round,
 )
-from chinese_poker.hand import rules_or_default
 from chinese_poker.receipts import read_key_file
-from chinese_poker.rules import Rules, core_spec
+from chinese_poker.rules import Rules
 from chinese_poker.settlement import Settlement
 
 __all__ = ["add_parser", "run", "settle_record"]
@@ -128,7 +126,7 @@ _ALL_ROUNDS = 2**62
 
 
 def _net_fast(args: argparse.Namespace, rules: Rules | None) -> str | None:
-    """The net lines of a JSON Lines file of the common shape (``_core.settle_net_lines``, the service's
+    """The net lines of a JSON Lines file of the common shape (``formats.net_lines``, the service's
     fast path: the same bytes as the rounds settled one by one), or ``None`` for any other input: stdin,
     another kind of file, a file past ``FAST_FILE_BYTES``, or any round the fast path leaves to the general
     one (any bad round included, which the general path then reports)."""
@@ -143,7 +141,7 @@ def _net_fast(args: argparse.Namespace, rules: Rules | None) -> str | None:
         data = path.read_bytes()
     except OSError:
         return None  # the general path reports it
-    answer = _core.settle_net_lines(data, core_spec(rules_or_default(rules)), _ALL_ROUNDS, MAX_PLAYERS)
+    answer = settle_net_lines(data, rules, max_rounds=_ALL_ROUNDS)
     return answer[0].decode("ascii") if answer is not None else None
 
 

@@ -13,7 +13,7 @@ from itertools import chain
 from pathlib import Path
 from typing import IO, Any
 
-from chinese_poker import _jsontext as jsontext
+import chinese_poker._jsontext as jsontext
 from chinese_poker._jsontext import JSONTextError
 
 __all__ = [

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from chinese_poker.reference.evaluate import CardsInput, card_codes, evaluate, knob
+from chinese_poker.reference.cards import CardsInput
+from chinese_poker.reference.evaluate import card_codes, evaluate, knob
 
 __all__ = [
     "legal_settings",

@@ -5,7 +5,7 @@ Written from RULES.md section 2 and RULES.md sections 1 and 5 only. Slow and pla
 A card code is ``4 * rank + suit`` with rank 0 = deuce .. 12 = ace and suit 0..3 = c, d, h, s. In this module
 a card's *rank value* is ``rank + 2`` (2 = deuce .. 14 = ace), the numbers the strength encoding uses.
 
-Strength encoding (RULES.md None8)::
+Strength encoding (RULES.md 8)::
 
     strength = category << 20 | v1 << 16 | v2 << 12 | v3 << 8 | v4 << 4 | v5
 
@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import product
-from typing import Any, Union
+from typing import Any
 
-from chinese_poker.cards import parse_card, parse_cards
+from chinese_poker.reference.cards import CardsInput, format_card, parse_cards
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -57,7 +57,6 @@ __all__ = [
     "tiebreak_vector",
 ]
 
-CardsInput = Union[str, Iterable[Union[str, int]]]
 
 HIGH_CARD = 0
 ONE_PAIR = 1
@@ -110,13 +109,13 @@ DEFAULT_RULES: dict[str, Any] = {
     "quads_as_two_pairs": True,
     "trips_as_pair_plus_single": True,
     "surrender_units": 0,
-    # naturals group (issue #10)
+    # how natural kinds read the cards (RULES.md 5, 10)
     "three_straights_front_a23": True,
     "three_straights_front_qka": True,
     "three_straights_wheel": True,
     "three_flushes_distinct_suits": False,
     "quads_as_trips": True,
-    # settlement group (issue #10)
+    # the settlement of real tables (RULES.md 3.1)
     "row_base": [1, 1, 1],
     "ace_units": 0,
     "pair_cap": 0,
@@ -130,13 +129,12 @@ DEFAULT_RULES: dict[str, Any] = {
     "horse_card": None,
     "horse_multiplier": 2,
     "foul_vs_foul": "push",
-    # ofc group
+    # open-face (RULES.md 4.2)
     "fantasyland": "off",
-    # presets group
     "ace_basis": "pairwise",
     "shooting": "scoop",
     "home_run_scope": "own_pairs",
-    # deck group (issue #15)
+    # the pack (RULES.md 1.1, 1.2)
     "extra_suits": "",
     "jokers": 0,
 }
@@ -176,33 +174,40 @@ def copies_in_pack(card: int, extra_suits: str) -> int:
 def card_codes(
     cards: CardsInput, counts: Sequence[int] | None = None, extra_suits: str = "", jokers: int = 0
 ) -> tuple[int, ...]:
-    """Card codes of ``cards`` (ints 0..51 or card text), checked for range and duplicates.
+    """Card codes of ``cards`` (card text, or an iterable of card strings and ints), checked against the pack.
 
     ``counts`` optionally lists the allowed numbers of cards; another number raises ValueError.
-    ``extra_suits``: the suits added to the pack; a card of those suits may appear twice (text must then
-    separate the cards by spaces or commas); ``SUBSTITUTED``: cards whose jokers were replaced, any card
-    any number of times. ``jokers``: the pack's jokers (RULES.md 1.2), X1 = 52 and X2 = 53, each once.
+    ``extra_suits``: the suits added to the pack (RULES.md 1.1); a card of those suits may appear twice;
+    ``SUBSTITUTED``: cards whose jokers were replaced, any card any number of times. ``jokers``: the pack's
+    jokers (RULES.md 1.2), X1 = 52 and X2 = 53, each once; another joker is a ValueError.
     """
-    if not extra_suits and not jokers:
-        codes = parse_cards(cards)
-    else:
-        tokens = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
-        codes = tuple(parse_card(token) for token in tokens)
-        for card in set(codes):
-            if card >= 52:
-                if card - 52 >= jokers:
-                    raise ValueError(f"card X{card - 51} is a joker the pack does not hold (jokers={jokers})")
-                if codes.count(card) > 1:
-                    raise ValueError(f"joker X{card - 51} appears twice")
-                continue
-            if extra_suits == SUBSTITUTED:
-                continue
-            if codes.count(card) > copies_in_pack(card, extra_suits):
-                held = "twice" if copies_in_pack(card, extra_suits) == 1 else "three times"
-                raise ValueError(f"card {RANKS_TEXT[card // 4]}{SUIT_LETTERS[suit_of(card)]} appears {held}")
+    codes = parse_cards(cards, jokers=jokers)
+    seen_at: dict[int, list[int]] = {}
+    for position, card in enumerate(codes):
+        if card >= 52 + jokers:
+            raise ValueError(
+                f"card {format_card(card)} (code {card}) at position {position} is a joker the pack does "
+                f"not hold (rules knob 'jokers' is {jokers})"
+            )
+        places = seen_at.setdefault(card, [])
+        places.append(position)
+        if card >= 52:
+            allowed = 1
+        elif extra_suits == SUBSTITUTED:
+            allowed = len(codes)
+        else:
+            allowed = copies_in_pack(card, extra_suits)
+        if len(places) > allowed:
+            text = format_card(card)
+            if len(places) == 2:
+                raise ValueError(f"card {text} appears twice (positions {places[0]} and {places[1]})")
+            raise ValueError(
+                f"card {text} appears three times (positions {places[0]}, {places[1]} and "
+                f"{places[2]}): the pack holds it twice"
+            )
     if counts is not None and len(codes) not in counts:
-        allowed = " or ".join(str(n) for n in counts)
-        raise ValueError(f"expected {allowed} cards, got {len(codes)}")
+        allowed_counts = " or ".join(str(n) for n in counts)
+        raise ValueError(f"expected {allowed_counts} cards, got {len(codes)}")
     return codes
 
 
@@ -376,7 +381,7 @@ def _suit_strength(suit: int, suit_order: str) -> int:
 
 
 def suit_sequence(cards: Sequence[int], wheel: str, suit_order: str) -> list[int]:
-    """Suit strengths of a row's cards in tie-break order (RULES.md None12).
+    """Suit strengths of a row's cards in tie-break order (RULES.md 12).
 
     Cards are ordered by the size of their rank group (largest first), then rank (highest first, the ace low
     in a wheel), then suit (highest first by ``suit_order``); the result lists each card's suit strength.
@@ -411,7 +416,7 @@ def compare_rows(a: CardsInput, b: CardsInput, rules: Mapping[str, Any] | None =
     """Compare two rows of the same length: +1 if ``a`` wins, -1 if ``b`` wins, 0 for a tie.
 
     Rows are compared by strength under ``rules["wheel"]``. When the strengths are equal and
-    ``rules["suit_tiebreak"]`` is ``"highest_card"`` or ``"by_card"``, the suits decide (RULES.md None12,
+    ``rules["suit_tiebreak"]`` is ``"highest_card"`` or ``"by_card"``, the suits decide (RULES.md 12,
     ``rules["suit_order"]``).
 
     Raises:

@@ -11,9 +11,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations, product
 from typing import Any, Callable
 
+from chinese_poker.reference.cards import CardsInput
 from chinese_poker.reference.evaluate import (
     SUBSTITUTED,
-    CardsInput,
     card_codes,
     evaluate,
     knob,
@@ -222,7 +222,7 @@ def _holds_twelve_royals(cards: Sequence[int], rules: Mapping[str, Any]) -> bool
     return all(rank_value(card) >= 11 for card in cards)
 
 
-# ----- naturals group (issue #10): the kinds of real tables (RULES.md 10) -----
+# ----- the kinds of real tables (RULES.md 10) -----
 
 
 def _consecutive_pair_tops(cards: Sequence[int]) -> list[int]:
@@ -270,7 +270,7 @@ def _holds_twelve_royals_and_one(cards: Sequence[int], rules: Mapping[str, Any])
     return sum(1 for card in cards if rank_value(card) < 11) <= 1
 
 
-# ----- deck group (issue #15): kinds only a pack with added suits holds (RULES.md 10) -----
+# ----- kinds only a pack with added suits holds (RULES.md 10) -----
 
 
 def _most_of_a_rank(cards: Sequence[int]) -> int:
@@ -320,14 +320,14 @@ _HOLDS: dict[str, Callable[[Sequence[int], Mapping[str, Any]], bool]] = {
     "three_quads": _holds_three_quads,
     "three_straight_flushes": _holds_three_straight_flushes,
     "twelve_royals": _holds_twelve_royals,
-    # naturals group (issue #10)
+    # the kinds of real tables
     "five_consecutive_pairs": _holds_five_consecutive_pairs,
     "two_trips_three_pairs": _holds_two_trips_three_pairs,
     "one_red": _holds_one_red,
     "one_black": _holds_one_black,
     "twelve_royals_ten": _holds_twelve_royals_ten,
     "twelve_royals_and_one": _holds_twelve_royals_and_one,
-    # deck group (issue #15)
+    # kinds only a pack with added suits holds
     "six_of_a_kind": _holds_six_of_a_kind,
     "seven_of_a_kind": _holds_seven_of_a_kind,
     "eight_of_a_kind": _holds_eight_of_a_kind,

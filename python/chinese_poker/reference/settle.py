@@ -10,11 +10,10 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chinese_poker.cards import format_card
+from chinese_poker.reference.cards import CardsInput, format_card
 from chinese_poker.reference.evaluate import (
     DEFAULT_RULES,
     SUBSTITUTED,
-    CardsInput,
     card_codes,
     category_name,
     compare_rows,
@@ -89,7 +88,6 @@ PRESETS: dict[str, dict[str, Any]] = {
         "naturals": _PAGAT_NATURALS,
     },
     "pusoy": {},
-    # ofc group
     "ofc": {
         "scoop_bonus": 3,
         "royalty_mode": "add",
@@ -124,7 +122,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
-# presets group: the real tables of issue #10, each from its public source (RULES.md section 6).
+# The real tables, each from its public source (RULES.md section 6).
 PRESETS["maubinh"] = {
     "wheel": "second",
     "scoop_multiplier": 2,
@@ -247,7 +245,7 @@ PRESETS["shisanshui-puxian"] = {
     ],
     "royalties": "eastern",
 }
-# deck group (issue #15): the same server's 莆仙 rules with clubs and hearts added (加二色)
+# The same server's 莆仙 rules with clubs and hearts added (加二色)
 PRESETS["shisanshui-puxian-six"] = {
     **PRESETS["shisanshui-puxian"],
     "extra_suits": "ch",
@@ -276,7 +274,7 @@ PRESETS["shisanshui-puxian-six"] = {
         "back": {"four_of_a_kind": 4, "straight_flush": 5, "five_of_a_kind": 10},
     },
 }
-# deck group (issue #15): the same rules with two jokers (鬼牌) and one 52-card deck
+# The same rules with two jokers (鬼牌) and one 52-card deck
 PRESETS["shisanshui-puxian-ghost"] = {**PRESETS["shisanshui-puxian-six"], "extra_suits": "", "jokers": 2}
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -289,12 +287,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "foul_policy": ("lose_all_rows", "as_scooped", "as_laid"),
     "natural_declaration": ("must_declare", "auto"),
     "natural_tiebreak": ("full", "top_pair_only", "none"),
-    # settlement group (issue #10)
     "natural_vs_natural": ("by_kind", "by_units", "net", "push"),
     "natural_units_mode": ("table", "as_home_run"),
     "foul_vs_foul": ("push", "as_laid"),
     "fantasyland": ("off", "standard", "progressive"),
-    # presets group
     "ace_basis": ("pairwise", "table"),
     "shooting": ("scoop", "no_lost_row"),
     "home_run_scope": ("own_pairs", "table"),
@@ -305,7 +301,6 @@ _BOOLS = (
     "foul_pays_royalties",
     "quads_as_two_pairs",
     "trips_as_pair_plus_single",
-    # naturals group (issue #10)
     "three_straights_front_a23",
     "three_straights_front_qka",
     "three_straights_wheel",
@@ -442,7 +437,7 @@ def _substituted(
 
 
 def is_foul(front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapping[str, Any]) -> bool:
-    """Whether a setting is foul (RULES.md None9): legal only when back >= middle >= front by strength.
+    """Whether a setting is foul (RULES.md 9): legal only when back >= middle >= front by strength.
 
     Under ``middle_vs_back="strict"`` an equal middle and back is a foul. Suits never matter here, even with
     ``suit_tiebreak`` on. A front never equals a middle (the encoding puts a front below every five-card row
@@ -489,7 +484,7 @@ def _royalty_of_row(
 def royalties(
     front: CardsInput, middle: CardsInput, back: CardsInput, rules: Mapping[str, Any]
 ) -> tuple[int, int, int]:
-    """The royalty table values (front, middle, back) of a setting's three rows (RULES.md None9).
+    """The royalty table values (front, middle, back) of a setting's three rows (RULES.md 9).
 
     Each row looks up ``rules["royalties"][row]``: a straight flush first ``royal_flush`` (A-high) or
     ``wheel_straight_flush`` (A-2-3-4-5) when listed, then every row its category at its deciding rank

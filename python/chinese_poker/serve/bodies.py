@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from chinese_poker import _jsontext as jsontext
+import chinese_poker._jsontext as jsontext
 from chinese_poker._suggest import did_you_mean
 from chinese_poker.formats.players import type_name
 from chinese_poker.formats.rounds import rules_from_value

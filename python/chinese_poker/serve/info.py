@@ -8,7 +8,7 @@ import platform
 import random
 from collections.abc import Mapping
 
-from chinese_poker import __version__
+from chinese_poker._version import __version__
 from chinese_poker.cli.common import dumps
 from chinese_poker.cli.deal import deal_round
 from chinese_poker.formats.rounds import ENGINE, parse_round, round_input

@@ -9,7 +9,7 @@ import copy
 from functools import lru_cache
 from typing import Any
 
-from chinese_poker import __version__
+from chinese_poker._version import __version__
 from chinese_poker.formats.rounds import load_schema
 from chinese_poker.serve.dealt import DEALT_KEY
 

@@ -6,7 +6,7 @@ each round is checked and settled by the command's own ``settle_record`` and wri
 ``round_output`` (or, for ``output=net``, ``round_net_output``) and ``dumps``. Only the service's own
 additions are handled here: a player's ``dealt`` cards (``serve.dealt``) and the limits (``serve.config``).
 
-A batch asking for ``output=net`` first goes to the core's fast path (``_core.settle_net_lines``): it reads
+A batch asking for ``output=net`` first goes to the core's fast path (``formats.net_lines``): it reads
 only the common shape of rounds, and for any other body answers None, and the batch then takes the general
 path above, which gives every answer and every error. Both write the same bytes for the same rounds.
 """
@@ -18,13 +18,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from chinese_poker import _core
 from chinese_poker.cli.common import dumps, one_line
 from chinese_poker.cli.score import settle_record
+from chinese_poker.formats.net_lines import settle_net_lines
 from chinese_poker.formats.records import RawRound, stream_rounds
 from chinese_poker.formats.rounds import OUTPUT_SHAPES, RoundError, round_net_output, round_output
-from chinese_poker.hand import rules_or_default
-from chinese_poker.rules import Rules, core_spec
+from chinese_poker.rules import Rules
 from chinese_poker.serve.bodies import (
     JSON_LINES,
     Reply,
@@ -120,9 +119,7 @@ def output_shape(query: Mapping[str, str], explain: bool) -> str:
 def _net_fast(body: bytes, rules: Rules | None, limits: Limits) -> Reply | None:
     """The net lines of a body of the common shape, from the core (every round read, settled and written
     there, the GIL released); None for any other body."""
-    answer = _core.settle_net_lines(
-        body, core_spec(rules_or_default(rules)), limits.max_rounds, limits.max_players
-    )
+    answer = settle_net_lines(body, rules, max_rounds=limits.max_rounds, max_players=limits.max_players)
     if answer is None:
         return None
     lines, more = answer
