@@ -14,6 +14,7 @@
 #include "chinese_poker/card_text.hpp"
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/evaluate.hpp"
+#include "chinese_poker/fair.hpp"
 #include "chinese_poker/naturals.hpp"
 #include "chinese_poker/round_lines.hpp"
 #include "chinese_poker/settle.hpp"
@@ -2552,6 +2553,49 @@ static void test_round_lines() {
   CHECK(read_count > 0);  // white space and some digits change nothing
 }
 
+static std::string hex_of(const fair::Digest& digest) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (const std::uint8_t byte : digest) {
+    out += digits[byte >> 4];
+    out += digits[byte & 15];
+  }
+  return out;
+}
+
+// SHA-256 and HMAC-SHA256 on the published test vectors (FIPS 180-4's examples, RFC 4231 case 1 and 6),
+// and the first deal vector of tests/data/fair-vectors.json.
+static void test_fair() {
+  auto hash = [](const std::string& text) {
+    return hex_of(fair::sha256(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  };
+  CHECK(hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  CHECK(hash(std::string(1000000, 'a')) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  const std::vector<std::uint8_t> key(20, 0x0b);
+  const std::string hi = "Hi There";
+  CHECK(hex_of(fair::hmac_sha256(key.data(), key.size(), reinterpret_cast<const std::uint8_t*>(hi.data()),
+                                 hi.size())) == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+  const std::vector<std::uint8_t> long_key(131, 0xaa);
+  const std::string big = "Test Using Larger Than Block-Size Key - Hash Key First";
+  CHECK(hex_of(fair::hmac_sha256(long_key.data(), long_key.size(), reinterpret_cast<const std::uint8_t*>(big.data()),
+                                 big.size())) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+  std::vector<std::uint8_t> seed(32);
+  for (std::size_t k = 0; k < 32; ++k) seed[k] = static_cast<std::uint8_t>(k);
+  const std::string start = std::string("chinese-poker/deal/v1") + '\x02' + '\x05' + "alice" + '\x03' + "bob";
+  const std::vector<std::uint8_t> prefix(start.begin(), start.end());
+  std::vector<std::uint8_t> pack(52);
+  for (std::size_t c = 0; c < 52; ++c) pack[c] = static_cast<std::uint8_t>(c);
+  std::uint8_t out[52];
+  fair::deal(seed.data(), seed.size(), prefix, 0, pack, 52, out);
+  const std::uint8_t seat0[13] = {15, 12, 47, 25, 46, 16, 42, 17, 40, 13, 34, 38, 4};
+  CHECK(std::memcmp(out, seat0, 13) == 0);
+  std::set<int> seen(out, out + 52);
+  CHECK(seen.size() == 52);
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -2590,6 +2634,7 @@ int main() {
   test_jokers();
   test_pack_strengths();
   test_round_lines();
+  test_fair();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -283,6 +283,13 @@ class Settlement:
 
         return settlement_dict(self)
 
+    def receipt(self, key: bytes | None = None) -> dict[str, Any]:
+        """The settlement's receipt (``chinese_poker.receipts``): the canonical record of its inputs, rules
+        digest, engine and result, with its SHA-256 and, given a ``key``, an HMAC-SHA256 under it."""
+        from chinese_poker.receipts import make_receipt  # noqa: PLC0415 - receipts imports this module's users
+
+        return make_receipt(self, key)
+
     @property
     def extended(self) -> bool:
         """Whether the breakdown reports the real-table fields (``EXTENDED_PAIR_FIELDS``): when the rules use

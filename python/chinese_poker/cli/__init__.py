@@ -4,12 +4,13 @@ Commands: ``score`` (settle rounds from a JSON round file), ``deal`` (deal, arra
 round), ``check`` (is a setting legal, and which natural do the 13 cards hold), ``suggest`` (the best few
 distinct settings of 13 cards and why), ``rules`` (list presets or
 print one as TOML), ``simulate`` (play many random deals, a strategy per seat), ``vectors`` (write
-conformance vectors), ``verify`` (compare another implementation's output with the expected output) and
-``serve`` (the HTTP JSON scoring service, an optional extra). The JSON round format is described in
-docs/JSON_FORMAT.md.
+conformance vectors), ``verify`` (compare another implementation's output with the expected output),
+``serve`` (the HTTP JSON scoring service, an optional extra) and ``audit`` (re-settle a log of rounds and
+check its receipts, nets and deals). The JSON round format is described in docs/JSON_FORMAT.md.
 
-Exit codes: 0 success; 1 ``verify`` found disagreements or ``check`` found a foul; 2 bad input (malformed
-JSON, a bad or duplicate card, a wrong row size, an unknown preset, ...), reported as one line on stderr.
+Exit codes: 0 success; 1 ``verify`` found disagreements, ``check`` found a foul or ``audit`` a mismatch;
+2 bad input (malformed JSON, a bad or duplicate card, a wrong row size, an unknown preset, ...), reported
+as one line on stderr.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from chinese_poker._version import __version__
-from chinese_poker.cli import check, deal, rules, score, serve, simulate, suggest, vectors, verify
+from chinese_poker.cli import audit, check, deal, rules, score, serve, simulate, suggest, vectors, verify
 from chinese_poker.cli.common import PROG, CliError, one_line
 from chinese_poker.formats.rounds import RoundError
 from chinese_poker.formats.verify import OutputFileError
@@ -34,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Evaluate and settle 13-card Chinese Poker rounds (Capsa Susun, Pusoy, Shisanzhang).",
-        epilog="Exit codes: 0 ok; 1 verify found differences or check found a foul; 2 bad input. "
+        epilog="Exit codes: 0 ok; 1 verify found differences, check found a foul or audit a mismatch; "
+        "2 bad input. "
         "The JSON round format: docs/JSON_FORMAT.md; every output carries the engine that made it "
         "and the rules_digest of its rules.",
     )
@@ -52,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_parser(commands, rules_help, progress_help)
     verify.add_parser(commands)
     serve.add_parser(commands)
+    audit.add_parser(commands)
     return parser
 
 

@@ -31,6 +31,7 @@ from chinese_poker.formats.rounds import (
     round_output,
     settle_round,
 )
+from chinese_poker.receipts import read_key_file
 from chinese_poker.rules import Rules
 from chinese_poker.settlement import Settlement
 
@@ -70,6 +71,17 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         help="report bad rounds on stderr and settle the rest (exit code 2 if any was bad)",
     )
     score.add_argument("--progress", choices=("auto", "always", "never"), default="auto", help=progress_help)
+    score.add_argument(
+        "--receipts",
+        action="store_true",
+        help="add each round's receipt (canonical inputs, rules digest, engine, nets and pairs, SHA-256; "
+        "docs/FAIR.md): the log that chinese-poker audit checks",
+    )
+    score.add_argument(
+        "--receipt-key-file",
+        help="with --receipts: sign each receipt with an HMAC-SHA256 under this file's key (its bytes less "
+        "one trailing newline, at least 16)",
+    )
     score.set_defaults(handler=run)
 
 
@@ -141,6 +153,18 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--output net needs --format json or jsonl")
     if args.output == "net" and args.explain:
         raise CliError("--explain needs --output full: the net output has no explanation")
+    receipts = getattr(args, "receipts", False)
+    if receipts and args.output == "net":
+        raise CliError("--receipts needs --output full: the net output has no receipt")
+    if receipts and args.format == "table":
+        raise CliError("--receipts needs --format json or jsonl: the table has no receipt")
+    if getattr(args, "receipt_key_file", None) is not None:
+        if not receipts:
+            raise CliError("--receipt-key-file needs --receipts")
+        try:
+            args.receipt_key = read_key_file(args.receipt_key_file)
+        except ValueError as error:
+            raise CliError(one_line(error)) from None
     rules = resolve_rules(args.rules) if args.rules is not None else None
     fast = _net_fast(args, rules)
     if fast is not None:
@@ -186,6 +210,8 @@ def _score(args: argparse.Namespace, rules: Rules | None, stream: IO[bytes], sou
                 out = round_net_output(rnd, settlement)
             else:
                 out = round_output(rnd, settlement, explain=args.explain)
+                if getattr(args, "receipts", False):
+                    out["receipt"] = settlement.receipt(getattr(args, "receipt_key", None))
             if args.format == "json":
                 outputs.append(out)
             elif args.format == "jsonl":

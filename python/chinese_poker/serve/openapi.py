@@ -223,13 +223,16 @@ def openapi_document() -> dict[str, Any]:
     components.update(_service_components())
     rules_query = _query("rules", "a preset overriding the rounds' own rules", {"type": "string"})
     explain = _query("explain", "add the unit-by-unit explanation", {"type": "boolean"})
+    receipt = _query(
+        "receipt", "add the round's receipt (as `score --receipts`; docs/FAIR.md)", {"type": "boolean"}
+    )
     ndjson = {"application/x-ndjson": {"schema": {"type": "string"}}}
     ok = {"description": "ok"}
     paths: dict[str, Any] = {
         "/v1/settle": {
             "post": {
                 "summary": "settle one round (the line `chinese-poker score --format jsonl` writes)",
-                "parameters": [rules_query, explain],
+                "parameters": [rules_query, explain, receipt],
                 "requestBody": {"required": True, **_json_body(_ROUND + "round")},
                 "responses": _answers({**ok, **_json_body(_OUTPUT + "round")}, 400, 408, 413, 422),
             }
@@ -240,6 +243,7 @@ def openapi_document() -> dict[str, Any]:
                 "parameters": [
                     rules_query,
                     explain,
+                    receipt,
                     _query(
                         "output",
                         'full (default): the output rounds; net: one {"id": ..., "net": [...]} per round '
@@ -288,6 +292,16 @@ def openapi_document() -> dict[str, Any]:
                 "summary": "the best few distinct settings of 13 cards and why, by `suggest`",
                 "requestBody": {"required": True, **_json_body("suggest_request")},
                 "responses": _answers({**ok, **_json_body("suggest_answer")}, 400, 408, 413, 422),
+            }
+        },
+        "/v1/verify": {
+            "post": {
+                "summary": "check one log line (as `chinese-poker audit`), one receipt or one deal",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"type": "object"}}},
+                },
+                "responses": _answers(ok, 400, 413, 422),
             }
         },
         "/v1/deal": {

@@ -37,6 +37,7 @@ from chinese_poker.serve.bodies import (
 from chinese_poker.serve.config import Limits
 from chinese_poker.serve.dealt import check_dealt, split_dealt
 from chinese_poker.serve.errors import ApiError
+from chinese_poker.serve.verify import receipt_key
 from chinese_poker.settle import settle_batch
 
 __all__ = [
@@ -58,19 +59,25 @@ PACKED_MEDIA_TYPE = "application/octet-stream"
 NET_MEDIA_TYPE = "application/octet-stream"
 
 #: The query parameters each endpoint takes (any other is a 422; ``players`` is required by the packed one).
-ONE_PARAMS = ("rules", "explain")
-BATCH_PARAMS = ("rules", "explain", "output")
+ONE_PARAMS = ("rules", "explain", "receipt")
+BATCH_PARAMS = ("rules", "explain", "output", "receipt")
 PACKED_PARAMS = ("players", "rules")
 
 _CARDS_PER_HAND = 13
 
 
 def settled_line(
-    raw: RawRound, rules: Rules | None, limits: Limits, *, explain: bool = False, output: str = "full"
+    raw: RawRound,
+    rules: Rules | None,
+    limits: Limits,
+    *,
+    explain: bool = False,
+    output: str = "full",
+    receipt: bool = False,
 ) -> str:
     """One raw round checked, settled and written as the line ``score --format jsonl`` writes (``output``:
-    ``"full"`` or ``"net"``, as ``score --output``); a bad round is a ``RoundError`` with the command's
-    message."""
+    ``"full"`` or ``"net"``, as ``score --output``; ``receipt``: with its receipt, as ``score --receipts``);
+    a bad round is a ``RoundError`` with the command's message."""
     if raw.error is None:
         players = raw.data.get("players") if isinstance(raw.data, Mapping) else None
         if isinstance(players, list) and len(players) > limits.max_players:
@@ -88,7 +95,10 @@ def settled_line(
         check_dealt(dealt, rnd.names, rnd.hands, raw.where)
     if output == "net":
         return dumps(round_net_output(rnd, settlement)) + "\n"
-    return dumps(round_output(rnd, settlement, explain=explain)) + "\n"
+    out = round_output(rnd, settlement, explain=explain)
+    if receipt:
+        out["receipt"] = settlement.receipt(receipt_key())
+    return dumps(out) + "\n"
 
 
 def settle_one(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply:
@@ -96,9 +106,10 @@ def settle_one(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply:
     --format jsonl`` writes for a file holding that round)."""
     rules = query_rules(query)
     explain = query_flag(query, "explain")
+    receipt = query_flag(query, "receipt")
     raw = RawRound(1, None, data=json_object(body, "a round"))
     try:
-        return Reply(settled_line(raw, rules, limits, explain=explain).encode("utf-8"))
+        return Reply(settled_line(raw, rules, limits, explain=explain, receipt=receipt).encode("utf-8"))
     except RoundError as error:
         raise ApiError.from_round_error(error, 0) from None
 
@@ -135,6 +146,9 @@ def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits, *, fast:
     rules = query_rules(query)
     explain = query_flag(query, "explain")
     output = output_shape(query, explain)
+    receipt = query_flag(query, "receipt")
+    if receipt and output == "net":
+        raise ApiError(422, "bad_request", "receipt=true needs output=full: the net output has no receipt")
     if output == "net" and fast:
         reply = _net_fast(body, rules, limits)
         if reply is not None:
@@ -148,7 +162,7 @@ def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits, *, fast:
                 RoundError(raw.error, raw.where), raw.position - 1, 400, "malformed_json"
             )
         try:
-            lines.append(settled_line(raw, rules, limits, explain=explain, output=output))
+            lines.append(settled_line(raw, rules, limits, explain=explain, output=output, receipt=receipt))
         except RoundError as error:
             raise ApiError.from_round_error(error, raw.position - 1) from None
     if not lines:
