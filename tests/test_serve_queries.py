@@ -63,12 +63,12 @@ def test_a_misspelt_parameter_is_422_naming_it_not_ignored(client: TestClient) -
         (
             "post",
             "/v1/settle?explian=true",
-            "unknown query parameter 'explian' (did you mean 'explain'?); allowed: rules, explain",
+            "unknown query parameter 'explian' (did you mean 'explain'?); allowed: rules, explain, receipt",
         ),
         (
             "post",
             "/v1/settle/batch?format=net",
-            "unknown query parameter 'format'; allowed: rules, explain, output",
+            "unknown query parameter 'format'; allowed: rules, explain, output, receipt",
         ),
         (
             "post",

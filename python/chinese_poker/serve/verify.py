@@ -96,7 +96,7 @@ def verify_one(body: bytes, _query: Mapping[str, str], _limits: Limits) -> Reply
     try:
         found = audit_record(data, "the round", key)
     except RoundError as error:
-        raise ApiError.from_round_error(error) from None
+        raise ApiError.from_round_error(error, 0) from None
     return _answer([(mismatch.field, mismatch.message) for mismatch in found])
 
 
