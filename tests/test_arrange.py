@@ -278,7 +278,7 @@ def test_among_equal_strengths_the_highest_codes_go_behind() -> None:
     assert str(chosen.hand) == "As Ah Kh / 7c 6c 5c 4c 3c / 7d 6d 5d 4d 3d"
 
 
-# --- deck group (issue #15): hands holding a card twice (a pack with added suits, RULES.md 1.1) ---------
+# --- Hands holding a card twice (a pack with added suits, RULES.md 1.1) ---------
 
 DOUBLED = "As As Ah Ad Ac Ks Ks Qs Js Ts 2c 3d 4h"  # five aces, and two kings of spades
 

@@ -85,7 +85,7 @@ def test_new_kinds_are_appended_in_the_plan_order() -> None:
         "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten",
         "twelve_royals_and_one",
     )  # fmt: skip
-    # deck group (issue #15): the kinds of packs with added suits, after them
+    # The kinds of packs with added suits, after them
     assert NATURAL_NAMES[-4:] == (
         "six_of_a_kind",
         "seven_of_a_kind",

@@ -226,7 +226,7 @@ def test_shisanshui_puxian_naturals() -> None:
     assert one_result.net == (26, -26)
 
 
-# deck group (issue #15): the same server's room with clubs and hearts added (加二色), five players here.
+# The same server's room with clubs and hearts added (加二色), five players here.
 PUXIAN_SIX = Rules.preset("shisanshui-puxian-six")
 PUXIAN_SIX_ROUND = [
     Hand.parse(text, extra_suits="ch")
@@ -270,7 +270,7 @@ def test_shisanshui_puxian_six_naturals() -> None:
     assert [result.pair(0, 2).units, result.pair(1, 2).units, result.pair(0, 1).units] == [20, 26, -26]
 
 
-# deck group (issue #15): the same server's room with two jokers (鬼牌), four players from 54 cards.
+# The same server's room with two jokers (鬼牌), four players from 54 cards.
 PUXIAN_GHOST = Rules.preset("shisanshui-puxian-ghost")
 PUXIAN_GHOST_ROUND = [
     Hand.parse(text, jokers=2)

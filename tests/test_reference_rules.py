@@ -289,7 +289,6 @@ def test_e1_breakdown_pagat_bonus():
         "i", "j", "decided_by", "rows", "foul", "natural", "royalties", "surrendered", "natural_units",
         "surrender_units", "row_units", "royalty_units", "overall_units", "scoop", "scoop_bonus_units",
         "multiplier", "subtotal", "stake", "home_run", "units",
-        # settlement group (issue #10)
         "false_declaration_units", "ace_units", "capped", "home_run_bonus_units", "home_run_capped", "horse",
         "bet",
     }  # fmt: skip
@@ -530,7 +529,6 @@ NATURAL_EXAMPLES = {
         "2c 3c 4c 3d 4d 5d 6d 7d 8h 9h Th Jh Qs",
     ),
     "twelve_royals": ("Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks Ac", "Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks Tc"),
-    # naturals group (issue #10)
     "five_consecutive_pairs": (
         "3c 3d 4h 4s 5c 5d 6h 6s 7c 7d 9h Js Ac",
         "3c 3d 4h 4s 5c 5d 6h 6s 8c 8d 9h Js Ac",
@@ -546,7 +544,7 @@ NATURAL_EXAMPLES = {
         "Jc Jd Qc Qd Qh Kc Kd Kh Ks Ac Ad Ah 2c",
         "Jc Tc Qc Qd Qh Kc Kd Kh Ks Ac Ad Ah 2c",
     ),
-    # deck group (issue #15): only a pack with added suits holds these (the test gives it clubs and hearts)
+    # Only a pack with added suits holds these (the test gives it clubs and hearts)
     "six_of_a_kind": ("Ac Ac Ah Ah Ad As 2c 3d 4h 5s 6c 7d 8h", "Ac Ac Ah Ah Ad Ks 2c 3d 4h 5s 6c 7d 8h"),
     "two_fives_and_trips": (
         "Ac Ac Ah Ah Ad Kc Kc Kh Kh Ks 2c 2d 2h",

@@ -56,13 +56,11 @@ DEFAULTS: dict[str, Any] = {
     "quads_as_two_pairs": True,
     "trips_as_pair_plus_single": True,
     "surrender_units": 0,
-    # naturals group (issue #10)
     "three_straights_front_a23": True,
     "three_straights_front_qka": True,
     "three_straights_wheel": True,
     "three_flushes_distinct_suits": False,
     "quads_as_trips": True,
-    # settlement group (issue #10)
     "row_base": [1, 1, 1],
     "ace_units": 0,
     "pair_cap": 0,
@@ -76,13 +74,10 @@ DEFAULTS: dict[str, Any] = {
     "horse_card": None,
     "horse_multiplier": 2,
     "foul_vs_foul": "push",
-    # ofc group
     "fantasyland": "off",
-    # presets group
     "ace_basis": "pairwise",
     "shooting": "scoop",
     "home_run_scope": "own_pairs",
-    # deck group (issue #15)
     "extra_suits": "",
     "jokers": 0,
 }
@@ -121,7 +116,7 @@ PRESET_KNOBS: dict[str, dict[str, Any]] = {
         "naturals": PAGAT_NATURALS,
     },
     "pusoy": {},
-    # ofc group: the standard Open-Face Chinese Poker table, written out from RULES.md section 6.
+    # The standard Open-Face Chinese Poker table, written out from RULES.md section 6.
     "ofc": {
         "scoop_bonus": 3,
         "royalty_mode": "add",
@@ -173,7 +168,7 @@ PRESET_KNOBS: dict[str, dict[str, Any]] = {
         },
     },
 }
-# presets group: the real tables, written out from RULES.md section 6.
+# The real tables, written out from RULES.md section 6.
 PRESET_KNOBS["maubinh"] = {
     "wheel": "second",
     "scoop_multiplier": 2,
@@ -591,7 +586,6 @@ CUSTOM = Rules(
     quads_as_two_pairs=False,
     trips_as_pair_plus_single=False,
     surrender_units=3,
-    # naturals group (issue #10)
     three_straights_front_a23=False,
     three_straights_front_qka=False,
     three_straights_wheel=False,
@@ -710,7 +704,6 @@ def test_toml_string_emitter(text: str) -> None:
                 "foul_pays_royalties",
                 "quads_as_two_pairs",
                 "trips_as_pair_plus_single",
-                # naturals group (issue #10)
                 "three_straights_front_a23",
                 "three_straights_front_qka",
                 "three_straights_wheel",
@@ -816,7 +809,6 @@ BAD_VALUES = [
     ("trips_as_pair_plus_single", "true"),
     ("surrender_units", -3),
     ("surrender_units", 2.5),
-    # naturals group (issue #10)
     ("natural_tiebreak", "None"),
     ("three_straights_front_a23", None),
     ("three_straights_front_qka", 0),
@@ -870,12 +862,10 @@ def test_enum_choices_are_those_of_rules_md() -> None:
         "foul_policy": ("lose_all_rows", "as_scooped", "as_laid"),
         "natural_declaration": ("must_declare", "auto"),
         "natural_tiebreak": ("full", "top_pair_only", "none"),
-        # settlement group (issue #10)
         "natural_vs_natural": ("by_kind", "by_units", "net", "push"),
         "natural_units_mode": ("table", "as_home_run"),
         "foul_vs_foul": ("push", "as_laid"),
         "fantasyland": ("off", "standard", "progressive"),
-        # presets group
         "ace_basis": ("pairwise", "table"),
         "shooting": ("scoop", "no_lost_row"),
         "home_run_scope": ("own_pairs", "table"),

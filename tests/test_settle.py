@@ -722,7 +722,7 @@ def test_settle_batch_is_thread_safe() -> None:
     assert all(np.array_equal(r, single) for r in results)
 
 
-# --- deck group (issue #15): the pack of RULES.md 1.1 ---------------------------------------------------
+# --- The pack of RULES.md 1.1 ---------------------------------------------------
 
 PACK_A = "Qc Jd 3h / 9s 9h 9d 4c 4d / As As Ah Ad Ac"
 PACK_B = "Kc Kd 2c / 8c 8d 8h 3c 3d / Ks Qs Js Ts 9s"

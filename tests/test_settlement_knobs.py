@@ -1,4 +1,4 @@
-"""The settlement knobs of issue #10 (RULES.md 3.1 and 11): each worked example of RULES.md 3.1, through
+"""The real-table settlement knobs (RULES.md 3.1 and 11): each worked example of RULES.md 3.1, through
 the C++ core and through the pure-Python reference, and the errors of bad values and banker rounds."""
 
 from __future__ import annotations

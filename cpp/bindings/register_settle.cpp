@@ -94,7 +94,6 @@ py::tuple triple(const T (&v)[3]) {
                           where);
       }
       raise_input_error("player_count", "a round has 2 to 6 players (5 and 6 with added suits)", where);
-    // --- settlement group (issue #10) ---
     case SettleStatus::kBadBanker: {
       // The seat as given (the core names one clamped to the table), and no player: the banker is none.
       where.player = -1;
@@ -115,7 +114,6 @@ py::tuple triple(const T (&v)[3]) {
     case SettleStatus::kFantasylandOff:
       raise_input_error("fantasyland_off",
                         round + who + " played in fantasyland but these rules have fantasyland = \"off\"", where);
-    // ---- presets group ----
     case SettleStatus::kAceBasisTable:
       raise_input_error("ace_basis_table",
                         round + "rules knob 'ace_basis' = \"table\" needs a round of 4 players without a banker "
@@ -241,7 +239,7 @@ void register_settle(py::module_& m) {
       .value("surrender", DecidedBy::kSurrender)
       .value("foul", DecidedBy::kFoul)
       .value("rows", DecidedBy::kRows)
-      .value("false_declaration", DecidedBy::kFalseDeclaration)  // settlement group (issue #10)
+      .value("false_declaration", DecidedBy::kFalseDeclaration)
       .value("not_played", DecidedBy::kNotPlayed)  // settle_batch columns: a pair without the banker
       .finalize();
 
@@ -253,14 +251,11 @@ void register_settle(py::module_& m) {
       .def_property_readonly("natural", [](const BoundFacts& b) { return kind_or_none(b.kind); })
       .def_property_readonly("strengths", [](const BoundFacts& b) { return triple(b.facts.strength); })
       .def_property_readonly("royalties", [](const BoundFacts& b) { return triple(b.facts.royalty); })
-      // --- settlement group (issue #10) ---
       .def_property_readonly("false_declaration", [](const BoundFacts& b) { return b.facts.false_declaration; })
       .def_property_readonly("aces", [](const BoundFacts& b) { return b.facts.aces; })
       .def_property_readonly("horse", [](const BoundFacts& b) { return b.facts.horse; })
-      // ofc group
       .def_property_readonly("fantasyland_cards", [](const BoundFacts& b) { return b.facts.fantasyland_cards; },
                              "Cards dealt next hand in fantasyland; 0 when the player does not qualify.")
-      // presets group
       .def_property_readonly("ace_units", [](const BoundFacts& b) { return b.facts.ace_units; },
                              "ace_basis \"table\": ace_units x (aces - 1), counted apart from the pairs; else 0.")
       .def_property_readonly(
@@ -296,7 +291,6 @@ void register_settle(py::module_& m) {
       .def_readonly("stake", &PairResult::stake)
       .def_readonly("home_run", &PairResult::home_run)
       .def_readonly("units", &PairResult::units)
-      // --- settlement group (issue #10) ---
       .def_readonly("false_declaration_units", &PairResult::false_declaration_units)
       .def_readonly("ace_units", &PairResult::ace_units)
       .def_readonly("capped", &PairResult::capped)
@@ -398,7 +392,7 @@ void register_settle(py::module_& m) {
         }
         const std::vector<bool> declared_flags = flags(declared, "declared", players);
         const std::vector<bool> surrender_flags = flags(surrendered, "surrendered", players);
-        // ofc group: whether each player played this hand in fantasyland (None: nobody did).
+        // Whether each player played this hand in fantasyland (None: nobody did).
         const std::vector<bool> fantasyland_flags =
             fantasyland.is_none() ? std::vector<bool>(static_cast<std::size_t>(players), false)
                                   : flags(py::reinterpret_borrow<py::sequence>(fantasyland), "fantasyland", players);
@@ -424,7 +418,7 @@ void register_settle(py::module_& m) {
           inputs[p].surrendered = surrender_flags[static_cast<std::size_t>(p)];
           inputs[p].fantasyland = fantasyland_flags[static_cast<std::size_t>(p)];
         }
-        // Banker rounds (settlement group, issue #10): the core checks the seat and the bets' range.
+        // Banker rounds: the core checks the seat and the bets' range.
         RoundOptions options;
         options.stakes = stake_ptr;
         std::array<std::int64_t, kMaxPlayers> bet_values{};

@@ -373,7 +373,7 @@ std::uint64_t six_pairs_key(const Counts& counts, const RulesSpec& rules) {
                                                                    : key << 4 | static_cast<std::uint64_t>(single);
 }
 
-// naturals group (issue #10): the kinds of real tables (RULES.md section 10).
+// The kinds of real tables (RULES.md section 10).
 
 // Ranks held at least twice, bit r for rank r (0 = deuce).
 unsigned paired_ranks(const Counts& counts) {
@@ -456,7 +456,6 @@ bool holds_with(NaturalKind kind, const std::uint8_t* c, const Counts& counts, c
       return tens_and_up(counts) >= 12;
     case NaturalKind::kTwelveRoyalsAndOne:
       return jacks_and_up(counts) >= 12;
-    // deck group (issue #15)
     case NaturalKind::kSixOfAKind:
       return counts.ranks_with_at_least(6) >= 1;
     case NaturalKind::kSevenOfAKind:
@@ -712,10 +711,8 @@ const char* natural_name(NaturalKind kind) noexcept {
       "six_pairs", "three_straights", "three_flushes", "dragon", "clean_dragon",
       "five_pairs_and_trips", "four_trips", "all_one_colour", "all_small", "all_big",
       "three_quads", "three_straight_flushes", "twelve_royals",
-      // naturals group (issue #10)
       "five_consecutive_pairs", "two_trips_three_pairs", "one_red", "one_black", "twelve_royals_ten",
       "twelve_royals_and_one",
-      // deck group (issue #15)
       "six_of_a_kind", "seven_of_a_kind", "eight_of_a_kind", "two_fives_and_trips"};
   const int k = static_cast<int>(kind);
   return k >= 0 && k < kNumNaturalKinds ? kNames[k] : "?";

@@ -830,7 +830,7 @@ static void test_held_naturals() {
   }
 }
 
-// naturals group (issue #10): the knobs of what counts, and the kinds of real tables.
+// The knobs of what counts, and the kinds of real tables.
 static void test_real_table_naturals() {
   const RulesSpec rules;
   auto holds = [](NaturalKind k, const char* text, const RulesSpec& r) { return holds_natural(k, hand_of(text).data(), r); };
@@ -1342,7 +1342,7 @@ static void test_bad_codes_everywhere() {
 }
 
 
-// --- settlement group (issue #10): RULES.md 3.1's worked examples and banker rounds ---
+// --- RULES.md 3.1's worked examples and banker rounds ---
 static RoundResult settle_with(const std::vector<const char*>& texts, const RulesSpec& rules, const RoundOptions& options,
                                const std::vector<bool>& declared = {}) {
   std::vector<std::vector<std::uint8_t>> cards;
@@ -1563,7 +1563,7 @@ static void test_settlement_knobs() {
   }
 }
 
-// ----- ofc group: suit tie-break by card, rank-keyed royalties, open-face ------------------------------
+// ----- Suit tie-break by card, rank-keyed royalties, open-face ------------------------------
 
 static RulesSpec ofc_rules() {
   RulesSpec r;
@@ -1966,7 +1966,7 @@ static void test_evaluate_and_arrange_threads() {
   }
 }
 
-// presets group: ace_basis "table" and shooting "no_lost_row" (RULES.md 3.1, 11.7, 11.9).
+// ace_basis "table" and shooting "no_lost_row" (RULES.md 3.1, 11.7, 11.9).
 // home_run_scope "table" on the shisanshui-puxian worked example (RULES.md 6), and twelve_royals_and_one.
 static void test_home_run_scope_and_twelve_royals_and_one() {
   RulesSpec r;
@@ -2052,7 +2052,7 @@ static void test_presets_group() {
   test_home_run_scope_and_twelve_royals_and_one();
 }
 
-// deck group (issue #15): packs with added suits, five of a kind, the naturals of more cards.
+// Packs with added suits, five of a kind, the naturals of more cards.
 static Strength eval_pack(std::initializer_list<const char*> tokens, Wheel wheel = Wheel::Low) {
   const auto c = cards_of(tokens);
   return evaluate5_in_pack(c.data(), wheel);

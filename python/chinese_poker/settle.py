@@ -320,7 +320,7 @@ def settle_batch(
     count = thread_count(threads, "settle_batch")
     try:
         resolved = rules_or_default(rules)
-        # [presets group] The table's Chi A needs 4 players in every round. The core says so per round
+        # The table's Chi A needs 4 players in every round. The core says so per round
         # (after the round's cards, so a bad card is named first); an empty batch is refused here.
         if (
             resolved.ace_basis == "table"

@@ -30,7 +30,6 @@ struct PlayerInput {
   const std::uint8_t* cards = nullptr;  // 13 codes: front 3, middle 5, back 5 (declared: any order)
   bool declared = false;                // declared a natural: no setting, not foul-checked
   bool surrendered = false;
-  // ---- ofc group ----
   bool fantasyland = false;             // played this hand in fantasyland (needs rules.fantasyland on)
 };
 
@@ -42,7 +41,6 @@ struct PlayerFacts {
   int natural = -1;                     // index into rules.natural_kind, or -1
   Strength strength[3] = {0, 0, 0};     // front, middle, back
   std::int64_t royalty[3] = {0, 0, 0};
-  // --- settlement group (issue #10) ---
   bool false_declaration = false;       // declared without a listed natural, under false_declaration_units > 0
   int aces = 0;                         // aces among the 13 cards (counted when ace_units > 0)
   bool horse = false;                   // holds the rules' horse_card (when there is one)
@@ -52,9 +50,7 @@ struct PlayerFacts {
   // natural's substitution.
   std::int8_t joker_card[2] = {-1, -1};
   bool natural_key_known = false;       // a joker hand's natural: natural_key is its tie-break key
-  // ---- ofc group ----
   int fantasyland_cards = 0;            // cards dealt next hand in fantasyland (RULES.md 4.2), 0 if none
-  // ---- presets group ----
   // ace_basis "table": ace_units x (aces - 1), paid to (or by) the table apart from the pairs; 0 under
   // "pairwise" and in a round settled by declarations under natural_settles_table. Set by settle_round.
   std::int64_t ace_units = 0;
@@ -67,7 +63,7 @@ enum class DecidedBy : std::uint8_t {
   kSurrender = 1,
   kFoul = 2,
   kRows = 3,
-  kFalseDeclaration = 4,  // settlement group (issue #10)
+  kFalseDeclaration = 4,
   kNotPlayed = 5,         // settle_batch columns only: a pair without the banker in a banker round
 };
 
@@ -89,7 +85,7 @@ struct PairResult {
   std::int64_t stake = 1;
   std::int64_t home_run = 1;
   std::int64_t units = 0;
-  // --- settlement group (issue #10): units = (step(subtotal) + ace_units) x horse x bet x stake, where
+  // --- units = (step(subtotal) + ace_units) x horse x bet x stake, where
   // step applies pair_cap, then the home run (x home_run, + home_run_bonus_units) and home_run_cap ---
   std::int64_t false_declaration_units = 0;
   std::int64_t ace_units = 0;           // ace_units x (aces_i - aces_j): a side payment, never multiplied
@@ -107,7 +103,7 @@ struct RoundResult {
   PairResult pairs[kMaxPairs];          // (0,1), (0,2), ..., (P-2, P-1); banker rounds: the banker's only
   bool home_run[kMaxPlayers] = {};
   std::int64_t net[kMaxPlayers] = {};
-  int banker = -1;                      // settlement group (issue #10): the banker seat, or -1
+  int banker = -1;                      // the banker seat, or -1
 };
 
 enum class SettleStatus : int {
@@ -120,12 +116,9 @@ enum class SettleStatus : int {
                                 // often than the pack holds it)
   kBadPlayerCount = 6,          // fewer than kMinPlayers or more than max_players(rules): 4 plus one per added
                                 // suit (kMaxFantasylandPlayers with rules.fantasyland on)
-  // --- settlement group (issue #10) ---
   kBadBanker = 7,               // the banker seat is not one of the players
   kBadBet = 8,                  // bets[player] is outside 1..kMaxBet (or bets given without a banker)
-  // ---- ofc group ----
   kFantasylandOff = 9,          // `player` played in fantasyland while rules.fantasyland is off
-  // ---- presets group ----
   kAceBasisTable = 10,          // ace_basis "table" in a round that is not 4 players without a banker, or
                                 // with added suits (rules.extra_suits)
 };
@@ -133,7 +126,7 @@ enum class SettleStatus : int {
 // Greatest bet of one player in a banker round.
 constexpr std::int64_t kMaxBet = 1000;
 
-// The per-round inputs of settle_round beside the cards (settlement group, issue #10). One struct, so
+// The per-round inputs of settle_round beside the cards. One struct, so
 // settle_batch can pass per-round values without another signature.
 struct RoundOptions {
   const std::int64_t* stakes = nullptr;  // players x players row-major (symmetric, 0..kMaxStake), or null

@@ -26,7 +26,6 @@ __all__ = [
 #: Keys a player object may hold.
 PLAYER_KEYS: tuple[str, ...] = (
     "name", "front", "middle", "back", "cards", "declare_natural", "surrender",
-    # ofc group
     "fantasyland",
 )  # fmt: skip
 

@@ -28,13 +28,12 @@ __all__ = ["DEFAULT_PRESET", "PRESET_NAMES", "check_preset_name", "preset_docume
 PRESET_NAMES: tuple[str, ...] = (
     "pagat", "pagat-bonus", "wikipedia-2-4", "wikipedia-1-6", "shisanzhang-hk", "shisanshui-app",
     "capsa-susun", "pusoy",
-    # ofc group
     "ofc",
-    # presets group: real tables (issue #10)
+    # Real tables
     "maubinh", "shisanshui-rtxux", "shisanshui-luosong", "shisanshui-puxian",
-    # deck group (issue #15): packs with added suits
+    # Packs with added suits
     "shisanshui-puxian-six",
-    # deck group (issue #15): jokers
+    # Jokers
     "shisanshui-puxian-ghost",
 )  # fmt: skip
 
