@@ -31,6 +31,10 @@ inline PairFouls settled_fouls(bool fouled_i, bool fouled_j, const RulesSpec& ru
   return PairFouls{fouled_i && !rules.foul_as_laid && !both_as_laid, fouled_j && !rules.foul_as_laid && !both_as_laid};
 }
 
+// Two fouls push every row and void every royalty, so every amount of such a pair is 0 but the ace part:
+// the paths skip its rows' arithmetic (most pairs of random hands are such).
+inline bool both_fouled(PairFouls foul) noexcept { return foul.i && foul.j; }
+
 // The rows each side wins, as bit sets (bit r: row r), once the fouls are applied: a foul loses every
 // row to a setting, two fouls push every row. `won` and `lost` are the rows as laid; foul_i and foul_j
 // are 0 or 1 (settled_fouls). Branch-free: the kernel calls it on random hands.
@@ -55,17 +59,17 @@ inline RowSets row_sets(const int* laid) noexcept {
 }
 
 // The royalty of one side of a pair decided by a foul: a fouled side's royalties are void, and the
-// legal side's are paid only with foul_pays_royalties.
+// legal side's are paid only with foul_pays_royalties. Branch-free (the fouls of random hands are).
 inline std::int64_t settled_royalty(std::int64_t royalty, bool own_foul, bool other_foul,
                                     const RulesSpec& rules) noexcept {
-  if (own_foul) return 0;
-  return other_foul && !rules.foul_pays_royalties ? 0 : royalty;
+  const unsigned kept = unsigned{!own_foul} & (unsigned{!other_foul} | unsigned{rules.foul_pays_royalties});
+  return royalty * static_cast<std::int64_t>(kept);
 }
 
 // Whether overall unit, scoop bonus and scoop multiplier apply: a pair decided by a foul plays as a scoop
 // only under foul_policy "as_scooped" (two fouls then push every row: no scoop, every amount 0).
 inline bool plays_as_scoop(bool decided_by_foul, const RulesSpec& rules) noexcept {
-  return !decided_by_foul || rules.foul_as_scooped;
+  return (unsigned{!decided_by_foul} | unsigned{rules.foul_as_scooped}) != 0;
 }
 
 // ---- Rows (RULES.md 11.4, 11.5) ----
@@ -81,7 +85,7 @@ struct PairRows {
 // The rows of a pair from the rows each side wins (decided_rows) and the royalties each side's rows
 // carry (settled_royalty).
 template <class Math>
-PairRows rows_of(RowSets sets, const std::int64_t* royalty_i, const std::int64_t* royalty_j, const RulesSpec& rules,
+inline PairRows rows_of(RowSets sets, const std::int64_t* royalty_i, const std::int64_t* royalty_j, const RulesSpec& rules,
                  Math& math) noexcept {
   PairRows o;
   for (unsigned row = 0; row < 3; ++row) {
@@ -94,6 +98,22 @@ PairRows rows_of(RowSets sets, const std::int64_t* royalty_i, const std::int64_t
     o.value = math.add(o.value, row_value(result, royalty_i[row], royalty_j[row], base, rules, math));
   }
   return o;
+}
+
+// The rows of a pair of two settings, from the rows each wins as laid (row_sets), their rows' royalties
+// and the fouls they settle with (settled_fouls).
+template <class Math>
+inline PairRows pair_rows(RowSets as_laid, const std::int64_t* royalty_i, const std::int64_t* royalty_j,
+                          PairFouls foul, const RulesSpec& rules, Math& math) noexcept {
+  if (both_fouled(foul)) return PairRows{};
+  if (!foul.i && !foul.j) return rows_of(as_laid, royalty_i, royalty_j, rules, math);
+  const RowSets sets = decided_rows(as_laid.win, as_laid.lose, foul.i, foul.j);
+  std::int64_t ri[3], rj[3];
+  for (int row = 0; row < 3; ++row) {
+    ri[row] = settled_royalty(royalty_i[row], foul.i, foul.j, rules);
+    rj[row] = settled_royalty(royalty_j[row], foul.j, foul.i, rules);
+  }
+  return rows_of(sets, ri, rj, rules, math);
 }
 
 // ---- Overall unit, scoop, subtotal (RULES.md 11.6 to 11.8) ----
@@ -109,7 +129,7 @@ struct PairTerms {
 // The terms of a pair whose rows i won wins_i of and j wins_j, paying `value` to i (read only under
 // overall_basis "total").
 template <class Math>
-PairTerms pair_terms(int wins_i, int wins_j, std::int64_t value, bool as_scoop, const RulesSpec& rules,
+inline PairTerms pair_terms(int wins_i, int wins_j, std::int64_t value, bool as_scoop, const RulesSpec& rules,
                      Math& math) noexcept {
   PairTerms t;
   if (as_scoop) {
@@ -133,7 +153,7 @@ PairTerms pair_terms(int wins_i, int wins_j, std::int64_t value, bool as_scoop, 
 // The subtotal (RULES.md 11.8): multiplier x (row units + overall unit + scoop bonus) + the royalty units
 // times the royalty multiplier.
 template <class Math>
-std::int64_t pair_subtotal(const PairTerms& t, std::int64_t row_units, std::int64_t royalty_units,
+inline std::int64_t pair_subtotal(const PairTerms& t, std::int64_t row_units, std::int64_t royalty_units,
                            Math& math) noexcept {
   const std::int64_t plain = math.add(math.add(row_units, t.overall), t.scoop_bonus);
   return math.add(math.mul(t.multiplier, plain), math.mul(t.royalty_multiplier, royalty_units));
@@ -143,7 +163,7 @@ std::int64_t pair_subtotal(const PairTerms& t, std::int64_t row_units, std::int6
 
 // The pairwise ace part (ace_basis "pairwise"; none under "table", which pays per player).
 template <class Math>
-std::int64_t pair_ace_units(int aces_i, int aces_j, const RulesSpec& rules, Math& math) noexcept {
+inline std::int64_t pair_ace_units(int aces_i, int aces_j, const RulesSpec& rules, Math& math) noexcept {
   return rules.ace_basis_table ? 0 : math.mul(rules.ace_units, aces_i - aces_j);
 }
 
@@ -165,11 +185,10 @@ inline std::int64_t cap_pair(std::int64_t subtotal, const RulesSpec& rules) noex
 
 // units from the amount after the caps and the home run: + the ace part (never capped or multiplied by
 // shooting or the home run), x horse x bet, x stake last (the other factors' product always fits, so a
-// zero stake never reports an overflow).
+// zero stake never reports an overflow). No branch: whether the ace part is 0 is a coin flip.
 template <class Math>
-std::int64_t pair_units(std::int64_t value, std::int64_t ace, std::int64_t horse, std::int64_t bet,
+inline std::int64_t pair_units(std::int64_t value, std::int64_t ace, std::int64_t horse, std::int64_t bet,
                         std::int64_t stake, Math& math) noexcept {
-  if (ace == 0 && horse == 1 && bet == 1) return math.mul(value, stake);  // the common case
   return math.mul(math.mul(math.mul(math.add(value, ace), horse), bet), stake);
 }
 
@@ -236,7 +255,7 @@ struct HomeRunStep {
 // pairs are multiplied, get the bonus and home_run_cap; under home_run_scope "table" the pairs between
 // two other players are multiplied too, without the bonus or the cap.
 template <class Math>
-HomeRunStep home_run_step(int p, int i, int j, const PairShot& shot, std::int64_t capped, const RulesSpec& rules,
+inline HomeRunStep home_run_step(int p, int i, int j, const PairShot& shot, std::int64_t capped, const RulesSpec& rules,
                           Math& math) noexcept {
   static_cast<void>(shot);  // what a per-pair rule of the home run reads
   HomeRunStep s;

@@ -103,6 +103,7 @@ std::int64_t capped_subtotal(const PairResult& p, const RulesSpec& rules) noexce
 
 // units from the amount after the caps and the home run (detail::pair_units).
 std::int64_t final_units(std::int64_t value, const PairResult& p, detail::CheckedMath& math) noexcept {
+  if (p.ace_units == 0 && p.horse == 1 && p.bet == 1) return math.mul(value, p.stake);  // the same, sooner
   return detail::pair_units(value, p.ace_units, p.horse, p.bet, p.stake, math);
 }
 
@@ -171,19 +172,14 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     if (in[i].surrendered && !in[j].surrendered && !foul.j) p.surrender_units = math.neg(rules.surrender_units);
     if (in[j].surrendered && !in[i].surrendered && !foul.i) p.surrender_units = rules.surrender_units;
     p.subtotal = p.surrender_units;
+  } else if (detail::both_fouled(foul)) {
+    p.decided_by = DecidedBy::kFoul;
+    p.ace_units = detail::pair_ace_units(fi.aces, fj.aces, rules, math);
   } else {
-    // Rows, or a foul (both foul: every amount 0 but the ace part).
     const bool by_foul = foul.i || foul.j;
     p.decided_by = by_foul ? DecidedBy::kFoul : DecidedBy::kRows;
     const int laid[3] = {p.rows[0], p.rows[1], p.rows[2]};
-    const detail::RowSets as_laid = detail::row_sets(laid);
-    const detail::RowSets sets = detail::decided_rows(as_laid.win, as_laid.lose, foul.i, foul.j);
-    std::int64_t ri[3], rj[3];
-    for (int row = 0; row < 3; ++row) {
-      ri[row] = detail::settled_royalty(fi.royalty[row], foul.i, foul.j, rules);
-      rj[row] = detail::settled_royalty(fj.royalty[row], foul.j, foul.i, rules);
-    }
-    const detail::PairRows rows = detail::rows_of(sets, ri, rj, rules, math);
+    const detail::PairRows rows = detail::pair_rows(detail::row_sets(laid), fi.royalty, fj.royalty, foul, rules, math);
     const detail::PairTerms terms =
         detail::pair_terms(rows.wins_i, rows.wins_j, rows.value, detail::plays_as_scoop(by_foul, rules), rules, math);
     p.row_units = rows.row_units;
@@ -390,10 +386,13 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   }
   // Home run: a player who scoops every opponent, with enough opponents (banker rounds: the banker only).
   for (int p = 0; p < kMaxPlayers; ++p) r.home_run[p] = false;
-  const auto shot = [&](const PairResult& pr) noexcept { return shot_of(pr, r.facts, rules); };
-  const int home_run = detail::home_run_possible(num_players, rules)
-                           ? detail::home_run_player(r.pairs, r.num_pairs, num_players, banker, rules, shot)
-                           : -1;
+  detail::PairShot shots[kMaxPairs];
+  const auto shot = [&](const PairResult& pr) noexcept { return shots[&pr - r.pairs]; };
+  int home_run = -1;
+  if (detail::home_run_possible(num_players, rules)) {
+    for (int q = 0; q < r.num_pairs; ++q) shots[q] = shot_of(r.pairs[q], r.facts, rules);
+    home_run = detail::home_run_player(r.pairs, r.num_pairs, num_players, banker, rules, shot);
+  }
   if (home_run >= 0) {
     r.home_run[home_run] = true;
     for (int q = 0; q < r.num_pairs; ++q) {

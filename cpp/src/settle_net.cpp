@@ -43,7 +43,8 @@ unsigned greater(Strength a, Strength b) noexcept {
 // One pair as the kernel keeps it until the home run is known.
 struct NetPair {
   int i, j;
-  PairShot shot;
+  int scoop;             // +1 i scooped j, -1 j scooped i, 0 neither
+  PairFouls fouls;       // the fouls the pair settled with (its PairShot is made only for a home run)
   std::int64_t capped;   // the subtotal after pair_cap
   std::int64_t ace;      // the pairwise ace part (ace_basis "pairwise")
   std::int64_t horse;    // horse_multiplier or 1
@@ -53,29 +54,32 @@ struct NetPair {
 void finish_pair(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules, std::int64_t subtotal,
                  NetPair& p) noexcept;
 
+// The rows each side of pair (i, j) wins as laid (bit r: row r), without a branch.
+inline RowSets laid_rows(const NetFacts& fi, const NetFacts& fj) noexcept {
+  const Strength* si = fi.strength;
+  const Strength* sj = fj.strength;
+  return RowSets{greater(si[0], sj[0]) | greater(si[1], sj[1]) << 1 | greater(si[2], sj[2]) << 2,
+                 greater(sj[0], si[0]) | greater(sj[1], si[1]) << 1 | greater(sj[2], si[2]) << 2};
+}
+
 // Settles pair (i, j) of players with settings and no natural under any rules the kernel takes, as the
 // general path does (pair_formula.hpp): false when two rows are of equal strength and the rules break
 // such ties by suits (the round then goes the general way, which holds the cards).
 bool settle_pair(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules, NetPair& p) noexcept {
   const PairFouls foul = settled_fouls(fi.foul != 0, fj.foul != 0, rules);
-  int laid[3];
-  for (int row = 0; row < 3; ++row) {
-    const Strength si = fi.strength[row], sj = fj.strength[row];
-    laid[row] = static_cast<int>(si > sj) - static_cast<int>(si < sj);
+  p.fouls = foul;
+  if (both_fouled(foul)) {
+    p.scoop = 0;
+    finish_pair(fi, fj, rules, 0, p);
+    return true;
   }
-  if (rules.suit_tiebreak && !foul.i && !foul.j && (laid[0] == 0 || laid[1] == 0 || laid[2] == 0)) return false;
-  const RowSets as_laid = row_sets(laid);
-  const RowSets sets = decided_rows(as_laid.win, as_laid.lose, foul.i, foul.j);
-  std::int64_t ri[3], rj[3];
-  for (int row = 0; row < 3; ++row) {
-    ri[row] = settled_royalty(fi.royalty[row], foul.i, foul.j, rules);
-    rj[row] = settled_royalty(fj.royalty[row], foul.j, foul.i, rules);
-  }
+  const RowSets laid = laid_rows(fi, fj);
+  if (rules.suit_tiebreak && !foul.i && !foul.j && (laid.win | laid.lose) != 7u) return false;
   PlainMath plain;  // within the bound above
-  const PairRows rows = rows_of(sets, ri, rj, rules, plain);
+  const PairRows rows = pair_rows(laid, fi.royalty, fj.royalty, foul, rules, plain);
   const PairTerms terms =
       pair_terms(rows.wins_i, rows.wins_j, rows.value, plays_as_scoop(foul.i || foul.j, rules), rules, plain);
-  p.shot = pair_shot(terms.scoop, 0, foul);
+  p.scoop = terms.scoop;
   finish_pair(fi, fj, rules, pair_subtotal(terms, rows.row_units, rows.value - rows.row_units, plain), p);
   return true;
 }
@@ -155,12 +159,9 @@ void make_plan(const RulesSpec& rules, NetPlan& plan) noexcept {
 // scoop (+1, -1, 0) in *scoop.
 inline std::int64_t lean_subtotal(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules,
                                   const NetPlan& plan, int* scoop) noexcept {
-  const Strength* si = fi.strength;
-  const Strength* sj = fj.strength;
-  const unsigned won = greater(si[0], sj[0]) | greater(si[1], sj[1]) << 1 | greater(si[2], sj[2]) << 2;
-  const unsigned lost = greater(sj[0], si[0]) | greater(sj[1], si[1]) << 1 | greater(sj[2], si[2]) << 2;
+  const RowSets laid = laid_rows(fi, fj);
   // Lean rules settle every foul as laid down (settled_fouls is the identity under them).
-  const RowSets sets = decided_rows(won, lost, fi.foul, fj.foul);
+  const RowSets sets = decided_rows(laid.win, laid.lose, fi.foul, fj.foul);
   const unsigned win = sets.win, lose = sets.lose;
   std::int64_t royalty = 0;
   if (fi.has_extra || fj.has_extra) {
@@ -189,13 +190,13 @@ void finish_pair(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules,
 
 // The home run (RULES.md 11.9), as the general path applies it (pair_formula.hpp).
 void apply_home_run(NetPair* pairs, int num_pairs, int num_players, const RulesSpec& rules) noexcept {
-  const auto shot = [](const NetPair& pr) noexcept { return pr.shot; };
+  const auto shot = [](const NetPair& pr) noexcept { return pair_shot(pr.scoop, 0, pr.fouls); };
   const int p = home_run_player(pairs, num_pairs, num_players, -1, rules, shot);
   if (p < 0) return;
   PlainMath plain;
   for (int q = 0; q < num_pairs; ++q) {
     NetPair& pr = pairs[q];
-    const HomeRunStep step = home_run_step(p, pr.i, pr.j, pr.shot, pr.capped, rules, plain);
+    const HomeRunStep step = home_run_step(p, pr.i, pr.j, shot(pr), pr.capped, rules, plain);
     if (step.applies) pr.units = pair_units(step.value, pr.ace, pr.horse, 1, 1, plain);
   }
 }
@@ -269,9 +270,8 @@ bool settle_round_net(const std::uint8_t* round, const RulesSpec& rules, const T
       pr.i = i;
       pr.j = j;
       if (kLean) {
-        int scoop;
-        const std::int64_t subtotal = lean_subtotal(facts[i], facts[j], rules, plan, &scoop);
-        pr.shot = pair_shot(scoop, 0, PairFouls{facts[i].foul != 0, facts[j].foul != 0});
+        const std::int64_t subtotal = lean_subtotal(facts[i], facts[j], rules, plan, &pr.scoop);
+        pr.fouls = PairFouls{facts[i].foul != 0, facts[j].foul != 0};
         finish_pair(facts[i], facts[j], rules, subtotal, pr);
       } else if (!settle_pair(facts[i], facts[j], rules, pr)) {
         return false;
