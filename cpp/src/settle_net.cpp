@@ -320,8 +320,11 @@ bool net_kernel_applies(const RulesSpec& rules, int num_players, const BatchInpu
                         outputs.fantasyland_cards == nullptr;
   // ace_basis "table" outside a four-player table is an error, which the general path reports.
   const bool ace_table_ok = !rules.ace_basis_table || num_players == kMaxDeckPlayers;
+  // The plain arithmetic is exact within the bound at the top of this file, which valid rules keep to:
+  // amounts beyond it (reachable with asserts off) go the general way, which reports an overflow.
   return inputs_default && net_only && ace_table_ok && rules.extra_suits == 0 && rules.jokers == 0 &&
-         rules.fantasyland == Fantasyland::kOff && num_players >= kMinPlayers && num_players <= kMaxDeckPlayers;
+         rules.fantasyland == Fantasyland::kOff && num_players >= kMinPlayers && num_players <= kMaxDeckPlayers &&
+         validate_rules(rules) == nullptr;
 }
 
 SettleError settle_rounds_net(const std::uint8_t* cards, std::size_t begin, std::size_t end, int num_players,
