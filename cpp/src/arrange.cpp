@@ -336,7 +336,8 @@ FastRow fast_row(const RowValue& v) noexcept {
 using detail::model_pair_terms;
 using detail::ModelPairTerms;
 
-inline double fast_expectation(const FastRow& f, const FastRow& m, const FastRow& b, const ModelPairTerms& pair) noexcept {
+inline double fast_expectation(const FastRow& f, const FastRow& m, const FastRow& b,
+                               const ModelPairTerms& pair) noexcept {
   const double wins = f.win * m.win, losses = f.loss * m.loss;
   const double win_two = wins + (f.win + m.win) * b.win - 2 * wins * b.win;
   const double lose_two = losses + (f.loss + m.loss) * b.loss - 2 * losses * b.loss;
@@ -749,8 +750,8 @@ class ExpectedSearch {
     }
     const int five_cap = five_category_cap(rest), three_cap = three_category_cap(rest);
     if (!middles_.has[five_cap] || !fronts_.has[three_cap]) return true;
-    *tight = fast_expectation(fast_row(fronts_.upto[three_cap]), fast_row(tighter(middle_bound(b), middles_.upto[five_cap])),
-                              values_.back[b], pair_);
+    const RowValue middle = tighter(middle_bound(b), middles_.upto[five_cap]);
+    *tight = fast_expectation(fast_row(fronts_.upto[three_cap]), fast_row(middle), values_.back[b], pair_);
     return !(*tight < found_.floor() - kSlack);
   }
 

@@ -85,8 +85,8 @@ struct PairRows {
 // The rows of a pair from the rows each side wins (decided_rows) and the royalties each side's rows
 // carry (settled_royalty).
 template <class Math>
-inline PairRows rows_of(RowSets sets, const std::int64_t* royalty_i, const std::int64_t* royalty_j, const RulesSpec& rules,
-                 Math& math) noexcept {
+inline PairRows rows_of(RowSets sets, const std::int64_t* royalty_i, const std::int64_t* royalty_j,
+                        const RulesSpec& rules, Math& math) noexcept {
   PairRows o;
   for (unsigned row = 0; row < 3; ++row) {
     const int result = static_cast<int>((sets.win >> row) & 1u) - static_cast<int>((sets.lose >> row) & 1u);
@@ -130,7 +130,7 @@ struct PairTerms {
 // overall_basis "total").
 template <class Math>
 inline PairTerms pair_terms(int wins_i, int wins_j, std::int64_t value, bool as_scoop, const RulesSpec& rules,
-                     Math& math) noexcept {
+                            Math& math) noexcept {
   PairTerms t;
   if (as_scoop) {
     if (rules.overall_unit > 0) {
@@ -154,7 +154,7 @@ inline PairTerms pair_terms(int wins_i, int wins_j, std::int64_t value, bool as_
 // times the royalty multiplier.
 template <class Math>
 inline std::int64_t pair_subtotal(const PairTerms& t, std::int64_t row_units, std::int64_t royalty_units,
-                           Math& math) noexcept {
+                                  Math& math) noexcept {
   const std::int64_t plain = math.add(math.add(row_units, t.overall), t.scoop_bonus);
   return math.add(math.mul(t.multiplier, plain), math.mul(t.royalty_multiplier, royalty_units));
 }
@@ -188,7 +188,7 @@ inline std::int64_t cap_pair(std::int64_t subtotal, const RulesSpec& rules) noex
 // zero stake never reports an overflow). No branch: whether the ace part is 0 is a coin flip.
 template <class Math>
 inline std::int64_t pair_units(std::int64_t value, std::int64_t ace, std::int64_t horse, std::int64_t bet,
-                        std::int64_t stake, Math& math) noexcept {
+                               std::int64_t stake, Math& math) noexcept {
   return math.mul(math.mul(math.mul(math.add(value, ace), horse), bet), stake);
 }
 
@@ -255,8 +255,8 @@ struct HomeRunStep {
 // pairs are multiplied, get the bonus and home_run_cap; under home_run_scope "table" the pairs between
 // two other players are multiplied too, without the bonus or the cap.
 template <class Math>
-inline HomeRunStep home_run_step(int p, int i, int j, const PairShot& shot, std::int64_t capped, const RulesSpec& rules,
-                          Math& math) noexcept {
+inline HomeRunStep home_run_step(int p, int i, int j, const PairShot& shot, std::int64_t capped,
+                                 const RulesSpec& rules, Math& math) noexcept {
   static_cast<void>(shot);  // what a per-pair rule of the home run reads
   HomeRunStep s;
   if (i != p && j != p) {

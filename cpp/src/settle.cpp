@@ -335,6 +335,35 @@ detail::PairShot shot_of(const PairResult& pr, const PlayerFacts* facts, const R
   return detail::pair_shot(pr.scoop, natural, fouls);
 }
 
+// The home run of a settled round (RULES.md 11.9), once home_run_possible: the player whose every pair
+// counts as a shot (banker rounds: the banker only) and what it does to each pair. False when an amount
+// overflowed: `overflow` then names the pair.
+bool settle_home_run(RoundResult& r, const RulesSpec& rules, SettleError& overflow) noexcept {
+  detail::PairShot shots[kMaxPairs];
+  for (int q = 0; q < r.num_pairs; ++q) shots[q] = shot_of(r.pairs[q], r.facts, rules);
+  const auto shot = [&](const PairResult& pr) noexcept { return shots[&pr - r.pairs]; };
+  const int p = detail::home_run_player(r.pairs, r.num_pairs, r.players, r.banker, rules, shot);
+  if (p < 0) return true;
+  r.home_run[p] = true;
+  for (int q = 0; q < r.num_pairs; ++q) {
+    PairResult& pr = r.pairs[q];
+    detail::CheckedMath math;
+    const detail::HomeRunStep step =
+        detail::home_run_step(p, pr.i, pr.j, shots[q], capped_subtotal(pr, rules), rules, math);
+    if (!step.applies) continue;
+    pr.home_run = step.multiplier;
+    pr.home_run_bonus_units = step.bonus;
+    pr.home_run_capped = step.capped;
+    pr.units = final_units(step.value, pr, math);
+    if (math.overflow()) {
+      overflow.player = pr.i;
+      overflow.other = pr.j;
+      return false;
+    }
+  }
+  return true;
+}
+
 // Settles a round whose cards (in `players`) are a validated private copy and whose options (stakes,
 // banker, bets) are valid.
 // `held`: under rules with jokers, per player the 13 cards as held when `players` carries its rows'
@@ -386,32 +415,7 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   }
   // Home run: a player who scoops every opponent, with enough opponents (banker rounds: the banker only).
   for (int p = 0; p < kMaxPlayers; ++p) r.home_run[p] = false;
-  detail::PairShot shots[kMaxPairs];
-  const auto shot = [&](const PairResult& pr) noexcept { return shots[&pr - r.pairs]; };
-  int home_run = -1;
-  if (detail::home_run_possible(num_players, rules)) {
-    for (int q = 0; q < r.num_pairs; ++q) shots[q] = shot_of(r.pairs[q], r.facts, rules);
-    home_run = detail::home_run_player(r.pairs, r.num_pairs, num_players, banker, rules, shot);
-  }
-  if (home_run >= 0) {
-    r.home_run[home_run] = true;
-    for (int q = 0; q < r.num_pairs; ++q) {
-      PairResult& pr = r.pairs[q];
-      detail::CheckedMath math;
-      const detail::HomeRunStep step =
-          detail::home_run_step(home_run, pr.i, pr.j, shot(pr), capped_subtotal(pr, rules), rules, math);
-      if (!step.applies) continue;
-      pr.home_run = step.multiplier;
-      pr.home_run_bonus_units = step.bonus;
-      pr.home_run_capped = step.capped;
-      pr.units = final_units(step.value, pr, math);
-      if (math.overflow()) {
-        overflow.player = pr.i;
-        overflow.other = pr.j;
-        return overflow;
-      }
-    }
-  }
+  if (detail::home_run_possible(num_players, rules) && !settle_home_run(r, rules, overflow)) return overflow;
   for (int p = 0; p < kMaxPlayers; ++p) r.net[p] = 0;
   detail::CheckedMath math;
   // [presets group] ace_basis "table" (RULES.md 11.9): each player's Chi A, apart from the pairs; none in a
