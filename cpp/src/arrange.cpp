@@ -7,6 +7,7 @@
 
 #include "bits.hpp"
 #include "evaluate_tables.hpp"
+#include "expected_terms.hpp"
 #include "jokers.hpp"
 #include "naturals_detail.hpp"
 #include "parallel.hpp"
@@ -332,23 +333,11 @@ FastRow fast_row(const RowValue& v) noexcept {
                  v.extra_loss};
 }
 
-// The pair terms of the model: the overall unit, the scoop (bonus and multiplier) and the royalties the
-// multiplier takes along.
-struct PairTerms {
-  double overall, scoop, royalty_scoop;
-};
+using detail::model_pair_terms;
+using detail::ModelPairTerms;
 
-PairTerms pair_terms(const ExpectedModel& model) noexcept {
-  PairTerms terms{model.overall_unit, model.scoop_bonus, 0};
-  if (model.scoop_multiplier != 1) {
-    const double extra = model.scoop_multiplier - 1;
-    terms.scoop += extra * (3 + model.overall_unit + model.scoop_bonus);
-    if (model.royalties_in_multiplier) terms.royalty_scoop = extra;
-  }
-  return terms;
-}
-
-inline double fast_expectation(const FastRow& f, const FastRow& m, const FastRow& b, const PairTerms& pair) noexcept {
+inline double fast_expectation(const FastRow& f, const FastRow& m, const FastRow& b,
+                               const ModelPairTerms& pair) noexcept {
   const double wins = f.win * m.win, losses = f.loss * m.loss;
   const double win_two = wins + (f.win + m.win) * b.win - 2 * wins * b.win;
   const double lose_two = losses + (f.loss + m.loss) * b.loss - 2 * losses * b.loss;
@@ -556,176 +545,243 @@ class BestFound {
   int count_ = 0;
 };
 
-double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
-                      Arrangement* out) noexcept {
-  assert(!check_cards_in_pack(cards13, 13, 0, pack_of(rules)));
-  Scratch& sc = scratch();
-  HandSubsets& h = sc.subsets;
-  evaluate_subsets(cards13, rules.wheel, rules.extra_suits != 0, h);
-  if (rules.jokers != 0) add_joker_subsets(cards13, rules.wheel, h);
-  HandValues& values = hand_values();
-  // One 52-card deck: the backs' bounds can be tightened by what the cards each back leaves can make.
-  const bool by_rest = rules.extra_suits == 0 && rules.jokers == 0;
-  CategoryBounds<kFiveOfAKind + 1> middles{};
-  for (int i = 0; i < 1287; ++i) {
-    const RowValue middle = row_value(model.row[1], h.five_class[i]);
-    values.middle[i] = fast_row(middle);
-    values.back[i] = fast_row(row_value(model.row[2], h.five_class[i]));
-    if (by_rest) {
-      const int k = category_of(h.five[i]);
-      widen(middles.upto[k], middle, !middles.has[k]);
-      middles.has[k] = true;
-    }
-  }
-  middles.finish();
-  for (int i = 0; i < 286; ++i) values.front[i] = fast_row(row_value(model.row[0], h.three_class[i]));
-  const PairTerms pair = pair_terms(model);
-  // The regrouped sum differs from expectation() by rounding only (values of at most a few hundred units,
-  // so by far less than this); a setting is skipped only when its fast value is below the best by more.
-  constexpr double kSlack = 1e-9;
-  // Branch and bound over backs. The expectation grows with each row's win chance, royalty and "always"
-  // value and falls with its loss chance and the opponent's royalty, so valuing the front at the hand's
-  // best front values and the middle at the best values of any class up to the back's bounds every
-  // setting with that back.
-  CategoryBounds<kThreeOfAKind + 1> fronts{};
-  for (int i = 0; i < 286; ++i) {
-    const int k = category_of(h.three[i]);
-    widen(fronts.upto[k], row_value(model.row[0], h.three_class[i]), !fronts.has[k]);
-    fronts.has[k] = true;
-  }
-  fronts.finish();
-  const RowValue best_front = fronts.upto[kThreeOfAKind];
-  const FastRow front_bound = fast_row(best_front);
-  int top = 0;
-  for (int b = 0; b < 1287; ++b) {
-    const std::size_t c = h.five_class[b];
-    const RowValue middle_bound{model.middle_upto[0][c], model.middle_upto[1][c], model.middle_upto[2][c],
-                                model.middle_upto[3][c], model.middle_upto[4][c]};
-    sc.bound[b] = fast_expectation(front_bound, fast_row(middle_bound), values.back[b], pair);
-    if (sc.bound[b] > sc.bound[top]) top = b;
-  }
-  // Among settings of equal value the strongest; among equally strong ones the one of least back index,
-  // then the first in the back's own order: a choice independent of the order backs are taken in.
-  const auto better = [&h](const Found& x, const Found& y) {
+// Among settings of equal value the strongest; among equally strong ones the one of least back index,
+// then the first in the back's own order: a choice independent of the order backs are taken in.
+struct BetterSetting {
+  const HandSubsets& h;
+  bool operator()(const Found& x, const Found& y) const noexcept {
     if (x.ev != y.ev) return x.ev > y.ev;
     if (stronger(h.five[x.b], h.five[x.m], h.three[x.fr], h.five[y.b], h.five[y.m], h.three[y.fr])) return true;
     return x.b < y.b && h.five[x.b] == h.five[y.b] && h.five[x.m] == h.five[y.m] && h.three[x.fr] == h.three[y.fr];
-  };
-  // The model's best setting, or with a second stage its `top` best of distinct keys: the search skips
-  // only what cannot reach the last of them, nor the best less the margin.
-  const bool second_stage = model.top >= 2 && model.sample.size() > 0;
-  BestFound found(second_stage ? model.top : 1, second_stage ? kSecondStageMargin : 0.0);
-  const auto search_back = [&](int b) {
-    for_each_completion(h, b, rules, [&](int m, int fr) {
-      if (found.size() > 0 &&
-          fast_expectation(values.front[fr], values.middle[m], values.back[b], pair) < found.floor() - kSlack) {
-        return;
-      }
-      const RowValue v[3] = {row_value(model.row[0], h.three_class[fr]), row_value(model.row[1], h.five_class[m]),
-                             row_value(model.row[2], h.five_class[b])};
-      found.offer(Found{expectation(v, model), b, m, fr, setting_key(h.three[fr], h.five[m], h.five[b])}, better);
-    });
-  };
-  // The back of greatest bound first, then every back whose bounds reach the best found, most promising
-  // first, until none does.
-  search_back(top);
-  // A second, tighter bound for the backs still in reach (one deck): the middle and the front come from
-  // the eight cards the back leaves, so their categories are at most what those cards can make.
-  std::uint64_t hand_ranks = 0;
-  std::uint32_t hand_suits = 0;
-  std::uint64_t rank_of[13];
-  std::uint32_t suit_of[13];
-  for (int k = 0; by_rest && k < 13; ++k) {
-    rank_of[k] = std::uint64_t{1} << (4 * card_rank(cards13[k]));
-    suit_of[k] = std::uint32_t{1} << (4 * card_suit(cards13[k]));
-    hand_ranks += rank_of[k];
-    hand_suits += suit_of[k];
   }
-  const SubsetTables& s = subsets();
-  int count = 0;
-  for (int b = 0; b < 1287; ++b) {
-    if (b == top || sc.bound[b] < found.floor() - kSlack) continue;
-    double tight = sc.bound[b];
-    if (by_rest) {
-      RestCounts rest{hand_ranks, hand_suits};
-      const unsigned mask = s.five[b];
-      for (int k = 0; k < 13; ++k) {
-        const unsigned in_back = mask >> k & 1u;
-        rest.ranks -= rank_of[k] * in_back;
-        rest.suits -= suit_of[k] * in_back;
-      }
-      const int five_cap = five_category_cap(rest), three_cap = three_category_cap(rest);
-      if (middles.has[five_cap] && fronts.has[three_cap]) {
-        const std::size_t c = h.five_class[b];
-        const RowValue middle_bound{model.middle_upto[0][c], model.middle_upto[1][c], model.middle_upto[2][c],
-                                    model.middle_upto[3][c], model.middle_upto[4][c]};
-        tight = fast_expectation(fast_row(fronts.upto[three_cap]), fast_row(tighter(middle_bound, middles.upto[five_cap])),
-                                 values.back[b], pair);
-        if (tight < found.floor() - kSlack) continue;
-      }
+};
+
+// The regrouped sum differs from expectation() by rounding only (values of at most a few hundred units,
+// so by far less than this); a setting is skipped only when its fast value is below the best by more.
+constexpr double kSlack = 1e-9;
+
+// One hand's search for expected_valid (docs/ARRANGING.md): its subsets, the model's values of them and
+// the bounds the search prunes with, built once by the constructor; then the steps, in order:
+// bound_backs, search, second_stage, undominated.
+class ExpectedSearch {
+ public:
+  ExpectedSearch(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model) noexcept
+      : cards_(cards13),
+        rules_(rules),
+        model_(model),
+        sc_(scratch()),
+        h_(sc_.subsets),
+        values_(hand_values()),
+        by_rest_(rules.extra_suits == 0 && rules.jokers == 0),
+        better_{h_},
+        found_(second_stage_runs(model) ? model.top : 1, second_stage_runs(model) ? kSecondStageMargin : 0.0) {
+    evaluate_subsets(cards13, rules.wheel, rules.extra_suits != 0, h_);
+    if (rules.jokers != 0) add_joker_subsets(cards13, rules.wheel, h_);
+    value_rows();
+  }
+
+  // Step 1. Per back, an upper bound of every setting behind it (the expectation grows with each row's win
+  // chance, royalty and "always" value and falls with its loss chance and the opponent's royalty, so the
+  // front valued at the hand's best front values and the middle at the best values of any class up to the
+  // back's bound every setting with that back) into sc.bound; returns the back of greatest bound.
+  int bound_backs() noexcept {
+    const FastRow front_bound = fast_row(fronts_.upto[kThreeOfAKind]);
+    int top = 0;
+    for (int b = 0; b < 1287; ++b) {
+      sc_.bound[b] = fast_expectation(front_bound, fast_row(middle_bound(b)), values_.back[b], pair_);
+      if (sc_.bound[b] > sc_.bound[top]) top = b;
     }
-    sc.candidate[count++] = BoundedBack{tight, b};
+    return top;
   }
-  // A heap by the tighter bound (ties by index, for a total order): the search stops after a few backs,
-  // and building the heap costs a fraction of sorting them all.
-  const auto comes_after = [](const BoundedBack& x, const BoundedBack& y) {
-    return x.tight != y.tight ? x.tight < y.tight : x.back > y.back;
-  };
-  BoundedBack* const candidates = sc.candidate;
-  std::make_heap(candidates, candidates + count, comes_after);
-  while (count > 0) {
-    std::pop_heap(candidates, candidates + count, comes_after);
-    const BoundedBack& next = candidates[--count];
-    if (next.tight < found.floor() - kSlack) break;
-    search_back(next.back);
+
+  // Step 2. The model's best setting, or with a second stage its `top` best of distinct keys: the back of
+  // greatest bound first, then every back whose bounds reach the best found, most promising first, until
+  // none does. The search skips only what cannot reach the last of them, nor the best less the margin.
+  void search(int top) noexcept {
+    search_back(top);
+    int count = 0;
+    for (int b = 0; b < 1287; ++b) {
+      if (b == top || sc_.bound[b] < found_.floor() - kSlack) continue;
+      double tight = sc_.bound[b];
+      if (by_rest_ && !tighter_bound(b, &tight)) continue;
+      sc_.candidate[count++] = BoundedBack{tight, b};
+    }
+    // A heap by the tighter bound (ties by index, for a total order): the search stops after a few backs,
+    // and building the heap costs a fraction of sorting them all.
+    const auto comes_after = [](const BoundedBack& x, const BoundedBack& y) {
+      return x.tight != y.tight ? x.tight < y.tight : x.back > y.back;
+    };
+    BoundedBack* const candidates = sc_.candidate;
+    std::make_heap(candidates, candidates + count, comes_after);
+    while (count > 0) {
+      std::pop_heap(candidates, candidates + count, comes_after);
+      const BoundedBack& next = candidates[--count];
+      if (next.tight < found_.floor() - kSlack) break;
+      search_back(next.back);
+    }
+    assert(found_.size() > 0);
   }
-  assert(found.size() > 0);
-  int pick = 0;
-  if (second_stage) {
-    // Of the model's best few, those no better one matches or beats in every row (such a setting never
-    // scores more against any opponent), re-scored against the sample; the first of the greatest is played.
+
+  // Step 3. Which of the settings found is played: the model's best, or with a second stage, of the
+  // model's best few those no better one matches or beats in every row (such a setting never scores more
+  // against any opponent), re-scored against the sample; the first of the greatest.
+  int second_stage() const noexcept {
+    int pick = 0;
+    if (!second_stage_runs(model_)) return pick;
     int kept[kMaxSecondStage];
     int kept_count = 0;
     double best_units = 0;
-    for (int k = 0; k < found.size(); ++k) {
-      const Found& f = found[k];
-      if (f.ev < found[0].ev - kSecondStageMargin) break;  // entered before the best was found
+    for (int k = 0; k < found_.size(); ++k) {
+      const Found& f = found_[k];
+      if (f.ev < found_[0].ev - kSecondStageMargin) break;  // entered before the best was found
       bool dominated = false;
       for (int q = 0; q < kept_count && !dominated; ++q) {
-        const Found& g = found[kept[q]];
-        dominated = h.three[g.fr] >= h.three[f.fr] && h.five[g.m] >= h.five[f.m] && h.five[g.b] >= h.five[f.b];
+        const Found& g = found_[kept[q]];
+        dominated = h_.three[g.fr] >= h_.three[f.fr] && h_.five[g.m] >= h_.five[f.m] && h_.five[g.b] >= h_.five[f.b];
       }
       if (dominated) continue;
       kept[kept_count++] = k;
-      const std::int16_t row_class[3] = {static_cast<std::int16_t>(h.three_class[f.fr]),
-                                         static_cast<std::int16_t>(h.five_class[f.m]),
-                                         static_cast<std::int16_t>(h.five_class[f.b])};
-      const double units = sample_units(model, row_class);
+      const std::int16_t row_class[3] = {static_cast<std::int16_t>(h_.three_class[f.fr]),
+                                         static_cast<std::int16_t>(h_.five_class[f.m]),
+                                         static_cast<std::int16_t>(h_.five_class[f.b])};
+      const double units = sample_units(model_, row_class);
       if (k == 0 || units > best_units) {
         best_units = units;
         pick = k;
       }
     }
+    return pick;
   }
-  Found chosen = found[pick];
-  if (pick != 0) {
-    // A setting outside the few may still match or beat the one picked in every row (a near-duplicate of
-    // one of them, with other kickers): then the best by the model of those that do is played, which no
-    // setting dominates (one that did would dominate the pick too, and be better).
-    const Strength front = h.three[chosen.fr], middle = h.five[chosen.m], back = h.five[chosen.b];
+
+  // Step 4. Dominance: a setting outside the few may still match or beat the one picked in every row (a
+  // near-duplicate of one of them, with other kickers): then the best by the model of those that do is
+  // played, which no setting dominates (one that did would dominate the pick too, and be better). The
+  // model's best (pick 0) is undominated already.
+  Found undominated(int pick) const noexcept {
+    Found chosen = found_[pick];
+    if (pick == 0) return chosen;
+    const Strength front = h_.three[chosen.fr], middle = h_.five[chosen.m], back = h_.five[chosen.b];
     const Found picked = chosen;
     for (int b = 0; b < 1287; ++b) {
-      if (h.five[b] < back) continue;
-      for_each_completion(h, b, rules, [&](int m, int fr) {
-        if (h.five[m] < middle || h.three[fr] < front || (b == picked.b && m == picked.m && fr == picked.fr)) return;
-        const RowValue v[3] = {row_value(model.row[0], h.three_class[fr]), row_value(model.row[1], h.five_class[m]),
-                               row_value(model.row[2], h.five_class[b])};
-        const Found f{expectation(v, model), b, m, fr, setting_key(h.three[fr], h.five[m], h.five[b])};
-        if (better(f, chosen)) chosen = f;
+      if (h_.five[b] < back) continue;
+      for_each_completion(h_, b, rules_, [&](int m, int fr) {
+        if (h_.five[m] < middle || h_.three[fr] < front || (b == picked.b && m == picked.m && fr == picked.fr)) return;
+        const Found f = valued(b, m, fr);
+        if (better_(f, chosen)) chosen = f;
       });
     }
+    return chosen;
   }
-  fill(cards13, h, chosen.b, chosen.m, chosen.fr, out);
+
+  // Writes setting `f` of the hand into `out`.
+  void fill_setting(const Found& f, Arrangement* out) const noexcept { fill(cards_, h_, f.b, f.m, f.fr, out); }
+
+ private:
+  static bool second_stage_runs(const ExpectedModel& model) noexcept {
+    return model.top >= 2 && model.sample.size() > 0;
+  }
+
+  // The model's values of every subset of the hand (fast rows for the search) and, per category, the best
+  // values of its fronts and middles of that category or lower (for the tighter bound).
+  void value_rows() noexcept {
+    for (int i = 0; i < 1287; ++i) {
+      const RowValue middle = row_value(model_.row[1], h_.five_class[i]);
+      values_.middle[i] = fast_row(middle);
+      values_.back[i] = fast_row(row_value(model_.row[2], h_.five_class[i]));
+      if (by_rest_) {
+        const int k = category_of(h_.five[i]);
+        widen(middles_.upto[k], middle, !middles_.has[k]);
+        middles_.has[k] = true;
+      }
+    }
+    middles_.finish();
+    for (int i = 0; i < 286; ++i) values_.front[i] = fast_row(row_value(model_.row[0], h_.three_class[i]));
+    pair_ = model_pair_terms(model_);
+    for (int i = 0; i < 286; ++i) {
+      const int k = category_of(h_.three[i]);
+      widen(fronts_.upto[k], row_value(model_.row[0], h_.three_class[i]), !fronts_.has[k]);
+      fronts_.has[k] = true;
+    }
+    fronts_.finish();
+    // The rank and suit counts of the hand, for the cards each back leaves (one deck).
+    for (int k = 0; by_rest_ && k < 13; ++k) {
+      rank_of_[k] = std::uint64_t{1} << (4 * card_rank(cards_[k]));
+      suit_of_[k] = std::uint32_t{1} << (4 * card_suit(cards_[k]));
+      hand_ranks_ += rank_of_[k];
+      hand_suits_ += suit_of_[k];
+    }
+  }
+
+  // The best values of any middle class up to back b's.
+  RowValue middle_bound(int b) const noexcept {
+    const std::size_t c = h_.five_class[b];
+    return RowValue{model_.middle_upto[0][c], model_.middle_upto[1][c], model_.middle_upto[2][c],
+                    model_.middle_upto[3][c], model_.middle_upto[4][c]};
+  }
+
+  // The model's value of setting (b, m, fr).
+  Found valued(int b, int m, int fr) const noexcept {
+    const RowValue v[3] = {row_value(model_.row[0], h_.three_class[fr]), row_value(model_.row[1], h_.five_class[m]),
+                           row_value(model_.row[2], h_.five_class[b])};
+    return Found{expectation(v, model_), b, m, fr, setting_key(h_.three[fr], h_.five[m], h_.five[b])};
+  }
+
+  // Values every setting behind back b that the fast sum does not put clearly below the floor.
+  void search_back(int b) noexcept {
+    for_each_completion(h_, b, rules_, [&](int m, int fr) {
+      if (found_.size() > 0 &&
+          fast_expectation(values_.front[fr], values_.middle[m], values_.back[b], pair_) < found_.floor() - kSlack) {
+        return;
+      }
+      found_.offer(valued(b, m, fr), better_);
+    });
+  }
+
+  // A second, tighter bound for a back still in reach (one deck): the middle and the front come from the
+  // eight cards the back leaves, so their categories are at most what those cards can make. Into *tight
+  // (left as it is when the hand has no row that low); false when the back is out of reach by it.
+  bool tighter_bound(int b, double* tight) const noexcept {
+    RestCounts rest{hand_ranks_, hand_suits_};
+    const unsigned mask = tables_.five[b];
+    for (int k = 0; k < 13; ++k) {
+      const unsigned in_back = mask >> k & 1u;
+      rest.ranks -= rank_of_[k] * in_back;
+      rest.suits -= suit_of_[k] * in_back;
+    }
+    const int five_cap = five_category_cap(rest), three_cap = three_category_cap(rest);
+    if (!middles_.has[five_cap] || !fronts_.has[three_cap]) return true;
+    const RowValue middle = tighter(middle_bound(b), middles_.upto[five_cap]);
+    *tight = fast_expectation(fast_row(fronts_.upto[three_cap]), fast_row(middle), values_.back[b], pair_);
+    return !(*tight < found_.floor() - kSlack);
+  }
+
+  const SubsetTables& tables_ = subsets();
+  const std::uint8_t* cards_;
+  const RulesSpec& rules_;
+  const ExpectedModel& model_;
+  Scratch& sc_;
+  HandSubsets& h_;
+  HandValues& values_;
+  const bool by_rest_;  // one 52-card deck: the backs' bounds can be tightened by what the rest can make
+  BetterSetting better_;
+  BestFound found_;
+  ModelPairTerms pair_{};
+  CategoryBounds<kFiveOfAKind + 1> middles_{};
+  CategoryBounds<kThreeOfAKind + 1> fronts_{};
+  std::uint64_t hand_ranks_ = 0;
+  std::uint32_t hand_suits_ = 0;
+  std::uint64_t rank_of_[13] = {};
+  std::uint32_t suit_of_[13] = {};
+};
+
+// The expected strategy on 13 valid cards: the steps of docs/ARRANGING.md, in order.
+double expected_valid(const std::uint8_t* cards13, const RulesSpec& rules, const ExpectedModel& model,
+                      Arrangement* out) noexcept {
+  assert(!check_cards_in_pack(cards13, 13, 0, pack_of(rules)));
+  ExpectedSearch hand(cards13, rules, model);
+  hand.search(hand.bound_backs());
+  const Found chosen = hand.undominated(hand.second_stage());
+  hand.fill_setting(chosen, out);
   return chosen.ev;
 }
 
@@ -774,116 +830,6 @@ bool expected_units_at_most(const Strength strength[3], const ExpectedModel& mod
 }
 
 }  // namespace
-
-void finish_model(ExpectedModel& model) {
-  const RowModel& m = model.row[kMiddle];
-  const std::size_t n = m.classes.size();
-  // Rows of unequal lengths get no bounds, which validate_model then reports.
-  const bool parallel = m.win.size() == n && m.loss.size() == n && m.extra_win.size() == n &&
-                        m.extra_loss.size() == n && m.always.size() == n;
-  for (auto& v : model.middle_upto) v.assign(parallel ? n : 0, 0.0);
-  if (!parallel) return;
-  for (std::size_t k = 0; k < n; ++k) {
-    const bool first = k == 0;
-    model.middle_upto[0][k] = first ? m.win[k] : std::max(model.middle_upto[0][k - 1], m.win[k]);
-    model.middle_upto[1][k] = first ? m.loss[k] : std::min(model.middle_upto[1][k - 1], m.loss[k]);
-    model.middle_upto[2][k] = first ? m.extra_win[k] : std::max(model.middle_upto[2][k - 1], m.extra_win[k]);
-    model.middle_upto[3][k] = first ? m.extra_loss[k] : std::min(model.middle_upto[3][k - 1], m.extra_loss[k]);
-    model.middle_upto[4][k] = first ? m.always[k] : std::max(model.middle_upto[4][k - 1], m.always[k]);
-  }
-  FieldSample& sample = model.sample;
-  const std::size_t size = sample.size();
-  sample.extra_sum.assign(size, 0);
-  sample.always_mean = 0;
-  for (int row = 0; row < 3; ++row) {
-    const auto r = static_cast<std::size_t>(row);
-    sample.below[r].clear();
-    sample.above[r].clear();
-    sample.extra_above[r].clear();
-  }
-  // Rows of unequal lengths, classes out of range or royalty extras that are not whole units get no derived
-  // values, which validate_model reports.
-  if (!whole_royalty_extras(model)) return;
-  double always_sum = 0;
-  for (int row = 0; row < 3; ++row) {
-    const auto r = static_cast<std::size_t>(row);
-    const RowModel& rm = model.row[r];
-    const std::size_t classes = rm.classes.size();
-    if (sample.row_class[r].size() != size || rm.extra_win.size() != classes || rm.always.size() != classes) return;
-    std::vector<std::int32_t> held(classes, 0);  // sampled rows of each class (at most kMaxFieldSample in all)
-    for (std::size_t j = 0; j < size; ++j) {
-      const std::int16_t k = sample.row_class[r][j];
-      if (k < 0 || static_cast<std::size_t>(k) >= classes) return;
-      const auto c = static_cast<std::size_t>(k);
-      ++held[c];
-      // A whole number of units in 0..kMaxUnits (validate_model), so the cast is exact.
-      sample.extra_sum[j] += static_cast<std::int32_t>(rm.extra_win[c]);
-      always_sum += rm.always[c];
-    }
-    sample.below[r].assign(classes, 0);
-    sample.above[r].assign(classes, 0);
-    sample.extra_above[r].assign(classes, 0.0);
-    std::int32_t weaker = 0;
-    for (std::size_t c = 0; c < classes; ++c) {
-      sample.below[r][c] = weaker;
-      weaker += held[c];
-    }
-    std::int32_t stronger = 0;
-    double extra = 0;
-    for (std::size_t c = classes; c-- > 0;) {
-      sample.above[r][c] = stronger;
-      sample.extra_above[r][c] = extra;
-      stronger += held[c];
-      extra += held[c] * rm.extra_win[c];
-    }
-  }
-  if (size > 0) sample.always_mean = always_sum / static_cast<double>(size);
-}
-
-double sample_units(const ExpectedModel& model, const std::int16_t row_class[3]) noexcept {
-  const FieldSample& sample = model.sample;
-  const std::size_t n = sample.size();
-  if (n == 0) return 0;
-  const std::int16_t a0 = row_class[0], a1 = row_class[1], a2 = row_class[2];
-  const auto c0 = static_cast<std::size_t>(a0), c1 = static_cast<std::size_t>(a1), c2 = static_cast<std::size_t>(a2);
-  // Row by row, from the derived counts: the rows won and lost, the royalties of ours that win and of
-  // theirs that beat ours.
-  const RowModel* const rows = model.row;
-  const double ours_extra[3] = {rows[0].extra_win[c0], rows[1].extra_win[c1], rows[2].extra_win[c2]};
-  const std::int32_t won[3] = {sample.below[0][c0], sample.below[1][c1], sample.below[2][c2]};
-  const std::int32_t lost = sample.above[0][c0] + sample.above[1][c1] + sample.above[2][c2];
-  const double theirs = sample.extra_above[0][c0] + sample.extra_above[1][c1] + sample.extra_above[2][c2];
-  // The opponent's three rows together: two rows or more won and lost, scoops. Counts over at most
-  // kMaxFieldSample sampled settings (set_field_sample), so no 32-bit sum overflows; 16-bit classes and
-  // plain sums of comparisons, so that the loop vectorizes.
-  const std::int16_t* const b0 = sample.row_class[0].data();
-  const std::int16_t* const b1 = sample.row_class[1].data();
-  const std::int16_t* const b2 = sample.row_class[2].data();
-  std::int32_t two_rows = 0, scoops = 0;
-  for (std::size_t j = 0; j < n; ++j) {
-    const std::int32_t wins = (a0 > b0[j]) + (a1 > b1[j]) + (a2 > b2[j]);
-    const std::int32_t losses = (a0 < b0[j]) + (a1 < b1[j]) + (a2 < b2[j]);
-    two_rows += static_cast<std::int32_t>(wins >= 2) - static_cast<std::int32_t>(losses >= 2);
-    scoops += static_cast<std::int32_t>(wins == 3) - static_cast<std::int32_t>(losses == 3);
-  }
-  const PairTerms pair = pair_terms(model);
-  double total = static_cast<double>(won[0] + won[1] + won[2] - lost) - theirs;
-  for (int r = 0; r < 3; ++r) total += ours_extra[r] * won[r];
-  total += pair.overall * two_rows + pair.scoop * scoops;
-  if (pair.royalty_scoop != 0) {
-    // The multiplier takes the scooping rows' royalties along: ours when we scoop, theirs when they do.
-    // Whole units (validate_model): each sum is under 3,000 x kMaxFieldSample (2^19) < 2^31.
-    std::int32_t our_scoops = 0, theirs_scooping = 0;
-    const std::int32_t* const sum = sample.extra_sum.data();
-    for (std::size_t j = 0; j < n; ++j) {
-      our_scoops += (a0 > b0[j]) & (a1 > b1[j]) & (a2 > b2[j]);
-      theirs_scooping += ((a0 < b0[j]) & (a1 < b1[j]) & (a2 < b2[j])) * sum[j];
-    }
-    total += pair.royalty_scoop * (our_scoops * (ours_extra[0] + ours_extra[1] + ours_extra[2]) - theirs_scooping);
-  }
-  return total / static_cast<double>(n) + rows[0].always[c0] + rows[1].always[c1] + rows[2].always[c2] -
-         sample.always_mean;
-}
 
 const std::vector<Strength>& row_classes(int row, Wheel wheel) noexcept {
   assert(row >= 0 && row < 3);

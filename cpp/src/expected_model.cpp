@@ -1,5 +1,6 @@
 // Building and checking the expected-units model (docs/ARRANGING.md): per row, what a row of each class
-// is worth against the field's row of that kind.
+// is worth against the field's row of that kind; the values derived from it and from the field sample
+// (finish_model), and a setting's score against that sample (sample_units).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "chinese_poker/arrange.hpp"
+#include "expected_terms.hpp"
 
 namespace chinese_poker {
 
@@ -219,6 +221,116 @@ const char* validate_model(const ExpectedModel& model) noexcept {
   }
   if (sample.extra_sum.size() != size) return "sample: not derived (call finish_model)";
   return nullptr;
+}
+
+void finish_model(ExpectedModel& model) {
+  const RowModel& m = model.row[kMiddle];
+  const std::size_t n = m.classes.size();
+  // Rows of unequal lengths get no bounds, which validate_model then reports.
+  const bool parallel = m.win.size() == n && m.loss.size() == n && m.extra_win.size() == n &&
+                        m.extra_loss.size() == n && m.always.size() == n;
+  for (auto& v : model.middle_upto) v.assign(parallel ? n : 0, 0.0);
+  if (!parallel) return;
+  for (std::size_t k = 0; k < n; ++k) {
+    const bool first = k == 0;
+    model.middle_upto[0][k] = first ? m.win[k] : std::max(model.middle_upto[0][k - 1], m.win[k]);
+    model.middle_upto[1][k] = first ? m.loss[k] : std::min(model.middle_upto[1][k - 1], m.loss[k]);
+    model.middle_upto[2][k] = first ? m.extra_win[k] : std::max(model.middle_upto[2][k - 1], m.extra_win[k]);
+    model.middle_upto[3][k] = first ? m.extra_loss[k] : std::min(model.middle_upto[3][k - 1], m.extra_loss[k]);
+    model.middle_upto[4][k] = first ? m.always[k] : std::max(model.middle_upto[4][k - 1], m.always[k]);
+  }
+  FieldSample& sample = model.sample;
+  const std::size_t size = sample.size();
+  sample.extra_sum.assign(size, 0);
+  sample.always_mean = 0;
+  for (int row = 0; row < 3; ++row) {
+    const auto r = static_cast<std::size_t>(row);
+    sample.below[r].clear();
+    sample.above[r].clear();
+    sample.extra_above[r].clear();
+  }
+  // Rows of unequal lengths, classes out of range or royalty extras that are not whole units get no derived
+  // values, which validate_model reports.
+  if (!whole_royalty_extras(model)) return;
+  double always_sum = 0;
+  for (int row = 0; row < 3; ++row) {
+    const auto r = static_cast<std::size_t>(row);
+    const RowModel& rm = model.row[r];
+    const std::size_t classes = rm.classes.size();
+    if (sample.row_class[r].size() != size || rm.extra_win.size() != classes || rm.always.size() != classes) return;
+    std::vector<std::int32_t> held(classes, 0);  // sampled rows of each class (at most kMaxFieldSample in all)
+    for (std::size_t j = 0; j < size; ++j) {
+      const std::int16_t k = sample.row_class[r][j];
+      if (k < 0 || static_cast<std::size_t>(k) >= classes) return;
+      const auto c = static_cast<std::size_t>(k);
+      ++held[c];
+      // A whole number of units in 0..kMaxUnits (validate_model), so the cast is exact.
+      sample.extra_sum[j] += static_cast<std::int32_t>(rm.extra_win[c]);
+      always_sum += rm.always[c];
+    }
+    sample.below[r].assign(classes, 0);
+    sample.above[r].assign(classes, 0);
+    sample.extra_above[r].assign(classes, 0.0);
+    std::int32_t weaker = 0;
+    for (std::size_t c = 0; c < classes; ++c) {
+      sample.below[r][c] = weaker;
+      weaker += held[c];
+    }
+    std::int32_t stronger = 0;
+    double extra = 0;
+    for (std::size_t c = classes; c-- > 0;) {
+      sample.above[r][c] = stronger;
+      sample.extra_above[r][c] = extra;
+      stronger += held[c];
+      extra += held[c] * rm.extra_win[c];
+    }
+  }
+  if (size > 0) sample.always_mean = always_sum / static_cast<double>(size);
+}
+
+double sample_units(const ExpectedModel& model, const std::int16_t row_class[3]) noexcept {
+  const FieldSample& sample = model.sample;
+  const std::size_t n = sample.size();
+  if (n == 0) return 0;
+  const std::int16_t a0 = row_class[0], a1 = row_class[1], a2 = row_class[2];
+  const auto c0 = static_cast<std::size_t>(a0), c1 = static_cast<std::size_t>(a1), c2 = static_cast<std::size_t>(a2);
+  // Row by row, from the derived counts: the rows won and lost, the royalties of ours that win and of
+  // theirs that beat ours.
+  const RowModel* const rows = model.row;
+  const double ours_extra[3] = {rows[0].extra_win[c0], rows[1].extra_win[c1], rows[2].extra_win[c2]};
+  const std::int32_t won[3] = {sample.below[0][c0], sample.below[1][c1], sample.below[2][c2]};
+  const std::int32_t lost = sample.above[0][c0] + sample.above[1][c1] + sample.above[2][c2];
+  const double theirs = sample.extra_above[0][c0] + sample.extra_above[1][c1] + sample.extra_above[2][c2];
+  // The opponent's three rows together: two rows or more won and lost, scoops. Counts over at most
+  // kMaxFieldSample sampled settings (set_field_sample), so no 32-bit sum overflows; 16-bit classes and
+  // plain sums of comparisons, so that the loop vectorizes.
+  const std::int16_t* const b0 = sample.row_class[0].data();
+  const std::int16_t* const b1 = sample.row_class[1].data();
+  const std::int16_t* const b2 = sample.row_class[2].data();
+  std::int32_t two_rows = 0, scoops = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::int32_t wins = (a0 > b0[j]) + (a1 > b1[j]) + (a2 > b2[j]);
+    const std::int32_t losses = (a0 < b0[j]) + (a1 < b1[j]) + (a2 < b2[j]);
+    two_rows += static_cast<std::int32_t>(wins >= 2) - static_cast<std::int32_t>(losses >= 2);
+    scoops += static_cast<std::int32_t>(wins == 3) - static_cast<std::int32_t>(losses == 3);
+  }
+  const detail::ModelPairTerms pair = detail::model_pair_terms(model);
+  double total = static_cast<double>(won[0] + won[1] + won[2] - lost) - theirs;
+  for (int r = 0; r < 3; ++r) total += ours_extra[r] * won[r];
+  total += pair.overall * two_rows + pair.scoop * scoops;
+  if (pair.royalty_scoop != 0) {
+    // The multiplier takes the scooping rows' royalties along: ours when we scoop, theirs when they do.
+    // Whole units (validate_model): each sum is under 3,000 x kMaxFieldSample (2^19) < 2^31.
+    std::int32_t our_scoops = 0, theirs_scooping = 0;
+    const std::int32_t* const sum = sample.extra_sum.data();
+    for (std::size_t j = 0; j < n; ++j) {
+      our_scoops += (a0 > b0[j]) & (a1 > b1[j]) & (a2 > b2[j]);
+      theirs_scooping += ((a0 < b0[j]) & (a1 < b1[j]) & (a2 < b2[j])) * sum[j];
+    }
+    total += pair.royalty_scoop * (our_scoops * (ours_extra[0] + ours_extra[1] + ours_extra[2]) - theirs_scooping);
+  }
+  return total / static_cast<double>(n) + rows[0].always[c0] + rows[1].always[c1] + rows[2].always[c2] -
+         sample.always_mean;
 }
 
 }  // namespace chinese_poker

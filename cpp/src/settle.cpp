@@ -12,8 +12,8 @@
 #include "evaluate_tables.hpp"
 #include "jokers.hpp"
 #include "naturals_detail.hpp"
+#include "pair_formula.hpp"
 #include "parallel.hpp"
-#include "row_value.hpp"
 #include "settle_net.hpp"
 
 namespace chinese_poker {
@@ -79,10 +79,6 @@ int compare_row(const PlayerInput& a, const PlayerFacts& fa, const PlayerInput& 
   return suit_tiebreak(a.cards + kRowStart[row], b.cards + kRowStart[row], kRowSize[row], sa, rules);
 }
 
-int sign(std::int64_t v) noexcept { return (v > 0) - (v < 0); }
-
-std::int64_t clamp(std::int64_t v, std::int64_t cap) noexcept { return v > cap ? cap : (v < -cap ? -cap : v); }
-
 // What a natural of level `level` collects (RULES.md 11.1): its listed units, or under natural_units_mode
 // "as_home_run" what a plain sweep of the table pays: the row bases, shot and home-run multiplied.
 std::int64_t natural_pay(int level, const RulesSpec& rules, detail::CheckedMath& math) noexcept {
@@ -102,15 +98,13 @@ struct PairContext {
 // The pair's amount after pair_cap (RULES.md 11.9): the cap applies to pairs decided by rows or a foul.
 std::int64_t capped_subtotal(const PairResult& p, const RulesSpec& rules) noexcept {
   const bool cappable = p.decided_by == DecidedBy::kRows || p.decided_by == DecidedBy::kFoul;
-  return rules.pair_cap > 0 && cappable ? clamp(p.subtotal, rules.pair_cap) : p.subtotal;
+  return cappable ? detail::cap_pair(p.subtotal, rules) : p.subtotal;
 }
 
-// units from the amount after the caps and the home run: + the ace part (never capped or multiplied by
-// shooting or the home run), x horse x bet, x stake last (the other factors' product always fits, so a
-// zero stake never reports an overflow).
+// units from the amount after the caps and the home run (detail::pair_units).
 std::int64_t final_units(std::int64_t value, const PairResult& p, detail::CheckedMath& math) noexcept {
-  if (p.ace_units == 0 && p.horse == 1 && p.bet == 1) return math.mul(value, p.stake);  // the common case
-  return math.mul(math.mul(math.mul(math.add(value, p.ace_units), p.horse), p.bet), p.stake);
+  if (p.ace_units == 0 && p.horse == 1 && p.bet == 1) return math.mul(value, p.stake);  // the same, sooner
+  return detail::pair_units(value, p.ace_units, p.horse, p.bet, p.stake, math);
 }
 
 // The natural units of a pair where at least one side has a natural, or where natural_settles_table
@@ -160,11 +154,7 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
   if (p.rows_known) {
     for (int row = 0; row < 3; ++row) p.rows[row] = static_cast<std::int8_t>(compare_row(in[i], fi, in[j], fj, row, rules));
   }
-  // Under foul_policy "as_laid" a foul is reported but changes nothing (RULES.md 11.3).
-  // Under foul_vs_foul "as_laid" two fouled hands compare their rows as laid.
-  const bool both_as_laid = rules.foul_vs_foul_as_laid && fi.foul && fj.foul;
-  const bool foul_i = fi.foul && rules.foul_policy != FoulPolicy::kAsLaid && !both_as_laid;
-  const bool foul_j = fj.foul && rules.foul_policy != FoulPolicy::kAsLaid && !both_as_laid;
+  const detail::PairFouls foul = detail::settled_fouls(fi.foul, fj.foul, rules);
 
   if (fi.false_declaration || fj.false_declaration) {
     p.decided_by = DecidedBy::kFalseDeclaration;
@@ -179,69 +169,36 @@ bool settle_pair(const PlayerInput* in, const PlayerFacts* facts, int i, int j, 
     p.subtotal = p.natural_units;
   } else if (in[i].surrendered || in[j].surrendered) {
     p.decided_by = DecidedBy::kSurrender;
-    if (in[i].surrendered && !in[j].surrendered && !foul_j) p.surrender_units = math.neg(rules.surrender_units);
-    if (in[j].surrendered && !in[i].surrendered && !foul_i) p.surrender_units = rules.surrender_units;
+    if (in[i].surrendered && !in[j].surrendered && !foul.j) p.surrender_units = math.neg(rules.surrender_units);
+    if (in[j].surrendered && !in[i].surrendered && !foul.i) p.surrender_units = rules.surrender_units;
     p.subtotal = p.surrender_units;
-  } else if (foul_i && foul_j) {
-    p.decided_by = DecidedBy::kFoul;  // both foul: every amount 0 but the ace part
-    if (!rules.ace_basis_table) p.ace_units = math.mul(rules.ace_units, fi.aces - fj.aces);
+  } else if (detail::both_fouled(foul)) {
+    p.decided_by = DecidedBy::kFoul;
+    p.ace_units = detail::pair_ace_units(fi.aces, fj.aces, rules, math);
   } else {
-    int results[3] = {p.rows[0], p.rows[1], p.rows[2]};
-    std::int64_t ri[3], rj[3];
-    for (int row = 0; row < 3; ++row) {
-      ri[row] = fi.royalty[row];
-      rj[row] = fj.royalty[row];
-    }
-    bool plays_as_scoop = true;  // whether overall unit, scoop bonus and multiplier apply
-    if (foul_i || foul_j) {
-      p.decided_by = DecidedBy::kFoul;
-      const int legal = foul_i ? -1 : 1;
-      for (int row = 0; row < 3; ++row) {
-        results[row] = legal;
-        if (!rules.foul_pays_royalties) ri[row] = rj[row] = 0;
-        (legal > 0 ? rj : ri)[row] = 0;  // the fouled side's royalties are void
-      }
-      plays_as_scoop = rules.foul_policy == FoulPolicy::kAsScooped;
-    } else {
-      p.decided_by = DecidedBy::kRows;
-    }
-    std::int64_t value = 0;
-    int wins_i = 0, wins_j = 0;
-    for (int row = 0; row < 3; ++row) {
-      const std::int64_t base = rules.row_base[static_cast<std::size_t>(row)];
-      p.row_units += results[row] * base;  // at most 3 x kMaxUnits in all
-      value = math.add(value, detail::row_value(results[row], ri[row], rj[row], base, rules, math));
-      wins_i += results[row] > 0;
-      wins_j += results[row] < 0;
-    }
-    p.royalty_units = math.sub(value, p.row_units);
-    if (plays_as_scoop) {
-      if (rules.overall_unit > 0) {
-        if (rules.overall_by_total) {
-          p.overall_units = math.mul(rules.overall_unit, sign(value));
-        } else {
-          p.overall_units = wins_i >= 2 ? rules.overall_unit : (wins_j >= 2 ? math.neg(rules.overall_unit) : 0);
-        }
-      }
-      p.scoop = wins_i == 3 ? 1 : (wins_j == 3 ? -1 : 0);
-      p.scoop_bonus_units = math.mul(p.scoop, rules.scoop_bonus);
-      // shooting "no_lost_row" (RULES.md 11.7): a winner who lost no row is shot, ties allowed.
-      const bool shot = rules.shooting_no_lost_row ? (wins_i > 0) != (wins_j > 0) : p.scoop != 0;
-      if (shot) p.multiplier = rules.scoop_multiplier;
-    }
-    if (!rules.ace_basis_table) p.ace_units = math.mul(rules.ace_units, fi.aces - fj.aces);
-    const std::int64_t plain = math.add(math.add(p.row_units, p.overall_units), p.scoop_bonus_units);
-    const std::int64_t royalty_multiplier = rules.royalties_in_multiplier ? p.multiplier : 1;
-    p.subtotal = math.add(math.mul(p.multiplier, plain), math.mul(royalty_multiplier, p.royalty_units));
+    const bool by_foul = foul.i || foul.j;
+    p.decided_by = by_foul ? DecidedBy::kFoul : DecidedBy::kRows;
+    const int laid[3] = {p.rows[0], p.rows[1], p.rows[2]};
+    const detail::PairRows rows = detail::pair_rows(detail::row_sets(laid), fi.royalty, fj.royalty, foul, rules, math);
+    const detail::PairTerms terms =
+        detail::pair_terms(rows.wins_i, rows.wins_j, rows.value, detail::plays_as_scoop(by_foul, rules), rules, math);
+    p.row_units = rows.row_units;
+    p.royalty_units = math.sub(rows.value, rows.row_units);
+    p.overall_units = terms.overall;
+    p.scoop = terms.scoop;
+    p.scoop_bonus_units = terms.scoop_bonus;
+    p.multiplier = terms.multiplier;
+    p.ace_units = detail::pair_ace_units(fi.aces, fj.aces, rules, math);
+    p.subtotal = detail::pair_subtotal(terms, p.row_units, p.royalty_units, math);
   }
   const std::int64_t value = capped_subtotal(p, rules);
   p.capped = value != p.subtotal;
-  if (rules.horse_card >= 0 && fi.horse != fj.horse) p.horse = rules.horse_multiplier;
+  p.horse = detail::horse_factor(fi.horse, fj.horse, rules);
   p.units = final_units(value, p, math);
   return !math.overflow();
 }
 
-// [ofc group] Cards dealt next hand to a player with a legal board of strengths `s` (RULES.md 4.2).
+// Cards dealt next hand to a player with a legal board of strengths `s` (RULES.md 4.2).
 int fantasyland_cards(const RulesSpec& rules, const Strength* s, bool in_fantasyland) noexcept {
   const int front = category_of(s[kFront]);
   if (in_fantasyland) {
@@ -344,7 +301,7 @@ SettleError facts_of_valid(const PlayerInput& in, int index, const RulesSpec& ru
   return held == nullptr ? facts_of<false>(in, index, rules, out, nullptr) : facts_of<true>(in, index, rules, out, held);
 }
 
-// [ofc group] Fills fantasyland_cards of every legal, not surrendered player with a setting. A pass of its
+// Fills fantasyland_cards of every legal, not surrendered player with a setting. A pass of its
 // own after the facts, so that rules without fantasyland (every batch of them) skip it with one test.
 void add_fantasyland(const PlayerInput* players, int num_players, const RulesSpec& rules, PlayerFacts* facts) noexcept {
   for (int p = 0; p < num_players; ++p) {
@@ -369,12 +326,42 @@ SettleError check_fantasyland_flags(const PlayerInput* players, int num_players,
   return error;
 }
 
-// Whether pair `pr` is a shot (a scoop) for player `p`'s home run; with home_run_counts_naturals a
-// natural win counts too.
-bool is_shot(const PairResult& pr, int p, const RulesSpec& rules) noexcept {
-  const int side = pr.i == p ? 1 : -1;
-  if (pr.scoop == side) return true;
-  return rules.home_run_counts_naturals && pr.decided_by == DecidedBy::kNatural && sign(pr.natural_units) == side;
+// What the home run reads of a settled pair (detail::PairShot).
+detail::PairShot shot_of(const PairResult& pr, const PlayerFacts* facts, const RulesSpec& rules) noexcept {
+  const int natural = pr.decided_by == DecidedBy::kNatural ? detail::sign_of(pr.natural_units) : 0;
+  const detail::PairFouls fouls = pr.decided_by == DecidedBy::kFoul
+                                      ? detail::settled_fouls(facts[pr.i].foul, facts[pr.j].foul, rules)
+                                      : detail::PairFouls{};
+  return detail::pair_shot(pr.scoop, natural, fouls);
+}
+
+// The home run of a settled round (RULES.md 11.9), once home_run_possible: the player whose every pair
+// counts as a shot (banker rounds: the banker only) and what it does to each pair. False when an amount
+// overflowed: `overflow` then names the pair.
+bool settle_home_run(RoundResult& r, const RulesSpec& rules, SettleError& overflow) noexcept {
+  detail::PairShot shots[kMaxPairs];
+  for (int q = 0; q < r.num_pairs; ++q) shots[q] = shot_of(r.pairs[q], r.facts, rules);
+  const auto shot = [&](const PairResult& pr) noexcept { return shots[&pr - r.pairs]; };
+  const int p = detail::home_run_player(r.pairs, r.num_pairs, r.players, r.banker, rules, shot);
+  if (p < 0) return true;
+  r.home_run[p] = true;
+  for (int q = 0; q < r.num_pairs; ++q) {
+    PairResult& pr = r.pairs[q];
+    detail::CheckedMath math;
+    const detail::HomeRunStep step =
+        detail::home_run_step(p, pr.i, pr.j, shots[q], capped_subtotal(pr, rules), rules, math);
+    if (!step.applies) continue;
+    pr.home_run = step.multiplier;
+    pr.home_run_bonus_units = step.bonus;
+    pr.home_run_capped = step.capped;
+    pr.units = final_units(step.value, pr, math);
+    if (math.overflow()) {
+      overflow.player = pr.i;
+      overflow.other = pr.j;
+      return false;
+    }
+  }
+  return true;
 }
 
 // Settles a round whose cards (in `players`) are a validated private copy and whose options (stakes,
@@ -386,7 +373,7 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
                          const std::uint8_t* const* held = nullptr) noexcept {
   assert(num_players >= kMinPlayers && num_players <= kMaxPlayers);
   assert(options.banker >= -1 && options.banker < num_players);
-  // [presets group] The table's Chi A sums to zero only when four players hold the whole deck and all
+  // The table's Chi A sums to zero only when four players hold the whole deck and all
   // settle with each other (so not with a suit added to the pack: its aces are not all dealt).
   if (rules.ace_basis_table &&
       (num_players != kMaxDeckPlayers || options.banker >= 0 || rules.extra_suits != 0 || rules.jokers != 0)) {
@@ -428,61 +415,16 @@ SettleError settle_valid(const PlayerInput* players, int num_players, const Rule
   }
   // Home run: a player who scoops every opponent, with enough opponents (banker rounds: the banker only).
   for (int p = 0; p < kMaxPlayers; ++p) r.home_run[p] = false;
-  const bool home_run_pays = rules.home_run_multiplier != 1 || rules.home_run_bonus > 0;
-  if (home_run_pays && num_players - 1 >= rules.home_run_min_opponents) {
-    for (int p = 0; p < num_players; ++p) {
-      if (banker >= 0 && p != banker) continue;
-      bool all = true;
-      for (int q = 0; q < r.num_pairs; ++q) {
-        const PairResult& pr = r.pairs[q];
-        if (pr.i == p || pr.j == p) all = all && is_shot(pr, p, rules);
-      }
-      if (!all) continue;
-      r.home_run[p] = true;
-      for (int q = 0; q < r.num_pairs; ++q) {
-        PairResult& pr = r.pairs[q];
-        detail::CheckedMath math;
-        if (pr.i != p && pr.j != p) {
-          // home_run_scope "table": the pairs between two other players are multiplied too, without the
-          // bonus or the cap, which belong to the home-run player's pairs (RULES.md 11.9).
-          if (!rules.home_run_scope_table) continue;
-          pr.home_run = rules.home_run_multiplier;
-          pr.units = final_units(math.mul(capped_subtotal(pr, rules), pr.home_run), pr, math);
-          if (math.overflow()) {
-            overflow.player = pr.i;
-            overflow.other = pr.j;
-            return overflow;
-          }
-          continue;
-        }
-        const std::int64_t side = pr.i == p ? 1 : -1;
-        pr.home_run = rules.home_run_multiplier;
-        pr.home_run_bonus_units = side * rules.home_run_bonus;
-        std::int64_t value = math.add(math.mul(capped_subtotal(pr, rules), pr.home_run), pr.home_run_bonus_units);
-        if (rules.home_run_cap > 0) {
-          const std::int64_t capped = clamp(value, rules.home_run_cap);
-          pr.home_run_capped = capped != value;
-          value = capped;
-        }
-        pr.units = final_units(value, pr, math);
-        if (math.overflow()) {
-          overflow.player = pr.i;
-          overflow.other = pr.j;
-          return overflow;
-        }
-      }
-    }
-  }
+  if (detail::home_run_possible(num_players, rules) && !settle_home_run(r, rules, overflow)) return overflow;
   for (int p = 0; p < kMaxPlayers; ++p) r.net[p] = 0;
   detail::CheckedMath math;
-  // [presets group] ace_basis "table" (RULES.md 11.9): each player's Chi A, apart from the pairs; none in a
+  // ace_basis "table" (RULES.md 11.9): each player's Chi A, apart from the pairs; none in a
   // round that declarations settle under natural_settles_table.
   const bool declarations_settle =
       rules.natural_settles_table && (table_has_natural || table_has_false_declaration);
   if (rules.ace_basis_table && !declarations_settle) {
     for (int p = 0; p < num_players; ++p) {
-      // aces - 1 is in -1..3 and ace_units at most kMaxUnits: no overflow.
-      r.facts[p].ace_units = rules.ace_units * (r.facts[p].aces - 1);
+      r.facts[p].ace_units = detail::table_ace_units(r.facts[p].aces, rules);
       r.net[p] = r.facts[p].ace_units;
     }
   }

@@ -7,7 +7,7 @@
 #include "checked.hpp"
 #include "evaluate_tables.hpp"
 #include "naturals_detail.hpp"
-#include "row_value.hpp"
+#include "pair_formula.hpp"
 
 namespace chinese_poker::detail {
 
@@ -40,87 +40,47 @@ unsigned greater(Strength a, Strength b) noexcept {
   return static_cast<unsigned>((std::uint64_t{b} - std::uint64_t{a}) >> 63);
 }
 
-std::int64_t clamp(std::int64_t v, std::int64_t cap) noexcept { return v > cap ? cap : (v < -cap ? -cap : v); }
-
-int sign(std::int64_t v) noexcept { return (v > 0) - (v < 0); }
-
 // One pair as the kernel keeps it until the home run is known.
 struct NetPair {
   int i, j;
   int scoop;             // +1 i scooped j, -1 j scooped i, 0 neither
+  PairFouls fouls;       // the fouls the pair settled with (its PairShot is made only for a home run)
   std::int64_t capped;   // the subtotal after pair_cap
   std::int64_t ace;      // the pairwise ace part (ace_basis "pairwise")
   std::int64_t horse;    // horse_multiplier or 1
   std::int64_t units;
 };
 
-// The row results of a pair and what the rows pay to i, from the players' results as laid (`laid`).
-struct RowOutcome {
-  int results[3];
-  std::int64_t value;      // what the rows pay, royalties included
-  std::int64_t row_units;  // the plain units of the rows
-};
-
-// The rows of a pair under any rules, row by row as the general path does.
-RowOutcome rows_of_pair(const NetFacts& fi, const NetFacts& fj, bool foul_i, bool foul_j, const int* laid,
-                         const RulesSpec& rules) noexcept {
-  RowOutcome o{{0, 0, 0}, 0, 0};
-  if (foul_i && foul_j) return o;
-  const int legal = foul_i ? -1 : 1;
-  for (int row = 0; row < 3; ++row) {
-    int result = laid[row];
-    std::int64_t ri = fi.royalty[row], rj = fj.royalty[row];
-    if (foul_i || foul_j) {
-      result = legal;
-      if (!rules.foul_pays_royalties) ri = rj = 0;
-      (legal > 0 ? rj : ri) = 0;  // the fouled side's royalties are void
-    }
-    const std::int64_t base = rules.row_base[static_cast<std::size_t>(row)];
-    o.results[row] = result;
-    o.row_units += result * base;
-    PlainMath plain;  // within the bound above
-    o.value += row_value(result, ri, rj, base, rules, plain);
-  }
-  return o;
-}
-
 void finish_pair(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules, std::int64_t subtotal,
                  NetPair& p) noexcept;
 
-// Settles pair (i, j) of players with settings and no natural: false when two rows are of equal strength
-// and the rules break such ties by suits (the round then goes the general way, which holds the cards).
+// The rows each side of pair (i, j) wins as laid (bit r: row r), without a branch.
+inline RowSets laid_rows(const NetFacts& fi, const NetFacts& fj) noexcept {
+  const Strength* si = fi.strength;
+  const Strength* sj = fj.strength;
+  return RowSets{greater(si[0], sj[0]) | greater(si[1], sj[1]) << 1 | greater(si[2], sj[2]) << 2,
+                 greater(sj[0], si[0]) | greater(sj[1], si[1]) << 1 | greater(sj[2], si[2]) << 2};
+}
+
+// Settles pair (i, j) of players with settings and no natural under any rules the kernel takes, as the
+// general path does (pair_formula.hpp): false when two rows are of equal strength and the rules break
+// such ties by suits (the round then goes the general way, which holds the cards).
 bool settle_pair(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules, NetPair& p) noexcept {
-  const bool both_as_laid = rules.foul_vs_foul_as_laid && fi.foul && fj.foul;
-  const bool foul_i = fi.foul && rules.foul_policy != FoulPolicy::kAsLaid && !both_as_laid;
-  const bool foul_j = fj.foul && rules.foul_policy != FoulPolicy::kAsLaid && !both_as_laid;
-  int laid[3];
-  for (int row = 0; row < 3; ++row) {
-    const Strength si = fi.strength[row], sj = fj.strength[row];
-    laid[row] = static_cast<int>(si > sj) - static_cast<int>(si < sj);
+  const PairFouls foul = settled_fouls(fi.foul != 0, fj.foul != 0, rules);
+  p.fouls = foul;
+  if (both_fouled(foul)) {
+    p.scoop = 0;
+    finish_pair(fi, fj, rules, 0, p);
+    return true;
   }
-  if (rules.suit_tiebreak != SuitTiebreak::kOff && !foul_i && !foul_j && (laid[0] == 0 || laid[1] == 0 || laid[2] == 0)) return false;
-  const RowOutcome o = rows_of_pair(fi, fj, foul_i, foul_j, laid, rules);
-  int wins_i = 0, wins_j = 0;
-  for (int row = 0; row < 3; ++row) {
-    wins_i += o.results[row] > 0;
-    wins_j += o.results[row] < 0;
-  }
-  // A pair decided by a foul plays as a scoop only under foul_policy "as_scooped" (both foul: all zero).
-  const bool plays_as_scoop = !(foul_i || foul_j) || rules.foul_policy == FoulPolicy::kAsScooped;
-  const int scoop = plays_as_scoop ? static_cast<int>(wins_i == 3) - static_cast<int>(wins_j == 3) : 0;
-  std::int64_t overall = 0;
-  if (rules.overall_unit > 0 && plays_as_scoop) {
-    overall = rules.overall_by_total ? rules.overall_unit * sign(o.value)
-                                     : rules.overall_unit * (static_cast<int>(wins_i >= 2) - static_cast<int>(wins_j >= 2));
-  }
-  // shooting "no_lost_row" (RULES.md 11.7): a winner who lost no row is shot, ties allowed.
-  const bool shot = plays_as_scoop && (rules.shooting_no_lost_row ? (wins_i > 0) != (wins_j > 0) : scoop != 0);
-  const std::int64_t multiplier = shot ? rules.scoop_multiplier : 1;
-  const std::int64_t royalty_multiplier = rules.royalties_in_multiplier ? multiplier : 1;
-  const std::int64_t subtotal =
-      multiplier * (o.row_units + overall + scoop * rules.scoop_bonus) + royalty_multiplier * (o.value - o.row_units);
-  p.scoop = scoop;
-  finish_pair(fi, fj, rules, subtotal, p);
+  const RowSets laid = laid_rows(fi, fj);
+  if (rules.suit_tiebreak != SuitTiebreak::kOff && !foul.i && !foul.j && (laid.win | laid.lose) != 7u) return false;
+  PlainMath plain;  // within the bound above
+  const PairRows rows = pair_rows(laid, fi.royalty, fj.royalty, foul, rules, plain);
+  const PairTerms terms =
+      pair_terms(rows.wins_i, rows.wins_j, rows.value, plays_as_scoop(foul.i || foul.j, rules), rules, plain);
+  p.scoop = terms.scoop;
+  finish_pair(fi, fj, rules, pair_subtotal(terms, rows.row_units, rows.value - rows.row_units, plain), p);
   return true;
 }
 
@@ -156,9 +116,9 @@ struct NetPlan {
 };
 
 // What a won row pays beyond row_base (RULES.md 11.5, royalty_condition "win").
-std::int64_t extra_of(std::int64_t royalty, std::int64_t base, bool add) noexcept {
-  const std::int64_t worth = add ? base + royalty : (royalty > 0 ? royalty : base);
-  return worth - base;
+std::int64_t extra_of(std::int64_t royalty, std::int64_t base, const RulesSpec& rules) noexcept {
+  PlainMath plain;
+  return won_row_worth(royalty, base, rules, plain) - base;
 }
 
 void make_plan(const RulesSpec& rules, NetPlan& plan) noexcept {
@@ -169,39 +129,27 @@ void make_plan(const RulesSpec& rules, NetPlan& plan) noexcept {
     for (std::size_t cat = 0; cat < kRoyaltyCategories; ++cat) {
       plan.royalty_by_category = plan.royalty_by_category && rules.royalty_at_listed[row][cat] == 0;
       const std::int64_t royalty = rules.royalty[row][cat];
-      const std::int64_t extra = extra_of(royalty, rules.row_base[row], rules.royalty_add);
       plan.royalty[row][cat] = royalty;
-      plan.extra[0][row][cat] = extra;
-      plan.extra[1][row][cat] = rules.foul_pays_royalties ? extra : 0;
+      plan.extra[0][row][cat] = extra_of(royalty, rules.row_base[row], rules);
+      plan.extra[1][row][cat] = extra_of(settled_royalty(royalty, false, true, rules), rules.row_base[row], rules);
     }
   }
-  const bool home_run_pays = rules.home_run_multiplier != 1 || rules.home_run_bonus > 0;
   plan.plain_units = rules.ace_units == 0 && !rules.ace_basis_table && rules.horse_card < 0 && rules.pair_cap == 0 &&
-                     !home_run_pays;
+                     !home_run_pays(rules);
+  // Each entry as pair_terms and pair_subtotal settle it, without the royalties (added per pair).
+  // Lean rules read no value in pair_terms (overall_basis "two_rows"): the rows' plain units stand in.
+  PlainMath plain;
+  const std::int64_t no_royalty[3] = {0, 0, 0};
   for (int plays = 0; plays < 2; ++plays) {
     for (unsigned win = 0; win < 8; ++win) {
       for (unsigned lose = 0; lose < 8; ++lose) {
         PairOutcome& o = plan.outcome[plays][win | lose << 3];
         if ((win & lose) != 0) continue;  // no row is won by both: never looked up
-        std::int64_t row_units = 0;
-        int wins_i = 0, wins_j = 0;
-        for (unsigned row = 0; row < 3; ++row) {
-          const int result = static_cast<int>((win >> row) & 1u) - static_cast<int>((lose >> row) & 1u);
-          row_units += result * rules.row_base[row];
-          wins_i += result > 0;
-          wins_j += result < 0;
-        }
-        std::int64_t overall = 0, multiplier = 1;
-        if (plays != 0) {
-          if (rules.overall_unit > 0) {
-            overall = wins_i >= 2 ? rules.overall_unit : (wins_j >= 2 ? -rules.overall_unit : 0);
-          }
-          o.scoop = wins_i == 3 ? 1 : (wins_j == 3 ? -1 : 0);
-          const bool shot = rules.shooting_no_lost_row ? (wins_i > 0) != (wins_j > 0) : o.scoop != 0;
-          if (shot) multiplier = rules.scoop_multiplier;
-        }
-        o.plain = multiplier * (row_units + overall + o.scoop * rules.scoop_bonus);
-        o.royalty_multiplier = rules.royalties_in_multiplier ? multiplier : 1;
+        const PairRows rows = rows_of(RowSets{win, lose}, no_royalty, no_royalty, rules, plain);
+        const PairTerms terms = pair_terms(rows.wins_i, rows.wins_j, rows.row_units, plays != 0, rules, plain);
+        o.scoop = terms.scoop;
+        o.plain = pair_subtotal(terms, rows.row_units, 0, plain);
+        o.royalty_multiplier = terms.royalty_multiplier;
       }
     }
   }
@@ -211,15 +159,10 @@ void make_plan(const RulesSpec& rules, NetPlan& plan) noexcept {
 // scoop (+1, -1, 0) in *scoop.
 inline std::int64_t lean_subtotal(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules,
                                   const NetPlan& plan, int* scoop) noexcept {
-  const Strength* si = fi.strength;
-  const Strength* sj = fj.strength;
-  const unsigned won = greater(si[0], sj[0]) | greater(si[1], sj[1]) << 1 | greater(si[2], sj[2]) << 2;
-  const unsigned lost = greater(sj[0], si[0]) | greater(sj[1], si[1]) << 1 | greater(sj[2], si[2]) << 2;
-  // A foul loses every row to a setting; two fouls push every row.
-  const unsigned decided = fi.foul | fj.foul;
-  const unsigned as_laid = decided - 1u;  // every bit set when neither fouls, else 0
-  const unsigned win = (won & as_laid) | (7u * (fj.foul & (fi.foul ^ 1u)));
-  const unsigned lose = (lost & as_laid) | (7u * (fi.foul & (fj.foul ^ 1u)));
+  const RowSets laid = laid_rows(fi, fj);
+  // Lean rules settle every foul as laid down (settled_fouls is the identity under them).
+  const RowSets sets = decided_rows(laid.win, laid.lose, fi.foul, fj.foul);
+  const unsigned win = sets.win, lose = sets.lose;
   std::int64_t royalty = 0;
   if (fi.has_extra || fj.has_extra) {
     const std::int64_t* extra_i = fi.extra[fj.foul];
@@ -229,8 +172,8 @@ inline std::int64_t lean_subtotal(const NetFacts& fi, const NetFacts& fj, const 
       royalty -= extra_j[row] & -static_cast<std::int64_t>((lose >> row) & 1u);
     }
   }
-  const unsigned plays_as_scoop = (decided ^ 1u) | unsigned{rules.foul_policy == FoulPolicy::kAsScooped};
-  const PairOutcome& o = plan.outcome[plays_as_scoop][win | lose << 3];
+  const unsigned as_scoop = unsigned{plays_as_scoop((fi.foul | fj.foul) != 0, rules)};
+  const PairOutcome& o = plan.outcome[as_scoop][win | lose << 3];
   *scoop = o.scoop;
   return o.plain + o.royalty_multiplier * royalty;
 }
@@ -238,35 +181,23 @@ inline std::int64_t lean_subtotal(const NetFacts& fi, const NetFacts& fj, const 
 // The rest of a pair's amount: the ace part, the horse and pair_cap.
 void finish_pair(const NetFacts& fi, const NetFacts& fj, const RulesSpec& rules, std::int64_t subtotal,
                  NetPair& p) noexcept {
-  p.ace = rules.ace_basis_table ? 0 : rules.ace_units * (fi.aces - fj.aces);
-  p.horse = rules.horse_card >= 0 && fi.horse != fj.horse ? rules.horse_multiplier : 1;
-  p.capped = rules.pair_cap > 0 ? clamp(subtotal, rules.pair_cap) : subtotal;
-  p.units = (p.capped + p.ace) * p.horse;
+  PlainMath plain;
+  p.ace = pair_ace_units(fi.aces, fj.aces, rules, plain);
+  p.horse = horse_factor(fi.horse, fj.horse, rules);
+  p.capped = cap_pair(subtotal, rules);
+  p.units = pair_units(p.capped, p.ace, p.horse, 1, 1, plain);
 }
 
-// The home run (RULES.md 11.9), as the general path applies it: a player who scoops every opponent, with
-// enough opponents. At most one player can (two would have to scoop each other).
+// The home run (RULES.md 11.9), as the general path applies it (pair_formula.hpp).
 void apply_home_run(NetPair* pairs, int num_pairs, int num_players, const RulesSpec& rules) noexcept {
-  for (int p = 0; p < num_players; ++p) {
-    bool all = true;
-    for (int q = 0; q < num_pairs; ++q) {
-      const NetPair& pr = pairs[q];
-      if (pr.i == p) all = all && pr.scoop == 1;
-      if (pr.j == p) all = all && pr.scoop == -1;
-    }
-    if (!all) continue;
-    for (int q = 0; q < num_pairs; ++q) {
-      NetPair& pr = pairs[q];
-      if (pr.i != p && pr.j != p) {
-        if (rules.home_run_scope_table) pr.units = (pr.capped * rules.home_run_multiplier + pr.ace) * pr.horse;
-        continue;
-      }
-      const std::int64_t side = pr.i == p ? 1 : -1;
-      std::int64_t value = pr.capped * rules.home_run_multiplier + side * rules.home_run_bonus;
-      if (rules.home_run_cap > 0) value = clamp(value, rules.home_run_cap);
-      pr.units = (value + pr.ace) * pr.horse;
-    }
-    return;
+  const auto shot = [](const NetPair& pr) noexcept { return pair_shot(pr.scoop, 0, pr.fouls); };
+  const int p = home_run_player(pairs, num_pairs, num_players, -1, rules, shot);
+  if (p < 0) return;
+  PlainMath plain;
+  for (int q = 0; q < num_pairs; ++q) {
+    NetPair& pr = pairs[q];
+    const HomeRunStep step = home_run_step(p, pr.i, pr.j, shot(pr), pr.capped, rules, plain);
+    if (step.applies) pr.units = pair_units(step.value, pr.ace, pr.horse, 1, 1, plain);
   }
 }
 
@@ -287,10 +218,9 @@ void net_facts(const std::uint8_t* cards, const RulesSpec& rules, const NetPlan&
   } else {
     for (std::size_t row = 0; row < 3; ++row) {
       const std::int64_t royalty = royalty_of(rules, static_cast<int>(row), s[row]);
-      const std::int64_t extra = extra_of(royalty, rules.row_base[row], rules.royalty_add);
       f.royalty[row] = royalty;
-      f.extra[0][row] = extra;
-      f.extra[1][row] = rules.foul_pays_royalties ? extra : 0;
+      f.extra[0][row] = extra_of(royalty, rules.row_base[row], rules);
+      f.extra[1][row] = extra_of(settled_royalty(royalty, false, true, rules), rules.row_base[row], rules);
     }
   }
   f.has_extra = (f.extra[0][0] | f.extra[0][1] | f.extra[0][2]) != 0;
@@ -340,17 +270,18 @@ bool settle_round_net(const std::uint8_t* round, const RulesSpec& rules, const T
       pr.i = i;
       pr.j = j;
       if (kLean) {
-        finish_pair(facts[i], facts[j], rules, lean_subtotal(facts[i], facts[j], rules, plan, &pr.scoop), pr);
+        const std::int64_t subtotal = lean_subtotal(facts[i], facts[j], rules, plan, &pr.scoop);
+        pr.fouls = PairFouls{facts[i].foul != 0, facts[j].foul != 0};
+        finish_pair(facts[i], facts[j], rules, subtotal, pr);
       } else if (!settle_pair(facts[i], facts[j], rules, pr)) {
         return false;
       }
     }
   }
-  const bool home_run_pays = rules.home_run_multiplier != 1 || rules.home_run_bonus > 0;
-  if (home_run_pays && kPlayers - 1 >= rules.home_run_min_opponents) apply_home_run(pairs, kPairs, kPlayers, rules);
+  if (home_run_possible(kPlayers, rules)) apply_home_run(pairs, kPairs, kPlayers, rules);
   for (int p = 0; p < kPlayers; ++p) {
     // ace_basis "table": each player's Chi A on its own (no declaration can settle a kernel round).
-    net[p] = rules.ace_basis_table ? rules.ace_units * (facts[p].aces - 1) : 0;
+    net[p] = rules.ace_basis_table ? table_ace_units(facts[p].aces, rules) : 0;
   }
   for (int k = 0; k < kPairs; ++k) {
     net[pairs[k].i] += pairs[k].units;
@@ -390,8 +321,11 @@ bool net_kernel_applies(const RulesSpec& rules, int num_players, const BatchInpu
                         outputs.player_natural == nullptr && outputs.player_home_run == nullptr;
   // ace_basis "table" outside a four-player table is an error, which the general path reports.
   const bool ace_table_ok = !rules.ace_basis_table || num_players == kMaxDeckPlayers;
+  // The plain arithmetic is exact within the bound at the top of this file, which valid rules keep to:
+  // amounts beyond it (reachable with asserts off) go the general way, which reports an overflow.
   return inputs_default && net_only && ace_table_ok && rules.extra_suits == 0 && rules.jokers == 0 &&
-         rules.fantasyland == Fantasyland::kOff && num_players >= kMinPlayers && num_players <= kMaxDeckPlayers;
+         rules.fantasyland == Fantasyland::kOff && num_players >= kMinPlayers && num_players <= kMaxDeckPlayers &&
+         validate_rules(rules) == nullptr;
 }
 
 SettleError settle_rounds_net(const std::uint8_t* cards, std::size_t begin, std::size_t end, int num_players,
