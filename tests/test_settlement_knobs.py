@@ -7,8 +7,9 @@ import json
 import pickle
 from typing import Any
 
+import numpy as np
 import pytest
-from chinese_poker import Hand, Rules, settle
+from chinese_poker import Hand, Rules, settle, settle_batch
 from chinese_poker import reference as ref
 from chinese_poker.formats.rounds import RoundError, parse_round, round_input, round_output, settle_round
 from chinese_poker.formats.verify import compare_outputs
@@ -132,6 +133,38 @@ def test_home_run_counts_naturals() -> None:
     result = settle(NATURALS_TABLE, HK.replace(home_run_counts_naturals=True))
     assert nets(NATURALS_TABLE, HK.replace(home_run_counts_naturals=True))[0] == 18
     assert result.home_run == (True, False, False, False)
+
+
+MAUBINH_FOUL_TABLE = [
+    Hand("As Ah 2c", "Kc Kd Kh 5c 5d", "9s Ts Js Qs Ks"),
+    Hand("3c 4d 6h", "7c 8d 9h Jc 2d", "Tc Th 8s 8h 3s"),
+    Hand("Jh Jd Qh", "9d 2h 3d 4c 6c", "7d 7h 5h 5s 4s"),  # fouled: jacks in front over a nine-high middle
+]
+
+
+def test_foul_counts_for_home_run() -> None:
+    # RULES.md 3.1: the Mậu Binh engine's sập làng with a binh lủng opponent not counted as sập.
+    rules = Rules.preset("maubinh").replace(ace_basis="pairwise", ace_units=0, foul_policy="lose_all_rows")
+    without = settle(MAUBINH_FOUL_TABLE, rules)
+    assert [p.units for p in without.pairs] == [16, 8, 3]
+    assert without.home_run == (False, False, False)
+    counted = rules.replace(foul_counts_for_home_run=True)
+    result = settle(MAUBINH_FOUL_TABLE, counted)
+    assert [p.units for p in result.pairs] == [32, 16, 3]
+    assert result.pair(0, 2).multiplier == 1  # counted toward the home run, not shot itself
+    assert result.pair(0, 2).home_run == 2
+    assert result.home_run == (True, False, False)
+    assert nets(MAUBINH_FOUL_TABLE, counted) == (48, -29, -19)
+    assert nets(MAUBINH_FOUL_TABLE, rules) == (24, -13, -11)
+    # Under "as_scooped" the pair is a scoop already, and under "as_laid" no foul decides it: no change.
+    for policy in ("as_scooped", "as_laid"):
+        plain = rules.replace(foul_policy=policy)
+        assert nets(MAUBINH_FOUL_TABLE, plain.replace(foul_counts_for_home_run=True)) == nets(
+            MAUBINH_FOUL_TABLE, plain
+        )
+    # The batch kernels agree with the round.
+    rounds = np.array([[list(h.cards) for h in MAUBINH_FOUL_TABLE]], dtype=np.uint8)
+    assert settle_batch(rounds, counted).tolist() == [[48, -29, -19]]
 
 
 def test_natural_vs_natural() -> None:

@@ -219,10 +219,11 @@ inline bool home_run_possible(int num_players, const RulesSpec& rules) noexcept 
   return home_run_pays(rules) && num_players - 1 >= rules.home_run_min_opponents;
 }
 
-// Whether the pair counts as a shot for `side` (+1 for i, -1 for j) toward a home run: a scoop, and with
-// home_run_counts_naturals a natural's win.
+// Whether the pair counts as a shot for `side` (+1 for i, -1 for j) toward a home run: a scoop; with
+// home_run_counts_naturals a natural's win; with foul_counts_for_home_run a win by the other's foul.
 inline bool counts_as_shot(const PairShot& shot, int side, const RulesSpec& rules) noexcept {
-  return shot.scoop == side || (rules.home_run_counts_naturals && shot.natural == side);
+  return shot.scoop == side || (rules.home_run_counts_naturals && shot.natural == side) ||
+         (rules.foul_counts_for_home_run && shot.by_foul == side);
 }
 
 // The player who takes the home run, or -1: one whose every pair counts as a shot (with `only` >= 0,

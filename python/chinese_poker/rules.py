@@ -123,6 +123,7 @@ class Rules:
     home_run_cap: int = 0
     home_run_bonus: int = 0
     home_run_counts_naturals: bool = False
+    foul_counts_for_home_run: bool = False
     natural_vs_natural: NaturalVsNatural = "by_kind"
     natural_settles_table: bool = False
     natural_units_mode: NaturalUnitsMode = "table"

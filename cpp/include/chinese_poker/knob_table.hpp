@@ -94,6 +94,8 @@
     "real_table", "11.9", "units added to each pair of a home run") \
   X(BOOL, home_run_counts_naturals, bool, home_run_counts_naturals, false, 0, 0, "", \
     "real_table", "11.9", "a pair won by a natural counts as a shot for the home run") \
+  X(BOOL, foul_counts_for_home_run, bool, foul_counts_for_home_run, false, 0, 0, "", \
+    "real_table", "11.9", "under foul_policy lose_all_rows, a pair won from a fouled hand counts as a shot toward the home run") \
   X(ENUM, natural_vs_natural, ::chinese_poker::NaturalVsNatural, natural_vs_natural, 0, 0, 0, "by_kind|by_units|net|push", \
     "real_table", "11.1", "how two naturals pay each other") \
   X(BOOL, natural_settles_table, bool, natural_settles_table, false, 0, 0, "", \

@@ -307,6 +307,7 @@ _BOOLS = (
     "three_flushes_distinct_suits",
     "quads_as_trips",
     "home_run_counts_naturals",
+    "foul_counts_for_home_run",
     "natural_settles_table",
 )
 _INTS = (
@@ -890,13 +891,19 @@ def _check_banker(banker: Any, bets: Any, count: int) -> list[int]:
 
 
 def _is_shot(pair: Mapping[str, Any], player: int, rules: Mapping[str, Any]) -> bool:
-    """Whether the pair counts for ``player``'s home run: a scoop on its side, or with
-    ``home_run_counts_naturals`` a natural win."""
+    """Whether the pair counts for ``player``'s home run: a scoop on its side, with
+    ``home_run_counts_naturals`` a natural win, or with ``foul_counts_for_home_run`` a win because the
+    other hand fouled."""
     side = 1 if pair["i"] == player else -1
     if pair["scoop"] == side:
         return True
     natural_win = pair["decided_by"] == "natural" and _sign(pair["natural_units"]) == side
-    return bool(knob(rules, "home_run_counts_naturals")) and natural_win
+    if knob(rules, "home_run_counts_naturals") and natural_win:
+        return True
+    # A pair decided by one foul: the other side fouled (the player's own is False, the opponent's True).
+    own, other = pair["foul"] if side == 1 else pair["foul"][::-1]
+    foul_win = pair["decided_by"] == "foul" and other and not own
+    return bool(knob(rules, "foul_counts_for_home_run")) and foul_win
 
 
 def settle(
