@@ -231,8 +231,10 @@ def test_error_messages_quote_rows_without_their_padding() -> None:
 def canonical_digest(rules: Rules) -> str:
     data = rules.to_dict()
     data.pop("preset", None)
-    if data["jokers"] == 0:  # JSON_FORMAT.md: a pack without jokers hashes as before the knob
-        del data["jokers"]
+    # JSON_FORMAT.md: a knob newer than the digest hashes only away from its default.
+    for knob, default in (("jokers", 0), ("foul_counts_for_home_run", False)):
+        if data[knob] == default:
+            del data[knob]
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
@@ -245,6 +247,9 @@ def test_outputs_carry_engine_and_rules_digest(
     assert len(rules_digest(bonus)) == 64
     assert rules_digest(Rules.from_dict(bonus.to_dict() | {"preset": None})) == rules_digest(bonus)
     assert rules_digest(bonus) != rules_digest(Rules())
+    assert rules_digest(Rules()) == "5c67d307d1d5fd345380d72fa38a8247e7ae81c1aae287869a05914db98b3f70"
+    newer = Rules(foul_counts_for_home_run=True)
+    assert rules_digest(newer) == canonical_digest(newer) != rules_digest(Rules())
     rnd = parse_round({"id": "e2", "rules": "pagat-bonus", "players": copy.deepcopy(E2_PLAYERS)})
     out = round_output(rnd, settle_round(rnd))
     assert out["engine"] == engine

@@ -67,6 +67,7 @@ DEFAULTS: dict[str, Any] = {
     "home_run_cap": 0,
     "home_run_bonus": 0,
     "home_run_counts_naturals": False,
+    "foul_counts_for_home_run": False,
     "natural_vs_natural": "by_kind",
     "natural_settles_table": False,
     "natural_units_mode": "table",

@@ -63,6 +63,7 @@ CUSTOM_RULES: dict[str, dict[str, Any]] = {
         "natural_tiebreak": "none",
         "natural_vs_natural": "push",
         "home_run_counts_naturals": True,
+        "foul_counts_for_home_run": True,
         "royalty_mode": "add",
         "royalty_condition": "always",
         "fantasyland": "progressive",

@@ -112,9 +112,28 @@ def rules_reference(rules: Rules) -> str | dict[str, Any]:
     return rules.name if rules.name is not None else rules.to_dict()
 
 
+# The knobs the digest hashed when it was defined, each hashed whatever its value.
+DIGESTED_ALWAYS: frozenset[str] = frozenset(
+    {
+        "wheel", "suit_tiebreak", "suit_order", "middle_vs_back", "overall_unit", "overall_basis",
+        "scoop_bonus", "scoop_multiplier", "royalties_in_multiplier", "home_run_multiplier",
+        "home_run_min_opponents", "royalties", "royalty_mode", "royalty_condition", "royalty_cancel",
+        "foul_policy", "foul_pays_royalties", "naturals", "natural_declaration", "natural_tiebreak",
+        "quads_as_two_pairs", "trips_as_pair_plus_single", "surrender_units", "three_straights_front_a23",
+        "three_straights_front_qka", "three_straights_wheel", "three_flushes_distinct_suits", "quads_as_trips",
+        "row_base", "ace_units", "pair_cap", "home_run_cap", "home_run_bonus", "home_run_counts_naturals",
+        "natural_vs_natural", "natural_settles_table", "natural_units_mode", "false_declaration_units",
+        "horse_card", "horse_multiplier", "foul_vs_foul", "fantasyland", "ace_basis", "shooting",
+        "home_run_scope", "extra_suits",
+    }
+)  # fmt: skip
+
+
 def rules_digest(rules: Rules) -> str:
-    """The SHA-256 (hex) of the canonical rules: ``rules.to_dict()`` without ``"preset"``, as compact JSON
-    with sorted keys; equal rules give the same digest whatever they were named or spelled as."""
+    """The SHA-256 (hex) of the canonical rules: ``rules.to_dict()`` without ``"preset"``, and without each
+    knob outside ``DIGESTED_ALWAYS`` that is at its default, as compact JSON with sorted keys; equal rules
+    give the same digest whatever they were named or spelled as, and a knob added later changes no digest
+    of rules that leave it at its default."""
     return _digest_of(rules)
 
 
@@ -124,9 +143,11 @@ def rules_digest(rules: Rules) -> str:
 def _digest_of(rules: Rules) -> str:
     data = rules.to_dict()
     data.pop("preset", None)
-    # A pack without jokers hashes as before the knob existed, so every earlier digest stays valid.
-    if data.get("jokers") == 0:
-        del data["jokers"]
+    defaults = Rules().to_dict()
+    # A knob newer than the digest hashes only away from its default, so rules that leave it alone keep the
+    # digest they always had and a stored result's digest stays valid.
+    for knob in [k for k in data if k not in DIGESTED_ALWAYS and data[k] == defaults[k]]:
+        del data[knob]
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
