@@ -157,16 +157,25 @@ def test_a_worker_killed_while_starting_is_started_again_and_the_port_keeps_answ
         server.stop()
 
 
+_EXIT_ON_FORK = """\
+import os
+
+
+def _exit_if_worker() -> None:
+    if os.environ.get("CHINESE_POKER_SERVE_LIMITS"):
+        os._exit({code})
+
+
+os.register_at_fork(after_in_child=_exit_if_worker)
+"""
+
+
 def test_the_command_gives_up_when_every_worker_keeps_failing_to_start(tmp_path: Path) -> None:
     """Workers that all die at once on starting (here a sitecustomize module makes every process forked
-    by the fork server exit with code 3: only the fork server starts with the service's limits in its
-    environment) are retried with growing delays; after GIVE_UP_AFTER failures of each the command exits
-    with code 2 and says why."""
-    (tmp_path / "sitecustomize.py").write_text(
-        "import os\n"
-        "if os.environ.get('CHINESE_POKER_SERVE_LIMITS'):\n"
-        "    os.register_at_fork(after_in_child=lambda: os._exit(3))\n"
-    )
+    once the service's limits are in the environment exit with code 3: the workers) are retried with
+    growing delays; after GIVE_UP_AFTER failures of each the command exits with code 2 and says why, each
+    failure reported with the worker's own exit code."""
+    (tmp_path / "sitecustomize.py").write_text(_EXIT_ON_FORK.format(code=3))
     environ = dict(os.environ)
     environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), environ.get("PYTHONPATH", "")])
     environ.pop("CHINESE_POKER_SERVE_LIMITS", None)
