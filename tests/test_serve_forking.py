@@ -60,8 +60,11 @@ def test_a_worker_that_dies_at_once_is_reported_with_its_own_exit_code(watch: Pa
     worker = fork_worker(lambda: _exit_with(3), watch)
     assert _wait_until(lambda: _state(worker.pid) == "Z")
     assert worker.exitcode is None
-    assert not worker.is_alive()
+    # Its other thread (the supervisor's watch) may take a moment more to end: until then it cannot be
+    # reaped, so the join, not one look.
+    worker.join(BOUND)
     assert worker.exitcode == 3
+    assert not worker.is_alive()
     assert _state(worker.pid) == ""  # reaped
 
 

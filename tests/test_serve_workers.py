@@ -279,7 +279,9 @@ def test_workers_stop_when_the_command_is_killed_and_leave_the_port_closed() -> 
         server.process.kill()
         assert server.process.wait(timeout=60) == -signal.SIGKILL
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not all(_gone(pid) for pid in workers):
+        while time.monotonic() < deadline and not (
+            all(_gone(pid) for pid in workers) and _refused(server.port)
+        ):
             time.sleep(0.05)
         assert all(_gone(pid) for pid in workers), "a worker outlived the command"
         assert _refused(server.port)
