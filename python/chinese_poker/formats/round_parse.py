@@ -120,11 +120,11 @@ DIGESTED_ALWAYS: frozenset[str] = frozenset(
         "home_run_min_opponents", "royalties", "royalty_mode", "royalty_condition", "royalty_cancel",
         "foul_policy", "foul_pays_royalties", "naturals", "natural_declaration", "natural_tiebreak",
         "quads_as_two_pairs", "trips_as_pair_plus_single", "surrender_units", "three_straights_front_a23",
-        "three_straights_front_qka", "three_straights_wheel", "three_flushes_distinct_suits", "quads_as_trips",
-        "row_base", "ace_units", "pair_cap", "home_run_cap", "home_run_bonus", "home_run_counts_naturals",
-        "natural_vs_natural", "natural_settles_table", "natural_units_mode", "false_declaration_units",
-        "horse_card", "horse_multiplier", "foul_vs_foul", "fantasyland", "ace_basis", "shooting",
-        "home_run_scope", "extra_suits",
+        "three_straights_front_qka", "three_straights_wheel", "three_flushes_distinct_suits",
+        "quads_as_trips", "row_base", "ace_units", "pair_cap", "home_run_cap", "home_run_bonus",
+        "home_run_counts_naturals", "natural_vs_natural", "natural_settles_table", "natural_units_mode",
+        "false_declaration_units", "horse_card", "horse_multiplier", "foul_vs_foul", "fantasyland",
+        "ace_basis", "shooting", "home_run_scope", "extra_suits",
     }
 )  # fmt: skip
 
