@@ -103,7 +103,8 @@ class LiveServer:
 
 
 def _children(parent: int) -> list[tuple[int, bytes]]:
-    """The pids and command lines of ``parent``'s child processes, read from /proc."""
+    """The pids and command lines of ``parent``'s running child processes, read from /proc (not those
+    that have exited and wait to be reaped)."""
     found = []
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
@@ -111,20 +112,15 @@ def _children(parent: int) -> list[tuple[int, bytes]]:
             command = (status.parent / "cmdline").read_bytes()
         except OSError:  # the process ended while being read
             continue
-        if f"\nPPid:\t{parent}\n" in text:
+        if f"\nPPid:\t{parent}\n" in text and "\nState:\tZ" not in text:
             found.append((int(status.parent.name), command))
     return found
 
 
 def worker_pids(parent: int) -> list[int]:
-    """The worker processes of the ``chinese-poker serve --workers N`` process ``parent``: the children of
-    its multiprocessing fork server (not the fork server itself, nor the resource tracker)."""
-    return [
-        pid
-        for server, command in _children(parent)
-        if b"forkserver" in command
-        for pid, _ in _children(server)
-    ]
+    """The worker processes of the ``chinese-poker serve --workers N`` process ``parent``: its children
+    (forked from it) that have not exited."""
+    return [pid for pid, _ in _children(parent)]
 
 
 @pytest.fixture(scope="module")

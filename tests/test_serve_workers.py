@@ -157,16 +157,34 @@ def test_a_worker_killed_while_starting_is_started_again_and_the_port_keeps_answ
         server.stop()
 
 
+#: A sitecustomize module: every process forked once the service's limits are in the environment (a worker)
+#: exits at once with ``code``, while the process that forked it pauses ``pause`` seconds first, so that
+#: each worker has died before its supervisor looks at it again.
+_EXIT_ON_FORK = """\
+import os
+import time
+
+
+def _exit_if_worker() -> None:
+    if os.environ.get("CHINESE_POKER_SERVE_LIMITS"):
+        os._exit({code})
+
+
+def _pause_if_supervisor() -> None:
+    if os.environ.get("CHINESE_POKER_SERVE_LIMITS"):
+        time.sleep({pause})
+
+
+os.register_at_fork(after_in_child=_exit_if_worker, after_in_parent=_pause_if_supervisor)
+"""
+
+
 def test_the_command_gives_up_when_every_worker_keeps_failing_to_start(tmp_path: Path) -> None:
-    """Workers that all die at once on starting (here a sitecustomize module makes every process forked
-    by the fork server exit with code 3: only the fork server starts with the service's limits in its
-    environment) are retried with growing delays; after GIVE_UP_AFTER failures of each the command exits
-    with code 2 and says why."""
-    (tmp_path / "sitecustomize.py").write_text(
-        "import os\n"
-        "if os.environ.get('CHINESE_POKER_SERVE_LIMITS'):\n"
-        "    os.register_at_fork(after_in_child=lambda: os._exit(3))\n"
-    )
+    """Workers that all die at once on starting (here, with ``_EXIT_ON_FORK``, with code 3 before their
+    supervisor looks at them again) are retried with growing delays; after GIVE_UP_AFTER failures of each
+    the command exits with code 2 and says why, each failure reported with the worker's own exit code,
+    never as a start that failed."""
+    (tmp_path / "sitecustomize.py").write_text(_EXIT_ON_FORK.format(code=3, pause=0.2))
     environ = dict(os.environ)
     environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), environ.get("PYTHONPATH", "")])
     environ.pop("CHINESE_POKER_SERVE_LIMITS", None)
@@ -185,6 +203,7 @@ def test_the_command_gives_up_when_every_worker_keeps_failing_to_start(tmp_path:
     assert f"every worker process failed to start {GIVE_UP_AFTER} times in a row" in result.stderr
     assert "worker 1 exited with code 3; worker 2 exited with code 3" in result.stderr
     assert result.stderr.count("exited with code 3 after") == 2 * GIVE_UP_AFTER
+    assert "could not be started" not in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -231,3 +250,40 @@ def test_the_supervisor_backs_off_and_gives_up_when_no_worker_can_start(
         delay = f"{0.1 * 2 ** (failures - 1):.1f} s"
         assert sum(line.endswith(f"again in {delay}") for line in lines) == 2
     assert all("while starting (" in line for line in died)
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has exited (reaped, or a zombie waiting for whoever adopted it)."""
+    try:
+        return "\nState:\tZ" in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+
+
+def _refused(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            return False
+    except OSError:
+        return True
+
+
+def test_workers_stop_when_the_command_is_killed_and_leave_the_port_closed() -> None:
+    """The command killed with SIGKILL (it cannot stop its workers): each worker sees it gone and stops
+    itself with SIGTERM, so none is left serving the port alone."""
+    server = LiveServer("--workers", "2")
+    try:
+        workers = _wait_for_workers(server.process.pid, 2)
+        assert len(workers) == 2
+        assert _health(server.url, 60)
+        server.process.kill()
+        assert server.process.wait(timeout=60) == -signal.SIGKILL
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+            all(_gone(pid) for pid in workers) and _refused(server.port)
+        ):
+            time.sleep(0.05)
+        assert all(_gone(pid) for pid in workers), "a worker outlived the command"
+        assert _refused(server.port)
+    finally:
+        server.stop()

@@ -5,22 +5,25 @@ With several workers the socket is bound here, not by uvicorn: uvicorn's own mul
 ``socket.socket(family)``, whose protocol number is 0, and asyncio only sets ``TCP_NODELAY`` on connections
 of a socket whose protocol is ``IPPROTO_TCP``. Without it every small response waited for the client's
 delayed ACK (Nagle's algorithm): about 40 ms a request, with one client or many. The workers are forked
-from multiprocessing's fork server, which has imported the application once, so that a worker started
+from this process, which has imported the application once (``serve.forking``), so that a worker started
 again after one died answers at once.
 """
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
 
 from chinese_poker.serve.config import ENV_VAR, Limits
+from chinese_poker.serve.forking import ParentWatch, fork_worker
 from chinese_poker.serve.protocol import bounded_protocol
-from chinese_poker.serve.supervisor import supervise
+from chinese_poker.serve.supervisor import Worker, supervise
 
 __all__ = ["APP_FACTORY", "listening_socket", "serve"]
 
@@ -64,7 +67,7 @@ def _config(host: str, port: int, options: dict[str, Any]) -> uvicorn.Config:
 
 def _run_worker(sock: socket.socket, host: str, port: int, options: dict[str, Any]) -> None:
     """One worker process: uvicorn serving the shared socket until SIGTERM or SIGINT (the limits come in
-    the environment, set by ``serve`` before the process was spawned)."""
+    the environment, set by ``serve`` before the process was started)."""
     uvicorn.Server(_config(host, port, dict(options))).run(sockets=[sock])
 
 
@@ -80,26 +83,34 @@ def serve(host: str, port: int, *, workers: int = 1, limits: Limits, **options: 
         uvicorn.Server(_config(host, port, options)).run()
         return
     sock = listening_socket(host, port)
-    # Workers are forked from multiprocessing's fork server, a fresh process (started with the environment
-    # above) that has imported the application once: a worker started again after one died answers
-    # within a fraction of a second (a spawned interpreter first spends a second or two on its imports).
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context: Any = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([APP_FACTORY.split(":", maxsplit=1)[0], __name__])
-    else:  # pragma: no cover - no fork server on this system (Windows): each worker is a new interpreter
-        context = multiprocessing.get_context("spawn")
+    start: Callable[[], Worker]
+    watch: ParentWatch | None = None
+    if hasattr(os, "fork"):
+        # The application is imported here, once: each worker forked from this process has it already and
+        # answers within a fraction of a second of starting (a new interpreter would first spend a second
+        # or two importing it).
+        importlib.import_module(APP_FACTORY.split(":", maxsplit=1)[0])
+        forked_from = watch = ParentWatch()
 
-    def start() -> multiprocessing.process.BaseProcess:
-        process: multiprocessing.process.BaseProcess = context.Process(
-            target=_run_worker, args=(sock, host, port, options), daemon=False
-        )
-        process.start()
-        return process
+        def start() -> Worker:
+            return fork_worker(lambda: _run_worker(sock, host, port, options), forked_from)
+
+    else:  # pragma: no cover - no fork on this system (Windows): each worker is a new interpreter
+        context: Any = multiprocessing.get_context("spawn")
+
+        def start() -> Worker:
+            process: multiprocessing.process.BaseProcess = context.Process(
+                target=_run_worker, args=(sock, host, port, options), daemon=False
+            )
+            process.start()
+            return process
 
     try:
         supervise(start, workers, grace=_STOP_GRACE)
     finally:
         sock.close()
+        if watch is not None:
+            watch.close()
 
 
 def __dir__() -> list[str]:

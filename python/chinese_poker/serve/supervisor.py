@@ -9,16 +9,15 @@ other workers answer.
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.process import BaseProcess
 from types import FrameType
+from typing import Protocol
 
-__all__ = ["FIRST_BACKOFF", "GIVE_UP_AFTER", "MAX_BACKOFF", "MIN_WORKER_LIFE", "supervise"]
+__all__ = ["FIRST_BACKOFF", "GIVE_UP_AFTER", "MAX_BACKOFF", "MIN_WORKER_LIFE", "Worker", "supervise"]
 
 #: A worker that dies sooner than this many seconds after starting has failed to start.
 MIN_WORKER_LIFE = 5.0
@@ -30,6 +29,25 @@ MAX_BACKOFF = 5.0
 GIVE_UP_AFTER = 5
 #: How often the supervisor looks at its workers, in seconds.
 _POLL = 0.05
+
+
+class Worker(Protocol):
+    """What the supervisor needs of a worker process (``forking.WorkerProcess``, or a ``multiprocessing``
+    process): ``exitcode`` is None while it runs, else its exit code or minus the signal that killed it."""
+
+    @property
+    def pid(self) -> int | None: ...
+
+    @property
+    def exitcode(self) -> int | None: ...
+
+    def is_alive(self) -> bool: ...
+
+    def join(self, timeout: float | None = None) -> None: ...
+
+    def terminate(self) -> None: ...
+
+    def kill(self) -> None: ...
 
 
 def say(message: str) -> None:
@@ -59,7 +77,7 @@ class _Slot:
     it may be started again."""
 
     number: int
-    process: BaseProcess | None = None
+    process: Worker | None = None
     started: float = 0.0
     failures: int = 0
     restart_at: float = 0.0
@@ -70,10 +88,8 @@ def _stop_all(slots: list[_Slot], grace: float) -> None:
     """SIGTERM to every worker (each finishes its requests in flight), SIGKILL to any still running after
     ``grace`` seconds."""
     for slot in slots:
-        process = slot.process
-        if process is not None and process.is_alive() and process.pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(process.pid, signal.SIGTERM)
+        if slot.process is not None and slot.process.is_alive():
+            slot.process.terminate()
     deadline = time.monotonic() + grace
     for slot in slots:
         process = slot.process
@@ -86,7 +102,7 @@ def _stop_all(slots: list[_Slot], grace: float) -> None:
             process.join()
 
 
-def supervise(start: Callable[[], BaseProcess], workers: int, *, grace: float) -> None:
+def supervise(start: Callable[[], Worker], workers: int, *, grace: float) -> None:
     """Run ``workers`` processes made by ``start`` (each already started) until SIGINT or SIGTERM, then
     stop them (``grace`` seconds to finish their requests). A ``RuntimeError`` when every worker has failed
     to start ``GIVE_UP_AFTER`` times in a row (each such failure was reported on stderr)."""
@@ -116,7 +132,7 @@ def supervise(start: Callable[[], BaseProcess], workers: int, *, grace: float) -
             signal.signal(sig, handler)
 
 
-def _tend(slot: _Slot, start: Callable[[], BaseProcess], now: float) -> None:
+def _tend(slot: _Slot, start: Callable[[], Worker], now: float) -> None:
     """Start the slot's worker when it is due, note a worker that has lived past its start, and handle a
     worker that has died: report it and schedule its restart."""
     process = slot.process
@@ -124,8 +140,7 @@ def _tend(slot: _Slot, start: Callable[[], BaseProcess], now: float) -> None:
         if now >= slot.restart_at:
             try:
                 slot.process, slot.started = start(), now
-            except (OSError, EOFError) as error:  # no process could be made (out of memory, too many
-                # processes), or the fork server that makes them died
+            except OSError as error:  # no process could be made (out of memory, too many processes)
                 slot.failures += 1
                 delay = _backoff(slot.failures)
                 slot.restart_at, slot.last_exit = now + delay, f"could not be started ({error})"
