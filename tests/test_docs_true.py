@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.metadata
 import io
 import re
 import sys
@@ -205,3 +206,15 @@ def test_test_group_lists_the_test_extra() -> None:
     assert any(line.startswith("pytest") for line in extra)
     readme = README.read_text(encoding="utf-8")
     assert "pip install --group test && pytest" in readme
+
+
+# ----- one version -----------------------------------------------------------------------------------------
+
+
+def test_the_version_file_is_the_installed_version() -> None:
+    text = (ROOT / "python" / "chinese_poker" / "_version.py").read_text(encoding="utf-8")
+    assert re.search(r'^__version__ = "(\d+\.\d+\.\d+)"$', text, flags=re.MULTILINE) is not None
+    assert f'__version__ = "{cp.__version__}"' in text
+    assert f"## [{cp.__version__}] - " in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    if not Path(cp.__file__).resolve().is_relative_to(ROOT):  # an installed package: its metadata agrees
+        assert importlib.metadata.version("chinese-poker") == cp.__version__
