@@ -7,6 +7,7 @@ import contextlib
 import importlib
 import importlib.metadata
 import io
+import json
 import re
 import sys
 from pathlib import Path
@@ -218,3 +219,21 @@ def test_the_version_file_is_the_installed_version() -> None:
     assert f"## [{cp.__version__}] - " in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     if not Path(cp.__file__).resolve().is_relative_to(ROOT):  # an installed package: its metadata agrees
         assert importlib.metadata.version("chinese-poker") == cp.__version__
+
+
+# ----- chinese-poker rules NAME says where the preset comes from -------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["pagat", "shisanshui-puxian", "maubinh"])
+def test_rules_command_prints_the_presets_source_and_loads_back(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rules", name]) == 0
+    shown = capsys.readouterr().out
+    assert Rules.preset_source(name)
+    assert f"source = {json.dumps(Rules.preset_source(name), ensure_ascii=False)}" in shown
+    assert Rules.from_toml(shown) == Rules.preset(name)
+    assert main(["rules", name, "--format", "json"]) == 0
+    as_json = json.loads(capsys.readouterr().out)
+    assert as_json["source"] == Rules.preset_source(name)
+    assert Rules.from_dict(as_json) == Rules.preset(name)

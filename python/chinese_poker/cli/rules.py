@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import textwrap
 from typing import Any
@@ -11,6 +12,9 @@ from chinese_poker.cli.common import resolve_rules
 from chinese_poker.knobs import KNOB_TABLE
 from chinese_poker.presets import DEFAULT_PRESET, PRESET_NAMES
 from chinese_poker.rules import KNOBS, Rules
+from chinese_poker.rules_text import toml_text
+
+_PRESET_KEY = "preset"
 
 __all__ = ["KNOB_PHRASES", "add_parser", "run"]
 
@@ -38,7 +42,7 @@ def add_parser(commands: Any) -> None:
         "rules",
         help="list presets or print one preset's rules",
         description="Without PRESET: list the presets. With PRESET (or a rules "
-        "file): print every knob as TOML (or JSON).",
+        "file): print every knob as TOML (or JSON), a preset with its public source and description.",
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -56,10 +60,20 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name:<{width}}  {Rules.preset_description(name)}{default}")
         return 0
     rules = resolve_rules(args.preset)
+    data = rules.to_dict()
+    if rules.name is not None:
+        # Where the preset comes from, as keys that Rules.from_dict reads as documentation: the output still
+        # loads back as the same rules.
+        data = {
+            _PRESET_KEY: data.pop(_PRESET_KEY),
+            "source": Rules.preset_source(rules.name),
+            "description": Rules.preset_description(rules.name),
+            **data,
+        }
     if args.format == "json":
-        print(rules.to_json())
+        print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        sys.stdout.write(rules.to_toml())
+        sys.stdout.write(toml_text(data))
     return 0
 
 
