@@ -237,3 +237,21 @@ def test_rules_command_prints_the_presets_source_and_loads_back(
     as_json = json.loads(capsys.readouterr().out)
     assert as_json["source"] == Rules.preset_source(name)
     assert Rules.from_dict(as_json) == Rules.preset(name)
+
+
+# ----- docs/CHOOSING.md -----------------------------------------------------------------------------------
+
+
+def test_choosing_names_every_preset_with_its_source_and_real_knobs() -> None:
+    page = (ROOT / "docs" / "CHOOSING.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([\w-]+)` \| [^|]+ \| (.+) \|$", page, flags=re.MULTILINE))
+    assert {name: rows.get(name) for name in Rules.presets()} == {
+        name: Rules.preset_source(name).replace("|", "/") for name in Rules.presets()
+    }
+    knobs = set(re.findall(r"`(\w+)`, |`(\w+)` \(", page))
+    named = {knob for pair in knobs for knob in pair if knob}
+    assert len(named) > 10
+    assert named <= set(Rules().to_dict())
+    for example in re.findall(r"`(?:Rules\.preset\(\"pagat\"\)\.)?(replace\([^`]*\))`", page):
+        rules = eval(f"Rules.preset('pagat').{example}")  # the page's own example
+        assert rules != Rules.preset("pagat")
