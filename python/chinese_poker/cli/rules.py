@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 from typing import Any
@@ -42,7 +41,7 @@ def add_parser(commands: Any) -> None:
         "rules",
         help="list presets or print one preset's rules",
         description="Without PRESET: list the presets. With PRESET (or a rules "
-        "file): print every knob as TOML (or JSON), a preset with its public source and description.",
+        "file): print every knob as TOML (a preset with its public source and description) or JSON.",
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -60,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name:<{width}}  {Rules.preset_description(name)}{default}")
         return 0
     rules = resolve_rules(args.preset)
+    if args.format == "json":
+        # The same bytes as the service's GET /v1/rules/NAME.
+        print(rules.to_json())
+        return 0
     data = rules.to_dict()
     if rules.name is not None:
         # Where the preset comes from, as keys that Rules.from_dict reads as documentation: the output still
@@ -70,10 +73,7 @@ def run(args: argparse.Namespace) -> int:
             "description": Rules.preset_description(rules.name),
             **data,
         }
-    if args.format == "json":
-        print(json.dumps(data, indent=2, ensure_ascii=False))
-    else:
-        sys.stdout.write(toml_text(data))
+    sys.stdout.write(toml_text(data))
     return 0
 
 
