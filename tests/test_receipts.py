@@ -74,10 +74,10 @@ def test_receipt_of_the_documented_round() -> None:
     shown = re.search(r"```text\n(\{.*?\})\n```", page, flags=re.DOTALL)
     assert shown is not None
     documented = json.loads(shown.group(1))
+    # The page's receipt was made by the release it names; its digest is checked as made by that release.
+    assert hashlib.sha256(canonical_bytes(documented)).hexdigest() in page
     documented["engine"]["version"] = ENGINE["version"]
     assert canonical_bytes(documented) == canonical_bytes(body)
-    if ENGINE["version"] == "0.1.0":
-        assert receipt["sha256"] in page
 
 
 def test_equal_rounds_give_the_same_bytes_whatever_their_spelling() -> None:

@@ -170,7 +170,7 @@ PyMethodDef g_methods[] = {
      METH_FASTCALL | METH_KEYWORDS,
      "evaluate(cards, wheel='low', extra_suits='', jokers=0) -> int\n--\n\n"
      "Strength of a 3- or 5-card row: greater is stronger, equal exactly when the rows tie.\n\n"
-     "cards: 3 or 5 cards as card codes 0..51, card strings ('As', '10h', 'T\\u2665') or one string\n"
+     "cards: 3 or 5 cards as card codes 0..51, card strings ('As', '10h', 'T\u2665') or one string\n"
      "('As Kd Qh'). wheel: 'low' (A-2-3-4-5 is the lowest straight) or 'second' (just below T-J-Q-K-A).\n"
      "Three-card rows have no straights or flushes; 3- and 5-card strengths share one scale.\n"
      "extra_suits: the suits added to the pack ('s', 'sh'), whose cards may appear twice.\n"

@@ -81,6 +81,7 @@ class Rules:
 
     {knob_guide}
 
+    Knobs are keywords only: ``Rules("pagat")`` is a ``TypeError`` pointing at ``Rules.preset("pagat")``.
     ``Rules(**knobs)`` with a name that is no knob is a ``TypeError`` suggesting the closest knob; a bad
     value is a ``ValueError`` naming the knob and listing what is allowed.
 
@@ -308,6 +309,16 @@ _dataclass_init = Rules.__init__
 def _init_with_suggestion(self: Rules, *args: Any, **knobs: Any) -> None:
     # The generated __init__ names an unknown keyword but suggests nothing; a misspelt knob is the usual
     # cause, so name the closest knob as from_dict and replace do.
+    if args:
+        # A positional value would silently become the first knob (wheel): Rules("pagat") reads as
+        # wheel="pagat". Knobs are keywords only; a preset is loaded by name with Rules.preset.
+        first = args[0]
+        named = isinstance(first, str) and first in PRESET_NAMES
+        hint = f"Rules.preset({first!r})" if named else "Rules.preset(name)"
+        raise TypeError(
+            f"Rules() takes knobs by keyword only (such as Rules(scoop_bonus=3)); got {len(args)} "
+            f"positional argument{'s' if len(args) > 1 else ''}, {first!r} first; to load a preset use {hint}"
+        )
     for key in knobs:
         if key in REMOVED_KNOBS:
             raise removed_knob_error(key)
@@ -315,7 +326,7 @@ def _init_with_suggestion(self: Rules, *args: Any, **knobs: Any) -> None:
             raise TypeError(
                 f"Rules() got an unknown knob {key!r}{did_you_mean(key, KNOBS)}; known: {quoted(KNOBS)}"
             )
-    _dataclass_init(self, *args, **knobs)
+    _dataclass_init(self, **knobs)
 
 
 # Assigned after the class is built so that type checkers still see the generated keyword signature.

@@ -74,7 +74,8 @@ def settle(
     bets: Sequence[int] | None = None,
     fantasyland: Sequence[bool] | None = None,
 ) -> Settlement:
-    """Settle one round between 2 to 4 players under ``rules`` (default: the ``pagat`` preset).
+    """Settle one round between 2 to 6 players under ``rules`` (default: the ``pagat`` preset); 5 and 6
+    players need rules whose pack adds suits (``extra_suits``).
 
     ``hands``: ``Hand`` objects (or ``(front, middle, back)`` triples, 13 cards front-middle-back, or the
     text ``str(hand)`` gives). ``rules``: ``Rules``, a preset name or a rules mapping. ``stakes``: an
@@ -289,8 +290,9 @@ def settle_batch(
     """Net units of many rounds at once, in C++ with the GIL released; each round settled as ``settle``
     settles it.
 
-    ``rounds``: a C-contiguous uint8 array of shape (R, P, 13), P in 2..4, each player's front 3, middle 5
-    and back 5 card codes (a declared player's 13 in any order). Returns an int64 array (R, P).
+    ``rounds``: a C-contiguous uint8 array of shape (R, P, 13), P in 2..6 (5 and 6 need added suits), each
+    player's front 3, middle 5 and back 5 card codes (a declared player's 13 in any order). Returns an int64
+    array (R, P).
 
     The per-round inputs of ``settle``, each optional, as C-contiguous numpy arrays:
     ``stakes`` integers (R, P, P), or one (P, P) matrix for every round (symmetric, 0..``MAX_STAKE``;

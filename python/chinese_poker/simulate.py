@@ -216,7 +216,8 @@ def simulate(
 ) -> Simulation:
     """Deal, arrange and settle ``deals`` random deals; per seat, the mean units per hand and more.
 
-    ``strategies``: one per seat (2 to 4 seats), each ``"expected"``, ``"strongest"`` or a ``Strategy``.
+    ``strategies``: one per seat (2 to 4 seats, one more per added suit), each ``"expected"``,
+    ``"strongest"`` or a ``Strategy``.
     ``seed``: 0..2**64-1; deal ``d`` is the same cards for a seed whatever else changes. ``chunk``: deals
     per unit of work. ``threads``: chunks played at once in this process (the arranging releases the GIL;
     0 = every core). ``executor``: run the chunks there instead (any ``concurrent.futures.Executor``,

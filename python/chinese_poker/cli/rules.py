@@ -11,6 +11,9 @@ from chinese_poker.cli.common import resolve_rules
 from chinese_poker.knobs import KNOB_TABLE
 from chinese_poker.presets import DEFAULT_PRESET, PRESET_NAMES
 from chinese_poker.rules import KNOBS, Rules
+from chinese_poker.rules_text import toml_text
+
+_PRESET_KEY = "preset"
 
 __all__ = ["KNOB_PHRASES", "add_parser", "run"]
 
@@ -38,7 +41,7 @@ def add_parser(commands: Any) -> None:
         "rules",
         help="list presets or print one preset's rules",
         description="Without PRESET: list the presets. With PRESET (or a rules "
-        "file): print every knob as TOML (or JSON).",
+        "file): print every knob as TOML (a preset with its public source and description) or JSON.",
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -57,9 +60,20 @@ def run(args: argparse.Namespace) -> int:
         return 0
     rules = resolve_rules(args.preset)
     if args.format == "json":
+        # The same bytes as the service's GET /v1/rules/NAME.
         print(rules.to_json())
-    else:
-        sys.stdout.write(rules.to_toml())
+        return 0
+    data = rules.to_dict()
+    if rules.name is not None:
+        # Where the preset comes from, as keys that Rules.from_dict reads as documentation: the output still
+        # loads back as the same rules.
+        data = {
+            _PRESET_KEY: data.pop(_PRESET_KEY),
+            "source": Rules.preset_source(rules.name),
+            "description": Rules.preset_description(rules.name),
+            **data,
+        }
+    sys.stdout.write(toml_text(data))
     return 0
 
 

@@ -1,5 +1,5 @@
 """``chinese-poker serve``: run the HTTP JSON scoring service (the optional extra
-``pip install 'chinese-poker[serve]'``; docs/SERVICE.md)."""
+``pip install '.[serve]'`` in a checkout; docs/SERVICE.md)."""
 
 from __future__ import annotations
 
@@ -19,12 +19,13 @@ def add_parser(commands: Any) -> None:
         "serve",
         help="run the HTTP JSON scoring service (needs the serve extra)",
         description="Serve the round format over HTTP: /v1/settle, /v1/settle/batch, /v1/settle/packed, "
-        "/v1/check, /v1/arrange, /v1/suggest, /v1/deal, /v1/rules, /v1/version, /v1/health, "
-        "/v1/openapi.json, and a page at /. Listens on the loopback interface unless --host says otherwise. "
+        "/v1/check, /v1/arrange, /v1/suggest, /v1/verify, /v1/deal, /v1/rules, /v1/rules/NAME, /v1/version, "
+        "/v1/health, /v1/openapi.json, and a page at /. Listens on the loopback interface unless --host says "
+        "otherwise. "
         "Errors are JSON bodies; a query parameter an endpoint does not take is a 422. With --workers N a "
         "worker that dies is started again (with growing delays if it dies while starting; the command "
         "gives up, exit code 2, only when every worker keeps failing to start). Every read is bounded by "
-        "--read-timeout. Needs: pip install 'chinese-poker[serve]'.",
+        "--read-timeout. Needs the serve extra: pip install '.[serve]' in a checkout.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")

@@ -20,14 +20,15 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         "simulate",
         help="play many random deals, a strategy per seat, and print each seat's mean units",
         description="Deal, arrange and settle random deals (the same deals for a seed whatever the chunk "
-        "size or thread count) and print per seat the mean units per hand with a 95%% interval, the share "
+        "size or thread count) and print per seat the mean units per hand with a 95% interval, the share "
         "of hands won, the scoop and foul rates, home runs and naturals.",
     )
     command.add_argument("--rules", help=rules_help + " (default pagat)")
     command.add_argument(
         "--strategies",
         default="expected,expected,expected,expected",
-        help=f"one per seat, comma-separated, 2 to 4 of {', '.join(STRATEGIES)} (default: 4 x expected)",
+        help=f"one per seat, comma-separated, 2 to 4 (one more per added suit) of {', '.join(STRATEGIES)} "
+        "(default: 4 x expected)",
     )
     command.add_argument("--deals", type=int, default=10_000, help="deals to play (default 10000)")
     command.add_argument("--seed", type=int, default=0, help="seed of the deals, 0 to 2**64-1 (default 0)")
