@@ -54,9 +54,73 @@ struct DealArgs {
   }
 };
 
+// The first bytes of every deal's HMAC message (chinese_poker.fair.DOMAIN).
+constexpr std::string_view kDomain = "chinese-poker/deal/v1";
+constexpr Py_ssize_t kMinServerSeed = 16, kMaxServerSeed = 64, kMaxClientSeeds = 16, kMaxClientSeed = 64;
+constexpr int kHand = 13;
+
+// A bytes object of kMin..kMax bytes (exactly bytes: the general path takes the other buffers).
+bool seed_view(PyObject* value, Py_ssize_t least, Py_ssize_t most, std::string_view* out) {
+  if (!PyBytes_CheckExact(value)) return false;
+  const Py_ssize_t size = PyBytes_GET_SIZE(value);
+  if (size < least || size > most) return false;
+  *out = {PyBytes_AS_STRING(value), static_cast<std::size_t>(size)};
+  return true;
+}
+
+// chinese_poker.fair.deal for arguments of the usual types and within their bounds: the (players, 13)
+// array, or None for anything else (the caller's general path then raises the error naming it).
+py::object deal_seats(py::handle server_seed, py::handle client_seeds, py::handle nonce, py::handle pack,
+                      py::handle players, int most) {
+  std::string_view key, cards;
+  if (!seed_view(server_seed.ptr(), kMinServerSeed, kMaxServerSeed, &key)) return py::none();
+  if (!seed_view(pack.ptr(), 2, static_cast<Py_ssize_t>(kMaxPack), &cards)) return py::none();
+  PyObject* seeds = client_seeds.ptr();
+  const bool is_list = PyList_CheckExact(seeds) != 0;
+  if (!is_list && PyTuple_CheckExact(seeds) == 0) return py::none();
+  const Py_ssize_t count = Py_SIZE(seeds);
+  if (count < 1 || count > kMaxClientSeeds) return py::none();
+  // DOMAIN || u8(k) || (u8(len) || seed) for each client seed: at most 21 + 1 + 16 * 65 bytes.
+  std::uint8_t prefix[kDomain.size() + 1 + kMaxClientSeeds * (kMaxClientSeed + 1)];
+  std::memcpy(prefix, kDomain.data(), kDomain.size());
+  std::size_t size = kDomain.size();
+  prefix[size++] = static_cast<std::uint8_t>(count);
+  for (Py_ssize_t k = 0; k < count; ++k) {
+    PyObject* item = is_list ? PyList_GET_ITEM(seeds, k) : PyTuple_GET_ITEM(seeds, k);
+    std::string_view seed;
+    if (!seed_view(item, 1, kMaxClientSeed, &seed)) return py::none();
+    prefix[size++] = static_cast<std::uint8_t>(seed.size());
+    std::memcpy(prefix + size, seed.data(), seed.size());
+    size += seed.size();
+  }
+  if (!PyLong_CheckExact(nonce.ptr()) || !PyLong_CheckExact(players.ptr())) return py::none();
+  const unsigned long long number = PyLong_AsUnsignedLongLong(nonce.ptr());
+  if (number == static_cast<unsigned long long>(-1) && PyErr_Occurred() != nullptr) {
+    PyErr_Clear();  // negative or past 2**64 - 1: the general path names it
+    return py::none();
+  }
+  const long seats = PyLong_AsLong(players.ptr());
+  if (seats == -1 && PyErr_Occurred() != nullptr) {
+    PyErr_Clear();
+    return py::none();
+  }
+  if (seats < 2 || seats > most || seats * kHand > static_cast<long>(cards.size())) return py::none();
+  py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(seats), py::ssize_t{kHand}});
+  fair::deal(bytes_of(key), key.size(), prefix, size, static_cast<std::uint64_t>(number), bytes_of(cards),
+             static_cast<int>(cards.size()), static_cast<int>(seats) * kHand, out.mutable_data());
+  return std::move(out);
+}
+
 }  // namespace
 
 void register_fair(py::module_& m) {
+  m.def("fair_deal_seats", &deal_seats, py::arg("server_seed"), py::arg("client_seeds"), py::arg("nonce"),
+        py::arg("pack"), py::arg("players"), py::arg("most"),
+        "chinese_poker.fair.deal's kernel for bytes seeds (16..64 bytes; a list or tuple of 1 to 16 of 1..64\n"
+        "bytes), an int nonce 0..2**64-1 and 2 to `most` players: the (players, 13) uint8 array of the first\n"
+        "13 * players cards of `pack` shuffled; None for any other argument (the caller checks it).");
+  m.def("fair_sha256_accelerated", &fair::sha256_accelerated,
+        "Whether the hashes use the processor's SHA extensions (the same digests as the portable code).");
   m.def(
       "fair_sha256",
       [](const py::bytes& data) {
