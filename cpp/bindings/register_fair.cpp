@@ -6,6 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include <pybind11/stl.h>
+
+#include "chinese_poker/audit_lines.hpp"
 #include "chinese_poker/fair.hpp"
 #include "register.hpp"
 
@@ -111,9 +114,60 @@ py::object deal_seats(py::handle server_seed, py::handle client_seeds, py::handl
   return std::move(out);
 }
 
+// A string of the receipt body that is written without escapes: printable ASCII, no '"' or '\\'.
+std::string plain_text(const std::string& text, const char* what) {
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
+      throw py::value_error(std::string("fair_audit_lines: ") + what + " must be printable ASCII without quotes");
+    }
+  }
+  return text;
+}
+
+py::array_t<std::uint8_t> audit_lines_of(const py::bytes& text, const std::vector<std::string>& names,
+                                         const std::vector<RulesSpec>& specs, const std::vector<std::string>& digests,
+                                         const std::string& engine_name, const std::string& engine_version,
+                                         const std::string& receipt_format, const py::bytes& key) {
+  if (names.size() != specs.size() || names.size() != digests.size()) {
+    throw py::value_error("fair_audit_lines: names, specs and digests must be as long as each other");
+  }
+  AuditConfig config;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    check_rules(specs[k]);
+    if (specs[k].extra_suits != 0 || specs[k].jokers != 0 || specs[k].fantasyland != Fantasyland::kOff) {
+      throw py::value_error("fair_audit_lines: rules " + names[k] + " are not of one plain pack without fantasyland");
+    }
+    const std::string& digest = digests[k];
+    if (digest.size() != 64 || digest.find_first_not_of("0123456789abcdef") != std::string::npos) {
+      throw py::value_error("fair_audit_lines: a digest must be 64 lowercase hex digits");
+    }
+    config.rules.push_back(AuditRules{plain_text(names[k], "a rules name"), specs[k], digest});
+  }
+  config.engine_name = plain_text(engine_name, "the engine's name");
+  config.engine_version = plain_text(engine_version, "the engine's version");
+  config.receipt_format = plain_text(receipt_format, "the receipt format");
+  config.key = std::string(view(key));
+  const std::string_view body = view(text);
+  std::vector<std::uint8_t> status;
+  {
+    py::gil_scoped_release release;
+    audit_lines(body, config, &status);
+  }
+  py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(status.size()));
+  if (!status.empty()) std::memcpy(out.mutable_data(), status.data(), status.size());
+  return out;
+}
+
 }  // namespace
 
 void register_fair(py::module_& m) {
+  m.def("fair_audit_lines", &audit_lines_of, py::arg("text"), py::arg("names"), py::arg("specs"),
+        py::arg("digests"), py::arg("engine_name"), py::arg("engine_version"), py::arg("receipt_format"),
+        py::arg("key"),
+        "The audit's fast path over JSON Lines text (cpp/include/chinese_poker/audit_lines.hpp): one status\n"
+        "per line split at newlines, 1 every check matches, 2 blank, 0 for the general path; the rules\n"
+        "presets it takes by name, spec and digest; key: the receipts' HMAC key (empty: none). Releases the GIL.");
   m.def("fair_deal_seats", &deal_seats, py::arg("server_seed"), py::arg("client_seeds"), py::arg("nonce"),
         py::arg("pack"), py::arg("players"), py::arg("most"),
         "chinese_poker.fair.deal's kernel for bytes seeds (16..64 bytes; a list or tuple of 1 to 16 of 1..64\n"
