@@ -42,7 +42,7 @@ AuditResult = list[Mismatch] | RoundError
 
 
 @lru_cache(maxsize=1)
-def _fast_rules() -> tuple[list[str], list[object], list[str]]:
+def _fast_rules() -> tuple[list[str], list[_core.RulesSpec], list[str]]:
     """The presets the fast path takes (one plain pack, no fantasyland): names, core specs, digests."""
     names, specs, digests = [], [], []
     for name in Rules.presets():
