@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <pybind11/stl.h>
+#include <pybind11/typing.h>
 
 #include "chinese_poker/audit_lines.hpp"
 #include "chinese_poker/fair.hpp"
@@ -73,16 +74,18 @@ bool seed_view(PyObject* value, Py_ssize_t least, Py_ssize_t most, std::string_v
 
 // chinese_poker.fair.deal for arguments of the usual types and within their bounds: the (players, 13)
 // array, or None for anything else (the caller's general path then raises the error naming it).
-py::object deal_seats(py::handle server_seed, py::handle client_seeds, py::handle nonce, py::handle pack,
+using DealAnswer = py::typing::Optional<py::array_t<std::uint8_t>>;
+
+DealAnswer deal_seats(py::handle server_seed, py::handle client_seeds, py::handle nonce, py::handle pack,
                       py::handle players, int most) {
   std::string_view key, cards;
-  if (!seed_view(server_seed.ptr(), kMinServerSeed, kMaxServerSeed, &key)) return py::none();
-  if (!seed_view(pack.ptr(), 2, static_cast<Py_ssize_t>(kMaxPack), &cards)) return py::none();
+  if (!seed_view(server_seed.ptr(), kMinServerSeed, kMaxServerSeed, &key)) return DealAnswer(py::none());
+  if (!seed_view(pack.ptr(), 2, static_cast<Py_ssize_t>(kMaxPack), &cards)) return DealAnswer(py::none());
   PyObject* seeds = client_seeds.ptr();
   const bool is_list = PyList_CheckExact(seeds) != 0;
-  if (!is_list && PyTuple_CheckExact(seeds) == 0) return py::none();
+  if (!is_list && PyTuple_CheckExact(seeds) == 0) return DealAnswer(py::none());
   const Py_ssize_t count = Py_SIZE(seeds);
-  if (count < 1 || count > kMaxClientSeeds) return py::none();
+  if (count < 1 || count > kMaxClientSeeds) return DealAnswer(py::none());
   // DOMAIN || u8(k) || (u8(len) || seed) for each client seed: at most 21 + 1 + 16 * 65 bytes.
   std::uint8_t prefix[kDomain.size() + 1 + kMaxClientSeeds * (kMaxClientSeed + 1)];
   std::memcpy(prefix, kDomain.data(), kDomain.size());
@@ -91,27 +94,27 @@ py::object deal_seats(py::handle server_seed, py::handle client_seeds, py::handl
   for (Py_ssize_t k = 0; k < count; ++k) {
     PyObject* item = is_list ? PyList_GET_ITEM(seeds, k) : PyTuple_GET_ITEM(seeds, k);
     std::string_view seed;
-    if (!seed_view(item, 1, kMaxClientSeed, &seed)) return py::none();
+    if (!seed_view(item, 1, kMaxClientSeed, &seed)) return DealAnswer(py::none());
     prefix[size++] = static_cast<std::uint8_t>(seed.size());
     std::memcpy(prefix + size, seed.data(), seed.size());
     size += seed.size();
   }
-  if (!PyLong_CheckExact(nonce.ptr()) || !PyLong_CheckExact(players.ptr())) return py::none();
+  if (!PyLong_CheckExact(nonce.ptr()) || !PyLong_CheckExact(players.ptr())) return DealAnswer(py::none());
   const unsigned long long number = PyLong_AsUnsignedLongLong(nonce.ptr());
   if (number == static_cast<unsigned long long>(-1) && PyErr_Occurred() != nullptr) {
     PyErr_Clear();  // negative or past 2**64 - 1: the general path names it
-    return py::none();
+    return DealAnswer(py::none());
   }
   const long seats = PyLong_AsLong(players.ptr());
   if (seats == -1 && PyErr_Occurred() != nullptr) {
     PyErr_Clear();
-    return py::none();
+    return DealAnswer(py::none());
   }
-  if (seats < 2 || seats > most || seats * kHand > static_cast<long>(cards.size())) return py::none();
+  if (seats < 2 || seats > most || seats * kHand > static_cast<long>(cards.size())) return DealAnswer(py::none());
   py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(seats), py::ssize_t{kHand}});
   fair::deal(bytes_of(key), key.size(), prefix, size, static_cast<std::uint64_t>(number), bytes_of(cards),
              static_cast<int>(cards.size()), static_cast<int>(seats) * kHand, out.mutable_data());
-  return std::move(out);
+  return DealAnswer(std::move(out));
 }
 
 // A string of the receipt body that is written without escapes: printable ASCII, no '"' or '\\'.
