@@ -788,6 +788,11 @@ bool output_round(const Top& top, const AuditConfig& config) noexcept {
   const Receipt& given = top.receipt;
   if (rules == nullptr || !top.has_receipt) return false;
   if (!config.key.empty() && !given.has_hmac) return false;
+  // The body's room holds the config's strings up to this size (the rest of it is at most about 2 kB).
+  if (config.engine_name.size() + config.engine_version.size() + config.receipt_format.size() +
+          rules->digest.size() > kBodyRoom / 2) {
+    return false;
+  }
   for (int p = 0; p < given.players; ++p) {
     if (!rows_ascending(given.cards + p * kHand)) return false;
   }
