@@ -1,22 +1,35 @@
 """Provably fair dealing and audit speed on one core (docs/FAIR.md): deals per second of
 ``chinese_poker.fair.deal``, receipts per second of ``Settlement.receipt()``, and audited rounds per second
-of ``chinese_poker.audit.audit_record`` on the two kinds of log line.
+of ``chinese_poker.audit.audit_record`` (the general path, one parsed line at a time) and of a whole log
+file as ``chinese-poker audit`` reads it (``chinese_poker.audit_log``, with its fast path), on the two
+kinds of log line.
 
-    python bench/bench_fair.py [--deals N] [--rounds M] [--repeat R]
+    python bench/bench_fair.py [--deals N] [--rounds M] [--repeat R] [--baseline DIR]
 
-``deal`` and ``deal_many`` run in the compiled core (its own SHA-256); the line ``shuffle`` is the same
-deal in Python on the standard library's ``hmac`` (OpenSSL), for comparison. A 4-seat deal reads 7 HMAC
-blocks and makes 51 draws. Each rate is the best of R runs, by wall time and by the process's CPU time
-(which leaves out other processes' turns on a shared machine).
+``--baseline DIR``: the same figures for another tree (e.g. the previous commit, built in DIR:
+``git archive HEAD~1 | tar -x -C DIR`` and the README's cmake build there), measured in a child process
+in the same run, printed beside this tree's with their ratio. A tree without ``audit_log`` audits a log
+file as its command did: ``stream_rounds`` and ``audit_record`` line by line.
+
+``deal`` and ``deal_many`` run in the compiled core (its own SHA-256, on the SHA extensions where the
+processor has them); the line ``shuffle`` is the same deal in Python on the standard library's ``hmac``
+(OpenSSL), for comparison. A 4-seat deal reads 7 HMAC blocks and makes 51 draws. Each rate is the best
+of R runs, by wall time and by the process's CPU time (which leaves out other processes' turns on a
+shared machine); the ratios are of CPU rates.
 """
 
 from __future__ import annotations
 
 import argparse
 import hmac
+import io
 import json
+import os
 import platform
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Callable
 
 from chinese_poker import Rules, arrange
@@ -58,17 +71,26 @@ def best_rates(run: Callable[[], object], count: int, repeat: int) -> tuple[floa
     return count / wall, count / max(cpu, 1e-9)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--deals", type=int, default=20_000)
-    parser.add_argument("--rounds", type=int, default=2_000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+def audit_file(data: bytes) -> Callable[[], object]:
+    """Auditing a JSON Lines log's bytes as the command does (its fast path where the tree has one)."""
+    try:
+        from chinese_poker.audit_log import audit_log  # noqa: PLC0415 - absent from older trees
+    except ImportError:
+        from chinese_poker.formats.records import stream_rounds  # noqa: PLC0415
 
-    rows: list[tuple[str, tuple[float, float], str]] = []
-    deals, rounds, repeat = args.deals, args.rounds, args.repeat
+        def general() -> object:
+            return [audit_record(r.data, r.where, None) for r in stream_rounds(io.BytesIO(data)).records]
+
+        return general
+    return lambda: list(audit_log(io.BytesIO(data), None))
+
+
+Row = tuple[str, tuple[float, float], str]
+
+
+def measure(deals: int, rounds: int, repeat: int) -> list[Row]:
+    """Every figure of this tree: (what, (wall rate, CPU rate), unit)."""
+    rows: list[Row] = []
     rules = Rules()
     key, message = SEED, b"x" * 60
     hmacs = best_rates(lambda: [hmac.digest(key, message, "sha256") for _ in range(deals * 7)], deals, repeat)
@@ -103,16 +125,61 @@ def main() -> None:
         out["receipt"] = settlement.receipt()
         outputs.append(json.loads(json.dumps(out)))
     audited = best_rates(lambda: [audit_record(line, "line", None) for line in outputs], rounds, repeat)
-    rows.append(("audit, score --receipts lines (4 seats)", audited, "rounds/s"))
+    rows.append(("audit_record, score --receipts lines (4 seats)", audited, "rounds/s"))
     replayed = best_rates(lambda: [audit_record(line, "line", None) for line in replays], rounds, repeat)
-    rows.append(("audit, compact replay lines (re-deal, 4 seats)", replayed, "rounds/s"))
+    rows.append(("audit_record, compact replay lines (4 seats)", replayed, "rounds/s"))
     assert all(not audit_record(line, "line", None) for line in replays[:50] + outputs[:50])
+    for label, lines in (("score --receipts", outputs), ("compact replay", replays)):
+        data = ("\n".join(json.dumps(line) for line in lines) + "\n").encode("ascii")
+        many_lines = data * 5
+        run = audit_file(many_lines)
+        assert not any(run())  # type: ignore[call-overload]
+        rows.append((f"audit a log file, {label} lines", best_rates(run, rounds * 5, repeat), "rounds/s"))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--deals", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=2_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--baseline", help="a built tree to measure beside this one (its python/ is imported)"
+    )
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # the child's answer
+    args = parser.parse_args()
+    sizes = ["--deals", str(args.deals), "--rounds", str(args.rounds), "--repeat", str(args.repeat)]
+    if args.json:
+        print(json.dumps(measure(args.deals, args.rounds, args.repeat)))
+        return
+    before: dict[str, float] = {}
+
+    def baseline() -> None:
+        env = {**os.environ, "PYTHONPATH": str(Path(args.baseline) / "python")}
+        child = [sys.executable, __file__, *sizes, "--json"]
+        answer = subprocess.run(child, env=env, capture_output=True, text=True, check=True).stdout
+        for label, rates, _ in json.loads(answer.splitlines()[-1]):
+            before[label] = max(before.get(label, 0.0), rates[1])
+
+    # The baseline is measured before and after this tree (its best kept), so that a change in the
+    # machine's load during the run favours neither.
+    if args.baseline:
+        baseline()
+    rows = measure(args.deals, args.rounds, args.repeat)
+    if args.baseline:
+        baseline()
 
     machine = platform.processor() or platform.machine()
-    print(f"chinese_poker.fair on {machine}, Python {platform.python_version()}")
-    print(f"{'what':<52} {'wall rate':>11} {'cpu rate':>11}  unit")
+    print(
+        f"chinese_poker.fair on {machine}, Python {platform.python_version()}, load {os.getloadavg()[0]:.1f}"
+    )
+    print(f"{'what':<52} {'wall rate':>11} {'cpu rate':>11} {'baseline':>11} {'ratio':>6}  unit")
     for label, (wall, cpu), unit in rows:
-        print(f"{label:<52} {wall:>11,.0f} {cpu:>11,.0f}  {unit}")
+        old = before.get(label)
+        tail = f" {old:>11,.0f} {cpu / old:>5.1f}x" if old else f" {'':>11} {'':>6}"
+        print(f"{label:<52} {wall:>11,.0f} {cpu:>11,.0f}{tail}  {unit}")
     print("targets: 200,000 deals/s and 100,000 audited rounds/s on one core")
 
 

@@ -6,6 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include <pybind11/stl.h>
+#include <pybind11/typing.h>
+
+#include "chinese_poker/audit_lines.hpp"
 #include "chinese_poker/fair.hpp"
 #include "register.hpp"
 
@@ -54,9 +58,126 @@ struct DealArgs {
   }
 };
 
+// The first bytes of every deal's HMAC message (chinese_poker.fair.DOMAIN).
+constexpr std::string_view kDomain = "chinese-poker/deal/v1";
+constexpr Py_ssize_t kMinServerSeed = 16, kMaxServerSeed = 64, kMaxClientSeeds = 16, kMaxClientSeed = 64;
+constexpr int kHand = 13;
+
+// A bytes object of kMin..kMax bytes (exactly bytes: the general path takes the other buffers).
+bool seed_view(PyObject* value, Py_ssize_t least, Py_ssize_t most, std::string_view* out) {
+  if (!PyBytes_CheckExact(value)) return false;
+  const Py_ssize_t size = PyBytes_GET_SIZE(value);
+  if (size < least || size > most) return false;
+  *out = {PyBytes_AS_STRING(value), static_cast<std::size_t>(size)};
+  return true;
+}
+
+// chinese_poker.fair.deal for arguments of the usual types and within their bounds: the (players, 13)
+// array, or None for anything else (the caller's general path then raises the error naming it).
+using DealAnswer = py::typing::Optional<py::array_t<std::uint8_t>>;
+
+DealAnswer deal_seats(py::handle server_seed, py::handle client_seeds, py::handle nonce, py::handle pack,
+                      py::handle players, int most) {
+  std::string_view key, cards;
+  if (!seed_view(server_seed.ptr(), kMinServerSeed, kMaxServerSeed, &key)) return DealAnswer(py::none());
+  if (!seed_view(pack.ptr(), 2, static_cast<Py_ssize_t>(kMaxPack), &cards)) return DealAnswer(py::none());
+  PyObject* seeds = client_seeds.ptr();
+  const bool is_list = PyList_CheckExact(seeds) != 0;
+  if (!is_list && PyTuple_CheckExact(seeds) == 0) return DealAnswer(py::none());
+  const Py_ssize_t count = Py_SIZE(seeds);
+  if (count < 1 || count > kMaxClientSeeds) return DealAnswer(py::none());
+  // DOMAIN || u8(k) || (u8(len) || seed) for each client seed: at most 21 + 1 + 16 * 65 bytes.
+  std::uint8_t prefix[kDomain.size() + 1 + kMaxClientSeeds * (kMaxClientSeed + 1)];
+  std::memcpy(prefix, kDomain.data(), kDomain.size());
+  std::size_t size = kDomain.size();
+  prefix[size++] = static_cast<std::uint8_t>(count);
+  for (Py_ssize_t k = 0; k < count; ++k) {
+    PyObject* item = is_list ? PyList_GET_ITEM(seeds, k) : PyTuple_GET_ITEM(seeds, k);
+    std::string_view seed;
+    if (!seed_view(item, 1, kMaxClientSeed, &seed)) return DealAnswer(py::none());
+    prefix[size++] = static_cast<std::uint8_t>(seed.size());
+    std::memcpy(prefix + size, seed.data(), seed.size());
+    size += seed.size();
+  }
+  if (!PyLong_CheckExact(nonce.ptr()) || !PyLong_CheckExact(players.ptr())) return DealAnswer(py::none());
+  const unsigned long long number = PyLong_AsUnsignedLongLong(nonce.ptr());
+  if (number == static_cast<unsigned long long>(-1) && PyErr_Occurred() != nullptr) {
+    PyErr_Clear();  // negative or past 2**64 - 1: the general path names it
+    return DealAnswer(py::none());
+  }
+  const long seats = PyLong_AsLong(players.ptr());
+  if (seats == -1 && PyErr_Occurred() != nullptr) {
+    PyErr_Clear();
+    return DealAnswer(py::none());
+  }
+  if (seats < 2 || seats > most || seats * kHand > static_cast<long>(cards.size())) return DealAnswer(py::none());
+  py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(seats), py::ssize_t{kHand}});
+  fair::deal(bytes_of(key), key.size(), prefix, size, static_cast<std::uint64_t>(number), bytes_of(cards),
+             static_cast<int>(cards.size()), static_cast<int>(seats) * kHand, out.mutable_data());
+  return DealAnswer(std::move(out));
+}
+
+// A string of the receipt body that is written without escapes: printable ASCII, no '"' or '\\'.
+std::string plain_text(const std::string& text, const char* what) {
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
+      throw py::value_error(std::string("fair_audit_lines: ") + what + " must be printable ASCII without quotes");
+    }
+  }
+  return text;
+}
+
+py::array_t<std::uint8_t> audit_lines_of(const py::bytes& text, const std::vector<std::string>& names,
+                                         const std::vector<RulesSpec>& specs, const std::vector<std::string>& digests,
+                                         const std::string& engine_name, const std::string& engine_version,
+                                         const std::string& receipt_format, const py::bytes& key) {
+  if (names.size() != specs.size() || names.size() != digests.size()) {
+    throw py::value_error("fair_audit_lines: names, specs and digests must be as long as each other");
+  }
+  AuditConfig config;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    check_rules(specs[k]);
+    if (specs[k].extra_suits != 0 || specs[k].jokers != 0 || specs[k].fantasyland != Fantasyland::kOff) {
+      throw py::value_error("fair_audit_lines: rules " + names[k] + " are not of one plain pack without fantasyland");
+    }
+    const std::string& digest = digests[k];
+    if (digest.size() != 64 || digest.find_first_not_of("0123456789abcdef") != std::string::npos) {
+      throw py::value_error("fair_audit_lines: a digest must be 64 lowercase hex digits");
+    }
+    config.rules.push_back(AuditRules{plain_text(names[k], "a rules name"), specs[k], digest});
+  }
+  config.engine_name = plain_text(engine_name, "the engine's name");
+  config.engine_version = plain_text(engine_version, "the engine's version");
+  config.receipt_format = plain_text(receipt_format, "the receipt format");
+  config.key = std::string(view(key));
+  const std::string_view body = view(text);
+  std::vector<std::uint8_t> status;
+  {
+    py::gil_scoped_release release;
+    audit_lines(body, config, &status);
+  }
+  py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(status.size()));
+  if (!status.empty()) std::memcpy(out.mutable_data(), status.data(), status.size());
+  return out;
+}
+
 }  // namespace
 
 void register_fair(py::module_& m) {
+  m.def("fair_audit_lines", &audit_lines_of, py::arg("text"), py::arg("names"), py::arg("specs"),
+        py::arg("digests"), py::arg("engine_name"), py::arg("engine_version"), py::arg("receipt_format"),
+        py::arg("key"),
+        "The audit's fast path over JSON Lines text (cpp/include/chinese_poker/audit_lines.hpp): one status\n"
+        "per line split at newlines, 1 every check matches, 2 blank, 0 for the general path; the rules\n"
+        "presets it takes by name, spec and digest; key: the receipts' HMAC key (empty: none). Releases the GIL.");
+  m.def("fair_deal_seats", &deal_seats, py::arg("server_seed"), py::arg("client_seeds"), py::arg("nonce"),
+        py::arg("pack"), py::arg("players"), py::arg("most"),
+        "chinese_poker.fair.deal's kernel for bytes seeds (16..64 bytes; a list or tuple of 1 to 16 of 1..64\n"
+        "bytes), an int nonce 0..2**64-1 and 2 to `most` players: the (players, 13) uint8 array of the first\n"
+        "13 * players cards of `pack` shuffled; None for any other argument (the caller checks it).");
+  m.def("fair_sha256_accelerated", &fair::sha256_accelerated,
+        "Whether the hashes use the processor's SHA extensions (the same digests as the portable code).");
   m.def(
       "fair_sha256",
       [](const py::bytes& data) {

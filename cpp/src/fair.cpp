@@ -4,6 +4,12 @@
 
 #include <cstring>
 
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define CP_FAIR_SHA_NI 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
 namespace chinese_poker::fair {
 
 namespace {
@@ -34,8 +40,8 @@ inline void store_be32(std::uint8_t* p, std::uint32_t x) {
   p[3] = static_cast<std::uint8_t>(x);
 }
 
-// One 64-byte block into the state.
-void compress(std::uint32_t state[8], const std::uint8_t* block) {
+// One 64-byte block into the state, in portable C++.
+void compress_portable(std::uint32_t state[8], const std::uint8_t* block) {
   std::uint32_t w[64];
   for (int t = 0; t < 16; ++t) w[t] = load_be32(block + 4 * t);
   for (int t = 16; t < 64; ++t) {
@@ -65,6 +71,74 @@ void compress(std::uint32_t state[8], const std::uint8_t* block) {
   state[5] += f;
   state[6] += g;
   state[7] += h;
+}
+
+#ifdef CP_FAIR_SHA_NI
+// One 64-byte block into the state with the x86 SHA extensions. The instructions keep the state as two
+// registers, (a, b, e, f) and (c, d, g, h) from the high lane down; each sha256rnds2 makes two rounds from
+// the low two words of W + K, and sha256msg1/msg2 extend the message schedule four words at a time.
+__attribute__((target("sha,sse4.1,ssse3"))) void compress_sha_ni(std::uint32_t state[8], const std::uint8_t* block) {
+  const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+  __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i*>(state));
+  __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i*>(state + 4));
+  dcba = _mm_shuffle_epi32(dcba, 0xB1);                // (c, d, a, b) from the high lane down
+  hgfe = _mm_shuffle_epi32(hgfe, 0x1B);                // (e, f, g, h)
+  __m128i abef = _mm_alignr_epi8(dcba, hgfe, 8);       // (a, b, e, f)
+  __m128i cdgh = _mm_blend_epi16(hgfe, dcba, 0xF0);    // (c, d, g, h)
+  const __m128i abef_before = abef, cdgh_before = cdgh;
+  __m128i w[4];
+#pragma GCC unroll 16
+  for (int group = 0; group < 16; ++group) {
+    __m128i& words = w[group & 3];
+    if (group < 4) {
+      words = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * group)), byte_swap);
+    } else {
+      // W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16] for the four t of this group.
+      const __m128i& previous = w[(group + 3) & 3];
+      words = _mm_sha256msg1_epu32(words, w[(group + 1) & 3]);
+      words = _mm_add_epi32(words, _mm_alignr_epi8(previous, w[(group + 2) & 3], 4));
+      words = _mm_sha256msg2_epu32(words, previous);
+    }
+    __m128i keyed = _mm_add_epi32(words, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kRound + 4 * group)));
+    cdgh = _mm_sha256rnds2_epu32(cdgh, abef, keyed);  // two rounds: cdgh holds the new (a, b, e, f)
+    keyed = _mm_shuffle_epi32(keyed, 0x0E);
+    abef = _mm_sha256rnds2_epu32(abef, cdgh, keyed);  // (a, b, e, f) again, and cdgh the old one
+  }
+  abef = _mm_add_epi32(abef, abef_before);
+  cdgh = _mm_add_epi32(cdgh, cdgh_before);
+  const __m128i feba = _mm_shuffle_epi32(abef, 0x1B);  // (f, e, b, a)
+  const __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);  // (d, c, h, g)
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(state), _mm_blend_epi16(feba, dchg, 0xF0));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(state + 4), _mm_alignr_epi8(dchg, feba, 8));
+}
+
+bool has_sha_ni() noexcept {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d) == 0) return false;
+  const bool ssse3 = (c >> 9 & 1u) != 0, sse41 = (c >> 19 & 1u) != 0;
+  if (!ssse3 || !sse41) return false;
+  if (__get_cpuid_count(7, 0, &a, &b, &c, &d) == 0) return false;
+  return (b >> 29 & 1u) != 0;
+}
+#endif
+
+using Compress = void (*)(std::uint32_t state[8], const std::uint8_t* block);
+
+// The compression used by every hash: the SHA extensions where the processor has them (the same bytes,
+// compared with the portable one by the core tests), else portable C++. Chosen once.
+Compress pick_compress() noexcept {
+#ifdef CP_FAIR_SHA_NI
+  if (has_sha_ni()) return compress_sha_ni;
+#endif
+  return compress_portable;
+}
+
+const Compress compress_fast = pick_compress();
+
+thread_local bool force_portable = false;
+
+inline void compress(std::uint32_t state[8], const std::uint8_t* block) {
+  (force_portable ? compress_portable : compress_fast)(state, block);
 }
 
 // A hash in progress: the state after `done` whole blocks; the rest of the message is given at the end.
@@ -134,16 +208,22 @@ Digest hmac_sha256(const std::uint8_t* key, std::size_t key_size, const std::uin
   return Keyed(key, key_size).mac(data, size);
 }
 
-void deal(const std::uint8_t* key, std::size_t key_size, const std::vector<std::uint8_t>& prefix,
-          std::uint64_t nonce, const std::vector<std::uint8_t>& pack, int count, std::uint8_t* out) {
+void deal(const std::uint8_t* key, std::size_t key_size, const std::uint8_t* prefix, std::size_t prefix_size,
+          std::uint64_t nonce, const std::uint8_t* pack, int pack_size, int count, std::uint8_t* out) noexcept {
   const Keyed keyed(key, key_size);
-  std::vector<std::uint8_t> message(prefix);
-  for (int k = 7; k >= 0; --k) message.push_back(static_cast<std::uint8_t>(nonce >> (8 * k)));
-  const std::size_t counter_at = message.size();
-  message.resize(counter_at + 4);
+  // The message is prefix || u64be(nonce) || u32be(counter): the whole blocks of the prefix are hashed
+  // once, so each counter hashes only the rest (at most 63 bytes of the prefix, the nonce, the counter).
+  Hasher inner = keyed.inner;
+  const std::size_t whole = prefix_size / 64 * 64;
+  inner.blocks(prefix, whole);
+  std::uint8_t tail[64 + 12];
+  const std::size_t rest = prefix_size - whole;
+  std::memcpy(tail, prefix + whole, rest);
+  for (std::size_t k = 0; k < 8; ++k) tail[rest + k] = static_cast<std::uint8_t>(nonce >> (56 - 8 * k));
+  const std::size_t counter_at = rest + 8, tail_size = rest + 12;
   std::uint8_t order[256];
-  const int n = static_cast<int>(pack.size());
-  std::memcpy(order, pack.data(), pack.size());
+  const int n = pack_size;
+  std::memcpy(order, pack, static_cast<std::size_t>(n));
   std::uint32_t counter = 0;
   Digest block{};
   int word = 8;  // words of `block` already read
@@ -154,8 +234,9 @@ void deal(const std::uint8_t* key, std::size_t key_size, const std::vector<std::
     std::uint64_t x = 0;
     do {
       if (word == 8) {
-        store_be32(message.data() + counter_at, counter++);
-        block = keyed.mac(message.data(), message.size());
+        store_be32(tail + counter_at, counter++);
+        const Digest first = inner.finish(tail, tail_size);
+        block = keyed.outer.finish(first.data(), first.size());
         word = 0;
       }
       x = load_be32(block.data() + 4 * word++);
@@ -167,5 +248,15 @@ void deal(const std::uint8_t* key, std::size_t key_size, const std::vector<std::
   }
   std::memcpy(out, order, static_cast<std::size_t>(count));
 }
+
+void deal(const std::uint8_t* key, std::size_t key_size, const std::vector<std::uint8_t>& prefix,
+          std::uint64_t nonce, const std::vector<std::uint8_t>& pack, int count, std::uint8_t* out) {
+  deal(key, key_size, prefix.data(), prefix.size(), nonce, pack.data(), static_cast<int>(pack.size()), count, out);
+}
+
+bool sha256_accelerated() noexcept { return compress_fast != compress_portable; }
+
+PortableScope::PortableScope() noexcept : before_(force_portable) { force_portable = true; }
+PortableScope::~PortableScope() { force_portable = before_; }
 
 }  // namespace chinese_poker::fair

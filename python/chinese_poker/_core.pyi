@@ -282,3 +282,17 @@ def fair_deal(key: bytes, prefix: bytes, pack: bytes, count: int, nonce: int) ->
 def fair_deals(
     key: bytes, prefix: bytes, pack: bytes, count: int, nonces: npt.NDArray[np.uint64]
 ) -> npt.NDArray[np.uint8]: ...
+def fair_deal_seats(
+    server_seed: object, client_seeds: object, nonce: object, pack: object, players: object, most: int
+) -> npt.NDArray[np.uint8] | None: ...
+def fair_sha256_accelerated() -> bool: ...
+def fair_audit_lines(
+    text: bytes,
+    names: Sequence[str],
+    specs: Sequence[RulesSpec],
+    digests: Sequence[str],
+    engine_name: str,
+    engine_version: str,
+    receipt_format: str,
+    key: bytes,
+) -> npt.NDArray[np.uint8]: ...

@@ -193,11 +193,34 @@ def deal(
     ``nonce``: 0..2**64-1; ``rules``: ``Rules`` or a preset name (their ``extra_suits`` and ``jokers``
     make the pack); ``players``: 2 to 4, one more per added suit. Bad values raise TypeError/ValueError.
     """
+    # The usual call (bytes seeds, int nonce and seats in range, rules seen before) is checked and dealt
+    # by the core in one step; every other call takes the checks below, which name what is wrong.
+    entry = _PACKS.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        dealt = _core.fair_deal_seats(server_seed, client_seeds, nonce, entry[1], players, entry[2])
+        if dealt is not None:
+            return dealt
+    return _deal_checked(server_seed, client_seeds, nonce, rules, players)
+
+
+# Each rules object (or preset name) seen by ``deal``, by identity: the object itself (which keeps its id
+# from being reused), its pack and its most seats. Looking it up by ``id`` skips hashing every knob.
+_PACKS: dict[int, tuple[object, bytes, int]] = {}
+_MAX_PACKS = 256
+
+
+def _deal_checked(
+    server_seed: object, client_seeds: object, nonce: object, rules: object, players: object
+) -> npt.NDArray[np.uint8]:
     key, prefix = _seeds_prefix(server_seed, client_seeds)
     number = _nonce(nonce)
+    given = rules
     rules = _rules(rules)
     cards = _pack_bytes(rules)
     seats = _seats(rules, players, len(cards))
+    if len(_PACKS) >= _MAX_PACKS:
+        _PACKS.clear()
+    _PACKS[id(given)] = (given, cards, min(len(cards) // _HAND, 4 + len(rules.extra_suits)))
     dealt = _core.fair_deal(key, prefix, cards, _HAND * seats, number)
     return np.frombuffer(dealt, dtype=np.uint8).reshape(seats, _HAND).copy()
 

@@ -24,4 +24,23 @@ Digest hmac_sha256(const std::uint8_t* key, std::size_t key_size, const std::uin
 void deal(const std::uint8_t* key, std::size_t key_size, const std::vector<std::uint8_t>& prefix,
           std::uint64_t nonce, const std::vector<std::uint8_t>& pack, int count, std::uint8_t* out);
 
+// The same deal on raw buffers (a pack of 2 to 256 codes, 1 <= count <= pack_size): allocates nothing.
+void deal(const std::uint8_t* key, std::size_t key_size, const std::uint8_t* prefix, std::size_t prefix_size,
+          std::uint64_t nonce, const std::uint8_t* pack, int pack_size, int count, std::uint8_t* out) noexcept;
+
+// Whether the hashes use the processor's SHA extensions (x86 SHA-NI) rather than portable C++.
+bool sha256_accelerated() noexcept;
+
+// While one lives, the hashes of its thread use the portable compression: the tests compare the two.
+class PortableScope {
+ public:
+  PortableScope() noexcept;
+  ~PortableScope();
+  PortableScope(const PortableScope&) = delete;
+  PortableScope& operator=(const PortableScope&) = delete;
+
+ private:
+  bool before_;
+};
+
 }  // namespace chinese_poker::fair

@@ -7,9 +7,8 @@ import argparse
 import sys
 from typing import Any
 
-from chinese_poker.audit import audit_record
+from chinese_poker.audit_log import audit_log
 from chinese_poker.cli.common import PROG, CliError, json_lines_by_name, one_line, open_input, safe_text
-from chinese_poker.formats.records import stream_rounds
 from chinese_poker.formats.rounds import RoundError
 from chinese_poker.receipts import read_key_file
 
@@ -47,16 +46,11 @@ def run(args: argparse.Namespace) -> int:
     rounds = bad = mismatching = 0
     try:
         try:
-            read = stream_rounds(stream, json_lines=json_lines_by_name(source))
-            for raw in read.records:
+            for found in audit_log(stream, key, json_lines=json_lines_by_name(source)):
                 rounds += 1
-                try:
-                    if raw.error is not None:
-                        raise RoundError(raw.error, raw.where)
-                    found = audit_record(raw.data, raw.where, key)
-                except RoundError as error:
+                if isinstance(found, RoundError):
                     bad += 1
-                    print(f"{PROG}: error: {safe_text(source)}: {one_line(error)}", file=sys.stderr)
+                    print(f"{PROG}: error: {safe_text(source)}: {one_line(found)}", file=sys.stderr)
                     continue
                 if found:
                     mismatching += 1

@@ -1,0 +1,898 @@
+#include "chinese_poker/audit_lines.hpp"
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+
+#include "chinese_poker/card_text.hpp"
+#include "chinese_poker/cards.hpp"
+#include "chinese_poker/fair.hpp"
+#include "chinese_poker/settle.hpp"
+
+namespace chinese_poker {
+
+namespace {
+
+constexpr int kHand = 13;
+constexpr int kRowSize[3] = {3, 5, 5};
+constexpr int kRowStart[3] = {0, 3, 8};
+constexpr int kMaxDepth = 64;          // deeper JSON is left to the general path
+constexpr std::size_t kMaxDigits = 1000;  // longer numbers too (Python's int conversion has a limit)
+constexpr std::size_t kMaxClientSeeds = 16;
+constexpr std::string_view kDomain = "chinese-poker/deal/v1";
+
+constexpr bool is_space(char c) noexcept { return c == ' '; }
+constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+// One line, token by token. The line was checked first to hold only printable ASCII and no backslash
+// (its white space is spaces), so a string is the bytes up to the next quote.
+class Reader {
+ public:
+  explicit Reader(std::string_view text) noexcept : text_(text) {}
+
+  bool at_end() noexcept {
+    skip();
+    return pos_ >= text_.size();
+  }
+  void skip() noexcept {
+    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
+  }
+  bool peek(char c) noexcept {
+    skip();
+    return pos_ < text_.size() && text_[pos_] == c;
+  }
+  bool take(char c) noexcept {
+    if (!peek(c)) return false;
+    ++pos_;
+    return true;
+  }
+  std::size_t pos() const noexcept { return pos_; }
+  std::string_view text() const noexcept { return text_; }
+
+  bool string(std::string_view* out) noexcept {
+    if (!take('"')) return false;
+    const std::size_t start = pos_;
+    const void* quote = std::memchr(text_.data() + start, '"', text_.size() - start);
+    if (quote == nullptr) return false;
+    pos_ = static_cast<std::size_t>(static_cast<const char*>(quote) - text_.data());
+    *out = text_.substr(start, pos_ - start);
+    ++pos_;
+    return true;
+  }
+
+  bool key(std::string_view* out) noexcept { return string(out) && take(':'); }
+
+  bool word(std::string_view literal) noexcept {
+    skip();
+    if (text_.substr(pos_, literal.size()) != literal) return false;
+    pos_ += literal.size();
+    return pos_ >= text_.size() || !is_word(text_[pos_]);
+  }
+
+  bool boolean(bool* out) noexcept {
+    if (word("true")) {
+      *out = true;
+      return true;
+    }
+    if (word("false")) {
+      *out = false;
+      return true;
+    }
+    return false;
+  }
+
+  // A JSON number; `integer`: without fraction or exponent. The text in *out.
+  bool number(bool integer, std::string_view* out) noexcept {
+    skip();
+    const std::size_t start = pos_;
+    if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
+    const std::size_t digits = pos_;
+    while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+    const std::size_t count = pos_ - digits;
+    if (count == 0 || count > kMaxDigits || (count > 1 && text_[digits] == '0')) return false;
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      if (integer) return false;
+      const std::size_t at = ++pos_;
+      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+      if (pos_ == at || pos_ - at > kMaxDigits) return false;
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      if (integer) return false;
+      ++pos_;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      const std::size_t at = pos_;
+      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+      if (pos_ == at || pos_ - at > 4) return false;
+    }
+    if (pos_ < text_.size() && is_word(text_[pos_])) return false;
+    *out = text_.substr(start, pos_ - start);
+    return true;
+  }
+
+  bool int64(std::int64_t* out) noexcept {
+    std::string_view digits;
+    if (!number(true, &digits)) return false;
+    const std::from_chars_result got = std::from_chars(digits.data(), digits.data() + digits.size(), *out);
+    return got.ec == std::errc() && got.ptr == digits.data() + digits.size();
+  }
+
+  bool uint64(std::uint64_t* out) noexcept {
+    std::string_view digits;
+    if (!number(true, &digits) || digits[0] == '-') return false;
+    const std::from_chars_result got = std::from_chars(digits.data(), digits.data() + digits.size(), *out);
+    return got.ec == std::errc() && got.ptr == digits.data() + digits.size();
+  }
+
+  // Any JSON value, checked and passed over.
+  bool skip_value(int depth = 0) noexcept {
+    if (depth > kMaxDepth) return false;
+    skip();
+    if (pos_ >= text_.size()) return false;
+    const char c = text_[pos_];
+    if (c == '"') {
+      std::string_view s;
+      return string(&s);
+    }
+    if (c == '{') {
+      ++pos_;
+      if (take('}')) return true;
+      do {
+        std::string_view name;
+        if (!key(&name) || !skip_value(depth + 1)) return false;
+      } while (take(','));
+      return take('}');
+    }
+    if (c == '[') {
+      ++pos_;
+      if (take(']')) return true;
+      do {
+        if (!skip_value(depth + 1)) return false;
+      } while (take(','));
+      return take(']');
+    }
+    if (c == 't') return word("true");
+    if (c == 'f') return word("false");
+    if (c == 'n') return word("null");
+    std::string_view digits;
+    return number(false, &digits);
+  }
+
+  // A list of at most `most` int64 values.
+  bool ints(std::int64_t* out, int most, int* count) noexcept {
+    if (!take('[')) return false;
+    *count = 0;
+    if (take(']')) return true;
+    do {
+      if (*count == most || !int64(out + *count)) return false;
+      ++*count;
+    } while (take(','));
+    return take(']');
+  }
+
+ private:
+  static constexpr bool is_word(char c) noexcept {
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+// Printable ASCII and no backslash: the lines this reader takes at all (the trailing CRs of a CRLF file
+// are taken off first, as the general reader takes them off).
+bool plain_line(std::string_view line) noexcept {
+  unsigned bad = 0;
+  for (const char ch : line) {
+    const auto c = static_cast<unsigned char>(ch);
+    bad |= static_cast<unsigned>(c < 0x20) | static_cast<unsigned>(c >= 0x7F) | static_cast<unsigned>(c == '\\');
+  }
+  return bad == 0;
+}
+
+bool blank(std::string_view line) noexcept {
+  for (const char c : line) {
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f') return false;
+  }
+  return true;
+}
+
+constexpr char kHex[] = "0123456789abcdef";
+
+void hex_of(const fair::Digest& digest, char* out) noexcept {
+  for (std::size_t k = 0; k < digest.size(); ++k) {
+    out[2 * k] = kHex[digest[k] >> 4];
+    out[2 * k + 1] = kHex[digest[k] & 15];
+  }
+}
+
+bool same_digest(std::string_view given, const fair::Digest& digest) noexcept {
+  char hex[64];
+  hex_of(digest, hex);
+  return given == std::string_view(hex, 64);
+}
+
+// ----- output rounds: the receipt -------------------------------------------------------------------
+
+constexpr const char* kDecidedBy[] = {"natural", "surrender", "foul", "rows", "false_declaration", "not_played"};
+
+struct Receipt {
+  int players = 0;
+  int seats = 0;  // hands given
+  std::uint8_t cards[kMaxPlayers * kHand] = {};
+  std::int64_t net[kMaxPlayers] = {};
+  int net_count = 0;
+  struct Pair {
+    std::int64_t i = 0, j = 0, stake = 0, units = 0;
+    std::string_view decided_by;
+  } pairs[kMaxPairs];
+  int pair_count = 0;
+  std::string_view format, engine_name, engine_version, digest, sha256, hmac;
+  bool has_hmac = false;
+};
+
+// A list of `count` false values (declared, surrendered: the fast path takes only rounds without them).
+bool all_false(Reader& line, int* count) noexcept {
+  if (!line.take('[')) return false;
+  *count = 0;
+  if (line.take(']')) return true;
+  do {
+    bool flag = true;
+    if (!line.boolean(&flag) || flag) return false;
+    ++*count;
+  } while (line.take(','));
+  return line.take(']');
+}
+
+bool read_hands(Reader& line, Receipt* out) noexcept {
+  if (!line.take('[')) return false;
+  out->seats = 0;
+  do {
+    if (out->seats == kMaxPlayers || !line.take('[')) return false;
+    for (int k = 0; k < kHand; ++k) {
+      std::int64_t code = -1;
+      if ((k > 0 && !line.take(',')) || !line.int64(&code) || code < 0 || code >= kDeckSize) return false;
+      out->cards[out->seats * kHand + k] = static_cast<std::uint8_t>(code);
+    }
+    if (!line.take(']')) return false;
+    ++out->seats;
+  } while (line.take(','));
+  return line.take(']');
+}
+
+bool read_engine(Reader& line, Receipt* out) noexcept {
+  if (!line.take('{')) return false;
+  bool name = false, version = false;
+  do {
+    std::string_view key;
+    if (!line.key(&key)) return false;
+    if (key == "name" && !name) {
+      name = line.string(&out->engine_name);
+      if (!name) return false;
+    } else if (key == "version" && !version) {
+      version = line.string(&out->engine_version);
+      if (!version) return false;
+    } else {
+      return false;
+    }
+  } while (line.take(','));
+  return line.take('}') && name && version;
+}
+
+bool read_receipt_pairs(Reader& line, Receipt* out) noexcept {
+  if (!line.take('[')) return false;
+  out->pair_count = 0;
+  if (line.take(']')) return true;
+  do {
+    if (out->pair_count == kMaxPairs || !line.take('{')) return false;
+    Receipt::Pair& pair = out->pairs[out->pair_count++];
+    unsigned seen = 0;
+    do {
+      std::string_view key;
+      if (!line.key(&key)) return false;
+      unsigned bit = 0;
+      bool ok = false;
+      if (key == "i") {
+        bit = 1;
+        ok = line.int64(&pair.i);
+      } else if (key == "j") {
+        bit = 2;
+        ok = line.int64(&pair.j);
+      } else if (key == "stake") {
+        bit = 4;
+        ok = line.int64(&pair.stake);
+      } else if (key == "units") {
+        bit = 8;
+        ok = line.int64(&pair.units);
+      } else if (key == "decided_by") {
+        bit = 16;
+        ok = line.string(&pair.decided_by);
+      }
+      if (!ok || (seen & bit) != 0) return false;
+      seen |= bit;
+    } while (line.take(','));
+    if (!line.take('}') || seen != 31) return false;
+  } while (line.take(','));
+  return line.take(']');
+}
+
+bool read_receipt(Reader& line, Receipt* out) noexcept {
+  if (!line.take('{')) return false;
+  unsigned seen = 0;
+  int declared = 0, surrendered = 0;
+  do {
+    std::string_view key;
+    if (!line.key(&key)) return false;
+    unsigned bit = 0;
+    bool ok = false;
+    std::int64_t players = 0;
+    if (key == "format") {
+      bit = 1u << 0;
+      ok = line.string(&out->format);
+    } else if (key == "engine") {
+      bit = 1u << 1;
+      ok = read_engine(line, out);
+    } else if (key == "rules_digest") {
+      bit = 1u << 2;
+      ok = line.string(&out->digest);
+    } else if (key == "players") {
+      bit = 1u << 3;
+      ok = line.int64(&players) && players >= kMinPlayers && players <= kMaxPlayers;
+      out->players = static_cast<int>(players);
+    } else if (key == "hands") {
+      bit = 1u << 4;
+      ok = read_hands(line, out);
+    } else if (key == "declared") {
+      bit = 1u << 5;
+      ok = all_false(line, &declared);
+    } else if (key == "surrendered") {
+      bit = 1u << 6;
+      ok = all_false(line, &surrendered);
+    } else if (key == "banker") {
+      bit = 1u << 7;
+      ok = line.word("null");
+    } else if (key == "bets") {
+      bit = 1u << 8;
+      ok = line.word("null");
+    } else if (key == "net") {
+      bit = 1u << 9;
+      ok = line.ints(out->net, kMaxPlayers, &out->net_count);
+    } else if (key == "pairs") {
+      bit = 1u << 10;
+      ok = read_receipt_pairs(line, out);
+    } else if (key == "sha256") {
+      bit = 1u << 11;
+      ok = line.string(&out->sha256);
+    } else if (key == "hmac_sha256") {
+      bit = 1u << 12;
+      ok = line.string(&out->hmac);
+      out->has_hmac = true;
+    }
+    if (!ok || (seen & bit) != 0) return false;
+    seen |= bit;
+  } while (line.take(','));
+  constexpr unsigned kNeeded = (1u << 12) - 1;
+  return line.take('}') && (seen & kNeeded) == kNeeded && out->seats == out->players &&
+         declared == out->players && surrendered == out->players;
+}
+
+// The canonical encoding of the receipt body the settlement gives (chinese_poker.receipts): compact
+// JSON with sorted keys. Every string in it needs no escape (the config's are checked when it is made).
+class Canonical {
+ public:
+  explicit Canonical(char* buffer) noexcept : start_(buffer), at_(buffer) {}
+  void text(std::string_view s) noexcept {
+    std::memcpy(at_, s.data(), s.size());
+    at_ += s.size();
+  }
+  void quoted(std::string_view s) noexcept {
+    *at_++ = '"';
+    text(s);
+    *at_++ = '"';
+  }
+  void number(std::int64_t value) noexcept { at_ = std::to_chars(at_, at_ + 24, value).ptr; }
+  std::size_t size() const noexcept { return static_cast<std::size_t>(at_ - start_); }
+
+ private:
+  char* start_;
+  char* at_;
+};
+
+// Room for the longest body: 6 hands of 13 two-digit codes, 15 pairs of five fields, the rest.
+constexpr std::size_t kBodyRoom = 8192;
+
+struct Settled {
+  int players = 0, pairs = 0;
+  std::int64_t net[kMaxPlayers] = {};
+  std::uint8_t decided_by[kMaxPairs] = {};
+  std::int64_t stake[kMaxPairs] = {}, units[kMaxPairs] = {};
+};
+
+bool settle_one(const std::uint8_t* cards, int players, const RulesSpec& rules, Settled* out) noexcept {
+  out->players = players;
+  out->pairs = players * (players - 1) / 2;
+  BatchOutputs outputs;
+  outputs.net = out->net;
+  outputs.decided_by = out->decided_by;
+  outputs.stake = out->stake;
+  outputs.units = out->units;
+  return !settle_batch(cards, 1, players, rules, BatchInputs{}, outputs, Parallel{});
+}
+
+std::size_t receipt_body(const Settled& s, const std::uint8_t* hands, const AuditConfig& config,
+                         const AuditRules& rules, char* buffer) noexcept {
+  Canonical out(buffer);
+  out.text("{\"banker\":null,\"bets\":null,\"declared\":[");
+  for (int p = 0; p < s.players; ++p) out.text(p > 0 ? ",false" : "false");
+  out.text("],\"engine\":{\"name\":");
+  out.quoted(config.engine_name);
+  out.text(",\"version\":");
+  out.quoted(config.engine_version);
+  out.text("},\"format\":");
+  out.quoted(config.receipt_format);
+  out.text(",\"hands\":[");
+  for (int p = 0; p < s.players; ++p) {
+    out.text(p > 0 ? ",[" : "[");
+    for (int k = 0; k < kHand; ++k) {
+      if (k > 0) out.text(",");
+      out.number(hands[p * kHand + k]);
+    }
+    out.text("]");
+  }
+  out.text("],\"net\":[");
+  for (int p = 0; p < s.players; ++p) {
+    if (p > 0) out.text(",");
+    out.number(s.net[p]);
+  }
+  out.text("],\"pairs\":[");
+  int pair = 0;
+  for (int i = 0; i < s.players; ++i) {
+    for (int j = i + 1; j < s.players; ++j, ++pair) {
+      out.text(pair > 0 ? ",{\"decided_by\":\"" : "{\"decided_by\":\"");
+      out.text(kDecidedBy[s.decided_by[pair]]);
+      out.text("\",\"i\":");
+      out.number(i);
+      out.text(",\"j\":");
+      out.number(j);
+      out.text(",\"stake\":");
+      out.number(s.stake[pair]);
+      out.text(",\"units\":");
+      out.number(s.units[pair]);
+      out.text("}");
+    }
+  }
+  out.text("],\"players\":");
+  out.number(s.players);
+  out.text(",\"rules_digest\":");
+  out.quoted(rules.digest);
+  out.text(",\"surrendered\":[");
+  for (int p = 0; p < s.players; ++p) out.text(p > 0 ? ",false" : "false");
+  out.text("]}");
+  return out.size();
+}
+
+// Each row ascending, as the receipt's canonical hands are.
+bool rows_ascending(const std::uint8_t* hand) noexcept {
+  for (int row = 0; row < 3; ++row) {
+    for (int k = kRowStart[row] + 1; k < kRowStart[row] + kRowSize[row]; ++k) {
+      if (hand[k - 1] >= hand[k]) return false;
+    }
+  }
+  return true;
+}
+
+// The pairs' "units" of an output round: each pair an object whose "units" is an integer.
+bool output_units(Reader& line, std::int64_t* units, int* count) noexcept {
+  if (!line.take('[')) return false;
+  *count = 0;
+  if (line.take(']')) return true;
+  do {
+    if (*count == kMaxPairs || !line.take('{')) return false;
+    bool seen = false;
+    if (!line.peek('}')) {
+      do {
+        std::string_view key;
+        if (!line.key(&key)) return false;
+        if (key == "units") {
+          if (seen || !line.int64(units + *count)) return false;
+          seen = true;
+        } else if (!line.skip_value()) {
+          return false;
+        }
+      } while (line.take(','));
+    }
+    if (!line.take('}') || !seen) return false;
+    ++*count;
+  } while (line.take(','));
+  return line.take(']');
+}
+
+// ----- compact replays: the deal ---------------------------------------------------------------------
+
+// The rank and suit letters of the common card text ("As Kd", "as,kd"), through tables.
+struct CardLetters {
+  std::int8_t rank[128];
+  std::int8_t suit[128];
+  constexpr CardLetters() : rank(), suit() {
+    for (int k = 0; k < 128; ++k) rank[k] = suit[k] = -1;
+    const char ranks[] = "23456789TJQKA";
+    for (int r = 0; r < kNumRanks; ++r) {
+      rank[static_cast<unsigned char>(ranks[r])] = static_cast<std::int8_t>(r);
+      if (ranks[r] >= 'A') rank[static_cast<unsigned char>(ranks[r] - 'A' + 'a')] = static_cast<std::int8_t>(r);
+    }
+    const char suits[] = "cdhs";
+    for (int k = 0; k < kNumSuits; ++k) {
+      suit[static_cast<unsigned char>(suits[k])] = static_cast<std::int8_t>(k);
+      suit[static_cast<unsigned char>(suits[k] - 'a' + 'A')] = static_cast<std::int8_t>(k);
+    }
+  }
+};
+constexpr CardLetters kLetters;
+
+bool separator(char c) noexcept { return c == ' ' || c == ',' || c == ';'; }
+
+// Exactly `n` cards of two letters each between separators into `out`; false for any other text (which
+// the card parser then reads).
+bool plain_card_text(std::string_view text, std::size_t n, std::uint8_t* out) noexcept {
+  std::size_t count = 0;
+  for (std::size_t k = 0; k < text.size();) {
+    if (separator(text[k])) {
+      ++k;
+      continue;
+    }
+    if (k + 1 >= text.size() || count == n) return false;
+    const int rank = kLetters.rank[static_cast<unsigned char>(text[k]) & 127];
+    const int suit = kLetters.suit[static_cast<unsigned char>(text[k + 1]) & 127];
+    if (rank < 0 || suit < 0 || (k + 2 < text.size() && !separator(text[k + 2]))) return false;
+    out[count++] = static_cast<std::uint8_t>(make_card(rank, suit));
+    k += 2;
+  }
+  return count == n;
+}
+
+bool read_row(Reader& line, int size, std::uint8_t* out) noexcept {
+  const auto n = static_cast<std::size_t>(size);
+  if (line.peek('"')) {
+    std::string_view text;
+    if (!line.string(&text)) return false;
+    if (plain_card_text(text, n, out)) return true;
+    std::size_t count = 0;
+    const CardTextIssue issue = parse_card_text(text, out, n, &count);
+    if (!issue.ok || count != n) return false;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (out[k] >= kDeckSize) return false;
+    }
+    return true;
+  }
+  if (!line.take('[')) return false;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k > 0 && !line.take(',')) return false;
+    int card = -1;
+    if (line.peek('"')) {
+      std::string_view text;
+      if (!line.string(&text)) return false;
+      card = parse_card_token(text);
+    } else {
+      std::int64_t code = -1;
+      if (!line.int64(&code) || code < 0 || code >= kDeckSize) return false;
+      card = static_cast<int>(code);
+    }
+    if (card < 0 || card >= kDeckSize) return false;
+    out[k] = static_cast<std::uint8_t>(card);
+  }
+  return line.take(']');
+}
+
+bool read_player(Reader& line, std::uint8_t* cards, std::string_view* name) noexcept {
+  if (!line.take('{')) return false;
+  unsigned seen = 0;
+  if (!line.peek('}')) {
+    do {
+      std::string_view key;
+      if (!line.key(&key)) return false;
+      int row = -1;
+      if (key == "front") row = 0;
+      else if (key == "middle") row = 1;
+      else if (key == "back") row = 2;
+      if (row >= 0) {
+        if ((seen >> row & 1u) != 0 || !read_row(line, kRowSize[row], cards + kRowStart[row])) return false;
+        seen |= 1u << row;
+      } else if (key == "name") {
+        if ((seen & 8u) != 0 || !line.string(name)) return false;
+        if (name->find_first_not_of(' ') == std::string_view::npos) return false;
+        seen |= 8u;
+      } else {
+        return false;
+      }
+    } while (line.take(','));
+  }
+  return line.take('}') && (seen & 7u) == 7u;
+}
+
+bool read_players(Reader& line, std::uint8_t* cards, int* players) noexcept {
+  if (!line.take('[')) return false;
+  std::string_view names[kMaxPlayers] = {};
+  int count = 0;
+  do {
+    if (count == kMaxPlayers || !read_player(line, cards + count * kHand, &names[count])) return false;
+    ++count;
+  } while (line.take(','));
+  if (!line.take(']') || count < kMinPlayers) return false;
+  // Every name (its own, else P1, P2, ... by seat) once.
+  char defaults[kMaxPlayers][2];
+  for (int p = 0; p < count; ++p) {
+    defaults[p][0] = 'P';
+    defaults[p][1] = static_cast<char>('1' + p);
+    if (names[p].data() == nullptr) names[p] = std::string_view(defaults[p], 2);
+  }
+  for (int a = 0; a < count; ++a) {
+    for (int b = a + 1; b < count; ++b) {
+      if (names[a] == names[b]) return false;
+    }
+  }
+  *players = count;
+  return true;
+}
+
+int hex_digit(char c) noexcept {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// A hex string of `least`..`most` bytes, without spaces, into `out`.
+bool hex_bytes(Reader& line, std::size_t least, std::size_t most, std::uint8_t* out, std::size_t* size) noexcept {
+  std::string_view text;
+  if (!line.string(&text) || text.size() % 2 != 0) return false;
+  const std::size_t n = text.size() / 2;
+  if (n < least || n > most) return false;
+  for (std::size_t k = 0; k < n; ++k) {
+    const int high = hex_digit(text[2 * k]), low = hex_digit(text[2 * k + 1]);
+    if (high < 0 || low < 0) return false;
+    out[k] = static_cast<std::uint8_t>(high << 4 | low);
+  }
+  *size = n;
+  return true;
+}
+
+struct Deal {
+  std::string_view commitment;
+  std::uint8_t server[64] = {};
+  std::size_t server_size = 0;
+  // DOMAIN || u8(k) || (u8(len) || seed) for each client seed.
+  std::uint8_t prefix[kDomain.size() + 1 + kMaxClientSeeds * 65] = {};
+  std::size_t prefix_size = 0;
+  std::uint64_t nonce = 0;
+};
+
+bool read_deal(Reader& line, Deal* out) noexcept {
+  if (!line.take('{')) return false;
+  unsigned seen = 0;
+  do {
+    std::string_view key;
+    if (!line.key(&key)) return false;
+    unsigned bit = 0;
+    bool ok = false;
+    if (key == "commitment") {
+      bit = 1;
+      ok = line.string(&out->commitment);
+    } else if (key == "server_seed") {
+      bit = 2;
+      ok = hex_bytes(line, 16, 64, out->server, &out->server_size);
+    } else if (key == "client_seeds") {
+      bit = 4;
+      std::memcpy(out->prefix, kDomain.data(), kDomain.size());
+      std::size_t at = kDomain.size() + 1, count = 0;
+      ok = line.take('[');
+      if (ok) {
+        do {
+          std::size_t size = 0;
+          if (count == kMaxClientSeeds || !hex_bytes(line, 1, 64, out->prefix + at + 1, &size)) return false;
+          out->prefix[at] = static_cast<std::uint8_t>(size);
+          at += 1 + size;
+          ++count;
+        } while (line.take(','));
+        ok = line.take(']');
+      }
+      out->prefix[kDomain.size()] = static_cast<std::uint8_t>(count);
+      out->prefix_size = at;
+    } else if (key == "nonce") {
+      bit = 8;
+      ok = line.uint64(&out->nonce);
+    }
+    if (!ok || (seen & bit) != 0) return false;
+    seen |= bit;
+  } while (line.take(','));
+  return line.take('}') && seen == 15;
+}
+
+bool plain_id(Reader& line) noexcept {
+  std::string_view text;
+  return line.peek('"') ? line.string(&text) : line.number(true, &text);
+}
+
+// What a line's keys hold, each read where it stands (a key given twice sends the line to the general
+// path: the general reader keeps the last).
+struct Top {
+  bool engine = false, has_receipt = false, has_digest = false, has_net = false, has_pairs = false;
+  bool has_rules = false, has_id = false, has_players = false, has_deal = false;
+  bool other = false;  // a key neither kind names
+  bool players_read = false;
+  const AuditRules* rules = nullptr;
+  Receipt receipt;
+  std::string_view digest;  // no data: null
+  std::int64_t net[kMaxPlayers] = {};
+  int net_count = 0;
+  std::int64_t units[kMaxPairs] = {};
+  int units_count = 0;
+  std::uint8_t cards[kMaxPlayers * kHand] = {};
+  int players = 0;
+  Deal deal;
+};
+
+bool once(bool* seen) noexcept {
+  if (*seen) return false;
+  *seen = true;
+  return true;
+}
+
+bool read_top(Reader& line, const AuditConfig& config, Top* top) noexcept {
+  if (!line.take('{')) return false;
+  if (line.take('}')) return line.at_end();
+  do {
+    std::string_view key;
+    if (!line.key(&key)) return false;
+    bool ok = false;
+    if (key == "engine") {
+      ok = once(&top->engine) && line.skip_value();
+    } else if (key == "receipt") {
+      ok = once(&top->has_receipt) && read_receipt(line, &top->receipt);
+    } else if (key == "rules") {
+      std::string_view name;
+      ok = once(&top->has_rules) && line.string(&name);
+      for (const AuditRules& rules : config.rules) {
+        if (rules.name == name) top->rules = &rules;
+      }
+    } else if (key == "rules_digest") {
+      ok = once(&top->has_digest) && (line.word("null") || line.string(&top->digest));
+    } else if (key == "net") {
+      ok = once(&top->has_net) && line.ints(top->net, kMaxPlayers, &top->net_count);
+    } else if (key == "pairs") {
+      ok = once(&top->has_pairs) && output_units(line, top->units, &top->units_count);
+    } else if (key == "id") {
+      ok = once(&top->has_id) && plain_id(line);
+    } else if (key == "players") {
+      // Read as a compact replay's players when they are of that shape, else only checked as JSON (an
+      // output round's players are not read by the audit).
+      ok = once(&top->has_players);
+      Reader copy = line;
+      if (ok && read_players(copy, top->cards, &top->players)) {
+        line = copy;
+        top->players_read = true;
+      } else if (ok) {
+        ok = line.skip_value();
+      }
+    } else if (key == "deal") {
+      ok = once(&top->has_deal) && read_deal(line, &top->deal);
+    } else {
+      top->other = true;
+      ok = line.skip_value();
+    }
+    if (!ok) return false;
+  } while (line.take(','));
+  return line.take('}') && line.at_end();
+}
+
+bool output_round(const Top& top, const AuditConfig& config) noexcept {
+  const AuditRules* rules = top.rules;
+  const Receipt& given = top.receipt;
+  if (rules == nullptr || !top.has_receipt) return false;
+  if (!config.key.empty() && !given.has_hmac) return false;
+  // The body's room holds the config's strings up to this size (the rest of it is at most about 2 kB).
+  if (config.engine_name.size() + config.engine_version.size() + config.receipt_format.size() +
+          rules->digest.size() > kBodyRoom / 2) {
+    return false;
+  }
+  for (int p = 0; p < given.players; ++p) {
+    if (!rows_ascending(given.cards + p * kHand)) return false;
+  }
+  Settled settled;
+  if (!settle_one(given.cards, given.players, rules->spec, &settled)) return false;
+  // The receipt's fields are those of the settlement.
+  if (given.format != config.receipt_format || given.engine_name != config.engine_name ||
+      given.engine_version != config.engine_version || given.digest != rules->digest ||
+      given.net_count != settled.players || given.pair_count != settled.pairs) {
+    return false;
+  }
+  for (int p = 0; p < settled.players; ++p) {
+    if (given.net[p] != settled.net[p]) return false;
+  }
+  int pair = 0;
+  for (int i = 0; i < settled.players; ++i) {
+    for (int j = i + 1; j < settled.players; ++j, ++pair) {
+      const Receipt::Pair& g = given.pairs[pair];
+      if (g.i != i || g.j != j || g.stake != settled.stake[pair] || g.stake != 1 ||
+          g.units != settled.units[pair] || g.decided_by != kDecidedBy[settled.decided_by[pair]]) {
+        return false;
+      }
+    }
+  }
+  // Its digests are those of its (canonical) body.
+  char body[kBodyRoom];
+  const std::size_t size = receipt_body(settled, given.cards, config, *rules, body);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(body);
+  if (!same_digest(given.sha256, fair::sha256(bytes, size))) return false;
+  if (!config.key.empty()) {
+    const auto* key = reinterpret_cast<const std::uint8_t*>(config.key.data());
+    if (!same_digest(given.hmac, fair::hmac_sha256(key, config.key.size(), bytes, size))) return false;
+  }
+  // The line's own rules digest (null: not checked), nets and pairs' units.
+  if (top.has_digest && top.digest.data() != nullptr && top.digest != rules->digest) return false;
+  if (top.has_net) {
+    if (top.net_count != settled.players) return false;
+    for (int p = 0; p < settled.players; ++p) {
+      if (top.net[p] != settled.net[p]) return false;
+    }
+  }
+  if (top.has_pairs) {
+    if (top.units_count != settled.pairs) return false;
+    for (int k = 0; k < settled.pairs; ++k) {
+      if (top.units[k] != settled.units[k]) return false;
+    }
+  }
+  return true;
+}
+
+bool replay_round(const Top& top) noexcept {
+  if (top.other || top.has_receipt || top.has_net || top.has_digest || top.has_pairs || !top.has_deal ||
+      !top.players_read || top.rules == nullptr) {
+    return false;
+  }
+  const Deal& deal = top.deal;
+  const int players = top.players;
+  // The fast path's rules hold one plain pack: 4 seats at most.
+  if (players > kNumSuits) return false;
+  if (!same_digest(deal.commitment, fair::sha256(deal.server, deal.server_size))) return false;
+  std::uint8_t pack[kDeckSize];
+  for (int c = 0; c < kDeckSize; ++c) pack[c] = static_cast<std::uint8_t>(c);
+  std::uint8_t dealt[kMaxPlayers * kHand];
+  fair::deal(deal.server, deal.server_size, deal.prefix, deal.prefix_size, deal.nonce, pack, kDeckSize,
+             players * kHand, dealt);
+  for (int p = 0; p < players; ++p) {
+    std::uint64_t held = 0, given = 0;
+    for (int k = 0; k < kHand; ++k) {
+      held |= std::uint64_t{1} << top.cards[p * kHand + k];
+      given |= std::uint64_t{1} << dealt[p * kHand + k];
+    }
+    if (held != given) return false;
+  }
+  Settled settled;
+  return settle_one(top.cards, players, top.rules->spec, &settled);
+}
+
+AuditLine audit_line(std::string_view text, const AuditConfig& config) noexcept {
+  if (blank(text)) return AuditLine::kBlank;
+  while (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+  if (!plain_line(text)) return AuditLine::kGeneral;
+  Reader line(text);
+  Top top;
+  if (!read_top(line, config, &top)) return AuditLine::kGeneral;
+  const bool ok = top.engine ? output_round(top, config) : replay_round(top);
+  return ok ? AuditLine::kMatches : AuditLine::kGeneral;
+}
+
+}  // namespace
+
+void audit_lines(std::string_view text, const AuditConfig& config, std::vector<std::uint8_t>* out) {
+  out->clear();
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t nl = text.find('\n', begin);
+    const std::size_t end = nl == std::string_view::npos ? text.size() : nl;
+    out->push_back(static_cast<std::uint8_t>(audit_line(text.substr(begin, end - begin), config)));
+    if (nl == std::string_view::npos) break;
+    begin = nl + 1;
+  }
+}
+
+}  // namespace chinese_poker

@@ -1,0 +1,241 @@
+"""The audit's fast path (chinese_poker.audit_log, the core's fair_audit_lines) against its general twin
+(stream_rounds and audit_record, line by line): the same report on random logs, on every field of a
+receipt changed in turn, on changed deals and on other spellings of the same rounds."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import chinese_poker._core as _core
+import pytest
+from chinese_poker import fair
+from chinese_poker.audit import audit_record
+from chinese_poker.audit_log import RECEIPT_FORMAT, _fast_rules, audit_log
+from chinese_poker.cards import format_card
+from chinese_poker.formats.records import stream_rounds
+from chinese_poker.formats.rounds import ENGINE, RoundError, parse_round, round_output, settle_round
+
+KEY = b"k" * 24
+SEED = bytes(range(7, 39))
+CLIENTS = [b"north", b"south", b"east", b"west"]
+PRESETS = ("pagat", "capsa-susun", "pusoy", "maubinh", "pagat-bonus")
+
+Report = list[object]
+
+
+def general(data: bytes, key: bytes | None) -> Report:
+    """The report of the general path: each round's mismatches as text, or its error."""
+    report: Report = []
+    for raw in stream_rounds(io.BytesIO(data)).records:
+        try:
+            if raw.error is not None:
+                raise RoundError(raw.error, raw.where)
+            report.append([str(m) for m in audit_record(raw.data, raw.where, key)])
+        except RoundError as error:
+            report.append(("error", str(error)))
+    return report
+
+
+def fast(data: bytes, key: bytes | None) -> Report:
+    return [
+        ("error", str(found)) if isinstance(found, RoundError) else [str(m) for m in found]
+        for found in audit_log(io.BytesIO(data), key)
+    ]
+
+
+def statuses(data: bytes, key: bytes | None) -> list[int]:
+    names, specs, digests = _fast_rules()
+    engine = (str(ENGINE["name"]), str(ENGINE["version"]))
+    status = _core.fair_audit_lines(data, names, specs, digests, *engine, RECEIPT_FORMAT, key or b"")
+    return [int(s) for s in status]
+
+
+def replay_line(nonce: int, rules: str, players: int, rng: random.Random) -> dict[str, Any]:
+    """A compact replay: each seat's dealt cards laid in a random order (fouls included)."""
+    cards = fair.deal(SEED, CLIENTS, nonce, rules, players)
+    seats = []
+    for seat in range(players):
+        hand = [int(c) for c in cards[seat]]
+        rng.shuffle(hand)
+        rows = (hand[:3], hand[3:8], hand[8:])
+        spelled = [" ".join(format_card(c) for c in row) if rng.random() < 0.7 else row for row in rows]
+        seats.append({"name": f"seat{seat}", "front": spelled[0], "middle": spelled[1], "back": spelled[2]})
+    seeds = {"commitment": fair.commitment(SEED), "server_seed": SEED.hex(),
+             "client_seeds": [c.hex() for c in CLIENTS], "nonce": nonce}  # fmt: skip
+    return {"id": nonce, "rules": rules, "players": seats, "deal": seeds}
+
+
+def output_line(replay: dict[str, Any], key: bytes | None) -> dict[str, Any]:
+    plain = {k: v for k, v in replay.items() if k != "deal"}
+    rnd = parse_round(plain)
+    settlement = settle_round(rnd)
+    out = round_output(rnd, settlement)
+    out["receipt"] = settlement.receipt(key)
+    loaded: dict[str, Any] = json.loads(json.dumps(out))
+    return loaded
+
+
+def random_log(seed: int, count: int, key: bytes | None) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    lines = []
+    for nonce in range(count):
+        rules = rng.choice(PRESETS)
+        # maubinh's ace_basis "table" settles 4 players only (a line of 3 is an error: tested below).
+        players = 4 if rules == "maubinh" else rng.choice((2, 3, 4))
+        replay = replay_line(seed * 1000 + nonce, rules, players, rng)
+        lines.append(replay if rng.random() < 0.5 else output_line(replay, key))
+    return lines
+
+
+def text_of(lines: list[dict[str, Any]]) -> bytes:
+    return ("\n".join(json.dumps(line) for line in lines) + "\n").encode("ascii")
+
+
+@pytest.mark.parametrize("key", [None, KEY])
+def test_fast_and_general_agree_on_random_logs(key: bytes | None) -> None:
+    lines = random_log(1 if key else 2, 24, key)
+    data = text_of(lines)
+    assert fast(data, key) == general(data, key) == [[]] * len(lines)
+    # Every line was taken by the fast path (status 1), the trailing newline's empty line is blank (2).
+    assert statuses(data, key) == [1] * len(lines) + [2]
+
+
+def paths(value: object, path: tuple[object, ...] = ()) -> Iterator[tuple[object, ...]]:
+    """The path of every leaf of a JSON value."""
+    if isinstance(value, dict):
+        for name, item in value.items():
+            yield from paths(item, (*path, name))
+    elif isinstance(value, list) and value:
+        for index, item in enumerate(value):
+            yield from paths(item, (*path, index))
+    else:
+        yield path
+
+
+def changed(value: object) -> object:
+    """Another value of the same JSON kind (a bool flipped, an int moved, a string's last digit changed)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1 if value != 51 else 50
+    if isinstance(value, str):
+        return value[:-1] + ("0" if value[-1] != "0" else "1") if value else "x"
+    return 1 if value is None else None
+
+
+def set_path(data: Any, path: tuple[object, ...], value: object) -> None:
+    for step in path[:-1]:
+        data = data[step]
+    data[path[-1]] = value
+
+
+@pytest.mark.parametrize("key", [None, KEY])
+def test_every_receipt_field_changed_in_turn(key: bytes | None) -> None:
+    rng = random.Random(5)
+    base = output_line(replay_line(77, "pagat", 3, rng), key)
+    tampered = []
+    for path in paths(base["receipt"]):
+        line = copy.deepcopy(base)
+        set_path(line["receipt"], path, changed(_get(base["receipt"], path)))
+        tampered.append(line)
+    for name in list(base["receipt"]):
+        line = copy.deepcopy(base)
+        del line["receipt"][name]
+        tampered.append(line)
+    line = copy.deepcopy(base)
+    line["receipt"]["extra"] = 1
+    tampered.append(line)
+    data = text_of([base, *tampered])
+    report = fast(data, key)
+    assert report == general(data, key)
+    assert report[0] == []
+    assert all(found for found in report[1:])  # every change is caught
+    assert statuses(data, key)[: len(tampered) + 1] == [1] + [0] * len(tampered)
+
+
+def _get(data: Any, path: tuple[object, ...]) -> object:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def test_changed_output_fields_and_deals_agree() -> None:
+    rng = random.Random(9)
+    replay = replay_line(3, "capsa-susun", 4, rng)
+    out = output_line(replay, None)
+    lines: list[object] = [replay, out]
+    for name, value in (("net", None), ("rules_digest", "0" * 64), ("rules", "pusoy"), ("rules", "nope")):
+        line = copy.deepcopy(out)
+        line[name] = value if value is not None else [n + 1 for n in out["net"]]
+        lines.append(line)
+    line = copy.deepcopy(out)
+    line["pairs"][2]["units"] += 1
+    lines.append(line)
+    for path, value in (
+        (("deal", "nonce"), 4),
+        (("deal", "commitment"), "ab" * 32),
+        (("deal", "commitment"), fair.commitment(SEED).upper()),
+        (("deal", "server_seed"), bytes(range(8, 40)).hex()),
+        (("deal", "client_seeds", 1), b"souths".hex()),
+        (("deal", "nonce"), -1),
+        (("deal", "nonce"), 2**64),
+        (("players", 1, "name"), "seat0"),
+        (("players", 0, "name"), "  "),
+        (("players", 2, "front"), "As Ks"),
+        (("id",), 1.5),
+    ):
+        line = copy.deepcopy(replay)
+        set_path(line, path, value)
+        lines.append(line)
+    line = copy.deepcopy(replay)
+    first, second = line["players"][0], line["players"][1]
+    first["back"], second["back"] = second["back"], first["back"]  # the cards moved between seats
+    lines.append(line)
+    line = copy.deepcopy(replay)
+    line["stakes"] = None
+    lines.append(line)
+    lines.append(replay_line(5, "maubinh", 3, rng))  # the core refuses to settle it: an error
+    data = text_of(lines)  # type: ignore[arg-type]
+    report = fast(data, None)
+    assert report == general(data, None)
+    assert report[:2] == [[], []]
+    # All but the intact lines are caught, and two spellings the general path accepts: the commitment in
+    # capitals (compared without case) and "stakes": null (no stakes). The fast path leaves both to it.
+    assert [k for k, found in enumerate(report) if not found] == [0, 1, 9, 19]
+    assert statuses(data, None)[:2] == [1, 1]
+    assert statuses(data, None)[9] == statuses(data, None)[19] == 0
+
+
+def test_other_spellings_and_broken_text_agree() -> None:
+    rng = random.Random(11)
+    replay = replay_line(8, "pagat", 4, rng)
+    out = output_line(replay, None)
+    compact = json.dumps(out, separators=(",", ":"))
+    reordered = json.dumps(dict(reversed(list(out.items()))), indent=None)
+    text = "\n".join(
+        [
+            "\ufeff" + json.dumps(replay),
+            "   ",
+            compact,
+            reordered + "\r",
+            json.dumps(replay).replace(": ", ":\t"),
+            compact[:-1],
+            compact.replace('"rules": "pagat"', '"rules": "pagat", "rules": "pagat"'),
+            compact.replace(":", ": ", 3),
+            json.dumps(out, ensure_ascii=False).replace("Ace", "\u00c1ce"),
+            json.dumps(replay).replace("seat1", "se\\u0061t1"),
+            "[1, 2]",
+            "nul",
+            compact + " x",
+        ]
+    ).encode("utf-8")
+    text += b"\n" + b'{"id": 1, "players": "\xff"}' + b"\r\n"
+    report = fast(text, None)
+    assert report == general(text, None)
+    assert report[:3] == [[], [], []]
+    assert statuses(text, None)[:4] == [0, 2, 1, 1]  # a BOM is for the general reader to take off
