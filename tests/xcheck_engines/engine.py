@@ -9,15 +9,18 @@ expresses (``two_pair_low``, ``wheel_back``, ``royalty_to_loser``, ``natural_tie
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import time
 from typing import Any
 
 from chinese_poker.formats.rounds import parse_round, settle_round
-from chinese_poker.reference import evaluate as ref_evaluate
-from chinese_poker.reference import settle as ref_settle
 from chinese_poker.rules import Rules
+
+# The package's face re-exports functions of these names: the modules themselves are needed to plant bugs.
+ref_evaluate = importlib.import_module("chinese_poker.reference.evaluate")
+ref_settle = importlib.import_module("chinese_poker.reference.settle")
 
 
 def _plant(bug: str) -> None:

@@ -15,6 +15,7 @@ import queue
 import shlex
 import subprocess
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -139,9 +140,12 @@ class Engine:
     def _exit_text(self) -> str:
         try:
             code = self._process.wait(timeout=1.0)
+            text = f"the engine exited with status {code}"
         except subprocess.TimeoutExpired:
-            return "the engine closed its stdout"
-        return f"the engine exited with status {code}"
+            text = "the engine closed its stdout"
+        time.sleep(0.05)  # let the stderr reader catch the last lines
+        last = [line.strip() for line in self.stderr.splitlines() if line.strip()]
+        return text + (f"; its stderr ends: {last[-1][:200]}" if last else "")
 
     def ask(self, rounds: Sequence[Mapping[str, Any]]) -> list[Answer]:
         """The answers to ``rounds`` (JSON round objects with distinct ``id`` and ``players``), in the

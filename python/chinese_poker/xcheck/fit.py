@@ -65,8 +65,20 @@ def nearest_preset(observed: Observed) -> tuple[str, int]:
     return best[2], best[0]
 
 
+_NEIGHBOURS: dict[str, list[tuple[str, Any, Rules]]] = {}
+
+
 def neighbours(rules: Rules) -> list[tuple[str, Any, Rules]]:
     """Every rule set one knob away from ``rules`` in the search space: ``(knob, value, rules)``."""
+    key = rules_key(rules)
+    if key not in _NEIGHBOURS:
+        if len(_NEIGHBOURS) > 256:
+            _NEIGHBOURS.clear()
+        _NEIGHBOURS[key] = _neighbours(rules)
+    return _NEIGHBOURS[key]
+
+
+def _neighbours(rules: Rules) -> list[tuple[str, Any, Rules]]:
     out: list[tuple[str, Any, Rules]] = []
     for knob, values in search_space():
         current = getattr(rules, knob)
@@ -91,22 +103,27 @@ def _pair_moves(observed: Observed, rules: Rules, score: int) -> tuple[Rules, in
     bad = observed.disagreeing(rules)[:64]
     sub = _subpool(observed, bad)
     singles = neighbours(rules)
-    helpful = [(k, v) for k, v, cand in singles if sub.score(cand) < len(bad)]
+    mends = sorted(
+        ((len(bad) - sub.score(cand), index) for index, (_, _, cand) in enumerate(singles)), reverse=True
+    )
+    helpful = [singles[index] for mended, index in mends[:16] if mended > 0]
+    # Two helpful knobs together, and the four most helpful with any other knob.
+    pairs = [(a, b) for n, a in enumerate(helpful) for b in helpful[n + 1 :]]
+    pairs += [(a, b) for a in helpful[:4] for b in singles if b not in helpful]
     tried: set[str] = set()
     ranked: list[tuple[int, str, Rules]] = []
-    for knob_a, value_a in helpful[:24]:
-        for knob_b, value_b, _ in singles:
-            if knob_b == knob_a:
-                continue
-            try:
-                cand = rules.replace(**{knob_a: value_a, knob_b: value_b})
-            except ValueError:
-                continue
-            key = rules_key(cand)
-            if key in tried:
-                continue
-            tried.add(key)
-            ranked.append((sub.score(cand), key, cand))
+    for (knob_a, value_a, _), (knob_b, value_b, _) in pairs:
+        if knob_b == knob_a:
+            continue
+        try:
+            cand = rules.replace(**{knob_a: value_a, knob_b: value_b})
+        except ValueError:
+            continue
+        key = rules_key(cand)
+        if key in tried:
+            continue
+        tried.add(key)
+        ranked.append((sub.score(cand), key, cand))
     ranked.sort(key=lambda item: (item[0], item[1]))
     best: tuple[Rules, int] | None = None
     for _, _, cand in ranked[:8]:
@@ -149,17 +166,21 @@ class FitResult:
     undecided: list[str]
 
 
-def _discriminating(rules: Rules, ties: Sequence[Rules], fresh: Pool, limit: int) -> list[XRound]:
-    """Up to ``limit`` fresh rounds on which some tie answers differently from ``rules``, spread over the
-    ties (a few rounds per tie first)."""
+def _discriminating(rules: Rules, ties: Sequence[Rules], fresh: Pool, used: set[int], limit: int) -> list[int]:
+    """Up to ``limit`` unused fresh rounds on which some tie answers differently from ``rules``, taken from
+    the ties in turn so that every tie gets rounds."""
     base = fresh.nets(rules)
+    lists = [
+        [i for i, (a, b) in enumerate(zip(base, fresh.nets(tie))) if a != b and i not in used] for tie in ties
+    ]
     chosen: dict[int, None] = {}
-    per_tie = max(1, limit // max(1, len(ties)))
-    for tie in ties:
-        found = [i for i, (a, b) in enumerate(zip(base, fresh.nets(tie))) if a != b][:per_tie]
-        for i in found:
-            chosen.setdefault(i)
-    return [fresh.rounds[i] for i in list(chosen)[:limit]]
+    depth = 0
+    while len(chosen) < limit and any(depth < len(found) for found in lists):
+        for found in lists:
+            if depth < len(found) and len(chosen) < limit:
+                chosen.setdefault(found[depth])
+        depth += 1
+    return list(chosen)
 
 
 def fit(
@@ -176,23 +197,28 @@ def fit(
     preset, preset_score = nearest_preset(observed)
     log(f"nearest preset: {preset} ({preset_score} of {len(observed.pool)} rounds disagree)")
     rules, score = coordinate_search(observed, Rules.preset(preset))
-    spent, generation, undecided, verified = 0, 0, [], False
+    spent, undecided, verified = 0, [], False
+    fresh = Pool([
+        *(r.with_id(f"p-{r.rid}") for r in targeted_rounds(seed + 7919)),
+        *(r.with_id(f"p-{r.rid}") for r in random_rounds(seed + 7919, 1500)),
+    ])
+    used: set[int] = set()
     while spent < budget:
         ties = [cand for _, _, cand in neighbours(rules) if observed.score(cand) == score]
-        generation += 1
-        fresh = Pool([
-            *(r.with_id(f"p{generation}-{r.rid}") for r in targeted_rounds(seed * 1000 + generation)),
-            *(r.with_id(f"p{generation}-{r.rid}") for r in random_rounds(seed * 1000 + generation, 400)),
-        ])
-        probes = _discriminating(rules, ties, fresh, min(probe_batch, budget - spent)) if ties else []
-        checking = not probes
+        chosen = _discriminating(rules, ties, fresh, used, min(probe_batch, budget - spent)) if ties else []
+        checking = not chosen
         if checking:
             undecided = [k for k, _, cand in neighbours(rules) if observed.score(cand) == score]
             if verified:
                 break
-            # Nothing tells the neighbours apart: fresh rounds check the rules as a whole, once.
+            # Nothing tells the neighbours apart: fresh rounds check the rules as a whole.
             verified = True
-            probes = fresh.rounds[: min(max(probe_batch, budget // 3), budget - spent)]
+            unused = [i for i in range(len(fresh)) if i not in used]
+            chosen = unused[: min(max(probe_batch, budget // 3), budget - spent)]
+            if not chosen:
+                break
+        used.update(chosen)
+        probes = [fresh.rounds[i] for i in chosen]
         observed.add(probes, ask(probes))
         spent += len(probes)
         revealed = observed.score(rules) - score

@@ -74,19 +74,30 @@ class Pool:
         if cached is not None:
             return cached
         out: list[Net] = [None] * len(self.rounds)
-        for indices, cards, declared in self._groups.values():
-            try:
-                nets = settle_batch(cards, rules, declared=declared)
-            except ValueError:
-                for k, index in enumerate(indices):
-                    out[index] = settle_one(cards[k : k + 1], declared[k : k + 1], rules)
-                continue
-            for index, row in zip(indices, nets.tolist()):
-                out[index] = tuple(row)
+        for (_, declaring), (indices, cards, declared) in self._groups.items():
+            if declaring and not rules.naturals and rules.false_declaration_units == 0:
+                continue  # every declaration is refused: rules without naturals
+            self._settle(indices, cards, declared, rules, out)
         if len(self._cache) > 4096:
             self._cache.clear()
         self._cache[key] = out
         return out
+
+
+    def _settle(self, indices: list[int], cards: np.ndarray, declared: np.ndarray, rules: Rules,
+                out: list[Net]) -> None:
+        """Settle a group into ``out``; a refused batch is halved until the refused rounds are found."""
+        try:
+            nets = settle_batch(cards, rules, declared=declared)
+        except ValueError:
+            if len(indices) == 1:
+                return
+            half = len(indices) // 2
+            self._settle(indices[:half], cards[:half], declared[:half], rules, out)
+            self._settle(indices[half:], cards[half:], declared[half:], rules, out)
+            return
+        for index, row in zip(indices, nets.tolist()):
+            out[index] = tuple(row)
 
 
 def settle_one(cards: np.ndarray, declared: np.ndarray, rules: Rules) -> Net:

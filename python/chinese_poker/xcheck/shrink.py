@@ -40,15 +40,38 @@ def _net(rnd: XRound, rules: Rules) -> tuple[int, ...] | None:
     return settle_one(cards, declared, rules)
 
 
-def explaining_knobs(rounds: Sequence[XRound], answers: Sequence[Answer], rules: Rules) -> list[list[str]]:
-    """For each round, the ``knob=value`` changes of ``rules`` under which the library agrees."""
+def explaining_knobs(
+    rounds: Sequence[XRound], answers: Sequence[Answer], rules: Rules, observed: Observed | None = None
+) -> list[list[str]]:
+    """For each round, the ``knob=value`` changes of ``rules`` under which the library agrees. With
+    ``observed`` (every round answered), only changes that break at most half as many agreeing rounds of
+    it as they mend count: a change that mends one round by chance and breaks others explains nothing."""
     pool = Pool(rounds)
     out: list[list[str]] = [[] for _ in rounds]
+    bad = observed.score(rules) if observed is not None else 0
     for knob, value, cand in neighbours(rules):
-        for index, (net, answer) in enumerate(zip(pool.nets(cand), answers)):
-            if agrees(net, answer):
-                out[index].append(f"{knob}={_text(value)}")
+        fixed = [i for i, (net, answer) in enumerate(zip(pool.nets(cand), answers)) if agrees(net, answer)]
+        if not fixed:
+            continue
+        if observed is not None:
+            mended = bad - len(observed.disagreeing(cand))
+            broken_ratio_ok = mended > 0 and (len(fixed) - mended) * 2 <= len(fixed)
+            if not broken_ratio_ok:
+                continue
+        for index in fixed:
+            out[index].append(f"{knob}={_text(value)}")
     return out
+
+
+def _tied_rows(rnd: XRound) -> tuple[str, ...]:
+    """The rows where every player holds the same category, above a high card (``back straight``)."""
+    cats = _categories(rnd)
+    out = []
+    for position, row in enumerate(("front", "middle", "back")):
+        held = {cats[3 * p + position] for p in range(rnd.players)}
+        if len(held) == 1 and held != {"high_card"} and held != {"declared"}:
+            out.append(f"{row} {held.pop()}")
+    return tuple(out)
 
 
 def _text(value: Any) -> str:
@@ -177,24 +200,31 @@ def classify(ask: Ask, observed: Observed, rules: Rules, *, max_classes: int = 8
     bad = observed.disagreeing(rules)
     rounds = [observed.pool.rounds[i] for i in bad]
     answers = [observed.answers[i] for i in bad]
-    explained = explaining_knobs(rounds, answers, rules)
+    explained = explaining_knobs(rounds, answers, rules, observed)
     groups: dict[tuple[str, ...], list[int]] = {}
     for index, knobs in enumerate(explained):
         groups.setdefault(tuple(knobs), []).append(index)
     classes: list[DisagreementClass] = []
     order = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
     for knobs, members in order[:max_classes]:
-        tries = members[:4] if not knobs else members[:1]
+        tries = sorted(members[:4] if not knobs else members[:1], key=lambda i: complexity(rounds[i]))
         seen: dict[str, DisagreementClass] = {}
-        for member in sorted(tries, key=lambda i: complexity(rounds[i])):
+        for rank, member in enumerate(tries):
             small, small_answer = shrink(ask, rounds[member], answers[member], rules, seed=seed, steps=shrink_steps)
             pattern = round_pattern(small)
-            if pattern in seen:
+            same = next((item for item in seen.values() if _tied_rows(item.minimal) == _tied_rows(small)), None)
+            if same is not None:
+                same.count += 1
                 continue
-            knob_list = explaining_knobs([small], [small_answer], rules)[0] if knobs else []
+            if pattern in seen:
+                seen[pattern].count += 1
+                continue
+            if seen and small.players > min(item.minimal.players for item in seen.values()):
+                continue  # a member that would not shrink as far as the others: not a class of its own
+            knob_list = explaining_knobs([small], [small_answer], rules, observed)[0] if knobs else []
             seen[pattern] = DisagreementClass(
                 knobs=knob_list or list(knobs),
-                count=len(members),
+                count=1 + (len(members) - len(tries) if rank == 0 else 0),
                 round_ids=[rounds[i].rid for i in members[:10]],
                 minimal=small,
                 engine_answer=small_answer,
