@@ -1,6 +1,7 @@
 """Driving an engine under test: one process started once, JSON Lines over its stdin and stdout.
 
-``Engine(command)`` starts ``command`` (a shell-style command line, split with ``shlex``); ``ask(lines)``
+``Engine(command)`` starts ``command`` (a shell-style command line, split with ``shlex``; its first answer
+may take ``startup_timeout`` seconds, each later one ``timeout``); ``ask(lines)``
 writes round objects, one per line, and reads one answer line per round. Answers may come in any order;
 each names its round by ``id``. A writer thread feeds stdin and a reader thread drains stdout, so a
 slow or stuck engine never blocks the tool: an answer that does not come within ``timeout`` seconds, an
@@ -83,12 +84,14 @@ def parse_answer(data: Mapping[str, Any], players: int) -> Answer:
 class Engine:
     """An engine process speaking JSON Lines; start once, ``ask`` many times, then ``close``."""
 
-    def __init__(self, command: str, *, timeout: float = 10.0) -> None:
+    def __init__(self, command: str, *, timeout: float = 10.0, startup_timeout: float = 60.0) -> None:
         argv = shlex.split(command)
         if not argv:
             raise EngineError("the engine command is empty")
         self.command = command
         self.timeout = timeout
+        self.startup_timeout = max(timeout, startup_timeout)
+        self._answered = False
         self.rounds_sent = 0
         try:
             self._process = subprocess.Popen(
@@ -103,8 +106,12 @@ class Engine:
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: list[str] = []
         self._stderr_size = 0
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._readers = [
+            threading.Thread(target=self._read_stdout, daemon=True),
+            threading.Thread(target=self._read_stderr, daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
 
     def _read_stdout(self) -> None:
         stream = self._process.stdout
@@ -160,11 +167,14 @@ class Engine:
         answers: list[Answer | None] = [None] * len(rounds)
         while waiting:
             first = min(waiting, key=waiting.__getitem__)
+            # The first answer may wait for the engine to start (an interpreter, a JIT).
+            wait = self.timeout if self._answered else self.startup_timeout
             try:
-                line = self._lines.get(timeout=self.timeout)
+                line = self._lines.get(timeout=wait)
+                self._answered = True
             except queue.Empty:
                 raise EngineError(
-                    f"round {first}: no answer within {self.timeout:g} s (the engine may be stuck or "
+                    f"round {first}: no answer within {wait:g} s (the engine may be stuck or "
                     "buffering its output: flush stdout after each line)"
                 ) from None
             if line is None:
@@ -205,6 +215,11 @@ class Engine:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+        for reader in self._readers:
+            reader.join(timeout=2.0)
+        for stream in (self._process.stdout, self._process.stderr):
+            if stream is not None:
+                stream.close()
 
     def __enter__(self) -> Engine:
         return self
