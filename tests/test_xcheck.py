@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from chinese_poker.cli import main
+from chinese_poker.formats.rounds import parse_round, round_output, settle_round
 from chinese_poker.rules import Rules
 from chinese_poker.xcheck.cases import random_rounds, targeted_rounds
 from chinese_poker.xcheck.engine import Engine, EngineError
@@ -51,7 +51,10 @@ def test_engine_answers_in_order_and_keeps_stderr() -> None:
 @pytest.mark.parametrize(
     ("fault", "message"),
     [
-        ("crash", "round t3-edge-E3: no answer: the engine exited with status 3; its stderr ends: engine: cannot"),
+        (
+            "crash",
+            "round t3-edge-E3: no answer: the engine exited with status 3; its stderr ends: engine: cannot",
+        ),
         ("garbage", "round t2-edge-E2: the engine's answer is not JSON"),
         ("silent", "round t2-edge-E2: no answer within 1 s"),
         ("missing", 'round t2-edge-E2: malformed answer: the answer has no "net"'),
@@ -59,15 +62,16 @@ def test_engine_answers_in_order_and_keeps_stderr() -> None:
 )
 def test_protocol_faults_name_the_round(fault: str, message: str) -> None:
     rounds = [r.to_json() for r in targeted_rounds(1)[:4]]
-    with Engine(engine_command("fault", fault), timeout=1) as engine:
-        with pytest.raises(EngineError) as caught:
-            engine.ask(rounds)
+    with Engine(engine_command("fault", fault), timeout=1) as engine, pytest.raises(EngineError) as caught:
+        engine.ask(rounds)
     assert message in str(caught.value)
 
 
 def test_cli_reports_a_crash_with_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "r.json"
-    code = main(["xcheck", "--engine", engine_command("fault", "crash"), "--budget", "50", "--json", str(report)])
+    code = main(
+        ["xcheck", "--engine", engine_command("fault", "crash"), "--budget", "50", "--json", str(report)]
+    )
     assert code == 2
     assert "round t3-edge-E3: no answer: the engine exited with status 3" in capsys.readouterr().err
     data = json.loads(report.read_text())
@@ -83,7 +87,9 @@ def test_cli_refuses_a_command_that_does_not_start(capsys: pytest.CaptureFixture
 # The oracle against the reference -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", ["pagat", "pagat-bonus", "shisanzhang-hk", "shisanshui-app", "shisanshui-luosong"])
+@pytest.mark.parametrize(
+    "preset", ["pagat", "pagat-bonus", "shisanzhang-hk", "shisanshui-app", "shisanshui-luosong"]
+)
 def test_oracle_agrees_with_the_reference(preset: str) -> None:
     rounds = targeted_rounds(3)[::4] + list(random_rounds(3, 20))
     nets = Pool(rounds).nets(Rules.preset(preset))
@@ -91,7 +97,9 @@ def test_oracle_agrees_with_the_reference(preset: str) -> None:
     refused = 0
     for rnd, net in zip(rounds, nets):
         players = [
-            {"declared": list(hand)} if declared else {"front": hand[:3], "middle": hand[3:8], "back": hand[8:]}
+            {"declared": list(hand)}
+            if declared
+            else {"front": hand[:3], "middle": hand[3:8], "back": hand[8:]}
             for hand, declared in zip(rnd.hands, rnd.declared)
         ]
         try:
@@ -115,10 +123,18 @@ def test_cases_are_reproducible_and_legal() -> None:
 
 
 def test_check_mode_agrees_with_the_library(tmp_path: Path) -> None:
-    code, report = run_tool(tmp_path, "--engine", library_engine(Rules.preset("pagat-bonus")),
-                            "--rules", "pagat-bonus", "--budget", "300")
+    code, report = run_tool(
+        tmp_path,
+        "--engine",
+        library_engine(Rules.preset("pagat-bonus")),
+        "--rules",
+        "pagat-bonus",
+        "--budget",
+        "300",
+    )
     assert code == 0
-    assert report["disagreements"] == 0 and report["rounds_sent"] == 240
+    assert report["disagreements"] == 0
+    assert report["rounds_sent"] == 240
 
 
 def test_check_mode_names_the_knob(tmp_path: Path) -> None:
@@ -161,6 +177,13 @@ def test_fit_recovers_a_rule_mutant(tmp_path: Path, name: str) -> None:
     assert differing == []
 
 
+def output_under(round_object: dict[str, Any], preset: str) -> dict[str, Any]:
+    """The library's output of a round under the mutant's preset (the rows, royalties, naturals, caps the
+    planted bug plays with)."""
+    rnd = parse_round({**round_object, "rules": preset})
+    return round_output(rnd, settle_round(rnd))
+
+
 def _categories(output: dict[str, Any], row: str) -> list[str]:
     return [p["rows"][row]["category"] for p in output["players"] if p["rows"]]
 
@@ -171,9 +194,9 @@ def _shows_two_pair(output: dict[str, Any]) -> bool:
 
 def _shows_wheel(output: dict[str, Any]) -> bool:
     backs = [p["rows"]["back"] for p in output["players"] if p["rows"]]
-    wheel = any(b["category"] == "straight" and "5-high" in b["text"].lower() or "five" in b["text"].lower()
-                for b in backs if b["category"] == "straight")
-    return wheel and sum(b["category"] == "straight" for b in backs) >= 2
+    straights = [b for b in backs if b["category"] == "straight"]
+    wheels = [b for b in straights if {card[0] for card in b["cards"].split()} == set("A2345")]
+    return bool(wheels) and len(straights) >= 2
 
 
 def _shows_royalty(output: dict[str, Any]) -> bool:
@@ -204,12 +227,15 @@ QUICK_BUG_MUTANTS = {"two_pair_low"}
 )
 def test_a_bug_mutant_shows_as_a_minimal_round(tmp_path: Path, bug: str) -> None:
     preset, shows = BUG_MUTANTS[bug]
-    code, report = run_tool(tmp_path, "--fit", "--engine", engine_command("reference", preset, bug),
-                            "--budget", "500")
+    code, report = run_tool(
+        tmp_path, "--fit", "--engine", engine_command("reference", preset, bug), "--budget", "500"
+    )
     assert code == 1
     showing = [
-        item for item in report["classes"]
-        if item["players"] <= 3 and isinstance(item["library_output"], dict) and shows(item["library_output"])
+        item
+        for item in report["classes"]
+        if item["players"] <= 3
         and item["engine_answer"]["net"] != item["library_net"]
+        and shows(output_under(item["minimal_round"], preset))
     ]
     assert showing, [(c["pattern"], c["explanation"]) for c in report["classes"]]

@@ -78,6 +78,7 @@ def _plant(bug: str) -> None:
 
         ref_settle.natural_key = key
     elif bug == "cap_off_by_one":
+
         def clamp(value: int, cap: int) -> int:
             # A capped pair pays one unit less than the cap.
             if abs(value) > cap:

@@ -33,10 +33,16 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
     mode.add_argument("--fit", action="store_true", help="infer the engine's rules (default: check --rules)")
     mode.add_argument("--rules", help=f"the rules the engine should play: {rules_help} (default pagat)")
     xcheck.add_argument("--seed", type=int, default=1, help="seed of the rounds (default 1)")
-    xcheck.add_argument("--budget", type=int, default=3000, help="most rounds sent to the engine (default 3000)")
-    xcheck.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for an answer (default 10)")
+    xcheck.add_argument(
+        "--budget", type=int, default=3000, help="most rounds sent to the engine (default 3000)"
+    )
+    xcheck.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds to wait for an answer (default 10)"
+    )
     xcheck.add_argument("--json", metavar="REPORT", help="write the whole report as JSON to this file")
-    xcheck.add_argument("--rules-out", metavar="FILE", help="write the rules (fitted or checked) to FILE (.toml/.json)")
+    xcheck.add_argument(
+        "--rules-out", metavar="FILE", help="write the rules (fitted or checked) to FILE (.toml/.json)"
+    )
     xcheck.add_argument("--progress", choices=("auto", "always", "never"), default="auto", help=progress_help)
     xcheck.add_argument("--quiet", action="store_true", help="print only the summary line")
     xcheck.set_defaults(handler=run)
@@ -61,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as error:
         raise CliError(str(error)) from None
     try:
-        report = run_xcheck(engine.ask, rules=rules, seed=args.seed, budget=args.budget, log=log, progress=bar.update)
+        report = run_xcheck(
+            engine.ask, rules=rules, seed=args.seed, budget=args.budget, log=log, progress=bar.update
+        )
     finally:
         engine.close()
         bar.close()
@@ -71,7 +79,11 @@ def run(args: argparse.Namespace) -> int:
         Path(args.json).write_text(dumps(report, indent=2) + "\n", encoding="utf-8")
     if args.rules_out:
         path = Path(args.rules_out)
-        text = report["rules_file"] if path.suffix.lower() != ".json" else dumps(report["rules"], indent=2) + "\n"
+        text = (
+            report["rules_file"]
+            if path.suffix.lower() != ".json"
+            else dumps(report["rules"], indent=2) + "\n"
+        )
         path.write_text(text, encoding="utf-8")
     if args.quiet:
         print(f"{report['disagreements']} of {report['rounds']} rounds disagree")

@@ -176,8 +176,13 @@ _CATEGORIES5 = (
 _CATEGORIES3 = ("high_card", "one_pair", "three_of_a_kind")
 
 
-def _pattern_round(rng: random.Random, rules: Rules, players: int, pattern: Sequence[Sequence[str | None]],
-                   rid: str, tag: str) -> XRound | None:
+def _pattern_round(
+    rng: random.Random,
+    rules: Rules,
+    players: int,
+    pattern: Sequence[Sequence[str | None]],
+    tag: str,
+) -> XRound | None:
     """Players whose rows have the given categories (``None``: the player's cards laid strongest)."""
     builder = _Builder(rng)
     made: list[list[int] | None] = []
@@ -194,13 +199,12 @@ def _pattern_round(rng: random.Random, rules: Rules, players: int, pattern: Sequ
             hand += row
         made.append(hand)
     hands: list[tuple[int, ...]] = []
-    for hand in made:
-        if hand is None:
-            codes = builder.rest(13)
-            front, middle, back = strongest_rows(codes, rules)
-            hand = list(parse_cards(f"{front} {middle} {back}"))
-        hands.append(tuple(hand))
-    return XRound(rid, tuple(hands), (False,) * players, tag)
+    for laid in made:
+        if laid is None:
+            front, middle, back = strongest_rows(builder.rest(13), rules)
+            laid = list(parse_cards(f"{front} {middle} {back}"))  # noqa: PLW2901 - the filler's setting
+        hands.append(tuple(laid))
+    return XRound("", tuple(hands), (False,) * players, tag)
 
 
 def _mirror_round(rng: random.Random, rules: Rules, rows_tied: int, rid: str) -> XRound:
@@ -223,7 +227,14 @@ def _mirror_round(rng: random.Random, rules: Rules, rows_tied: int, rid: str) ->
                 return XRound(rid, (tuple(a), tuple(b)), (False, False), "tie")
 
 
-_NATURAL_MAKERS = ("six_pairs", "dragon", "three_flushes", "three_straights", "all_small", "five_pairs_and_trips")
+_NATURAL_MAKERS = (
+    "six_pairs",
+    "dragon",
+    "three_flushes",
+    "three_straights",
+    "all_small",
+    "five_pairs_and_trips",
+)
 
 
 def _natural_hand(rng: random.Random, kind: str, taken: set[int]) -> list[int] | None:
@@ -266,7 +277,9 @@ def _natural_hand(rng: random.Random, kind: str, taken: set[int]) -> list[int] |
     return None
 
 
-def _natural_round(rng: random.Random, rules: Rules, kinds: Sequence[str], declared: bool, rid: str) -> XRound | None:
+def _natural_round(
+    rng: random.Random, rules: Rules, kinds: Sequence[str], declared: bool, rid: str
+) -> XRound | None:
     taken: set[int] = set()
     hands: list[tuple[int, ...]] = []
     for kind in kinds:
@@ -305,18 +318,38 @@ def targeted_rounds(seed: int, rules: Rules | None = None) -> list[XRound]:
     for _ in range(4):
         for kind in ("wheel", "broadway"):
             for other in ("straight", "wheel", "broadway", "straight_flush"):
-                add(_pattern_round(rng, rules, 2, [("high_card", "one_pair", kind), ("high_card", "one_pair", other)], "", "wheel"))
-                add(_pattern_round(rng, rules, 2, [("high_card", kind, "flush"), ("one_pair", other, "full_house")], "", "wheel"))
+                add(
+                    _pattern_round(
+                        rng,
+                        rules,
+                        2,
+                        [("high_card", "one_pair", kind), ("high_card", "one_pair", other)],
+                        "wheel",
+                    )
+                )
+                add(
+                    _pattern_round(
+                        rng,
+                        rules,
+                        2,
+                        [("high_card", kind, "flush"), ("one_pair", other, "full_house")],
+                        "wheel",
+                    )
+                )
     for front in _CATEGORIES3:
         for middle in _CATEGORIES5:
             for back in _CATEGORIES5:
                 if _CATEGORIES5.index(back) >= _CATEGORIES5.index(middle) - 1:
                     players = rng.choice((2, 2, 3, 4))
-                    add(_pattern_round(rng, rules, players, [(front, middle, back)], "", f"rows-{front}-{middle}-{back}"))
+                    add(
+                        _pattern_round(
+                            rng, rules, players, [(front, middle, back)], f"rows-{front}-{middle}-{back}"
+                        )
+                    )
     for _ in range(12):
         for players in (2, 3, 4):
             strong = ("three_of_a_kind", rng.choice(_CATEGORIES5[4:]), rng.choice(_CATEGORIES5[6:]))
-            add(_pattern_round(rng, rules, players, [strong], "", f"scoop-{players}"))
+            add(_pattern_round(rng, rules, players, [strong], f"scoop-{players}"))
     for _ in range(3):
         for kind in _NATURAL_MAKERS:
             for declared in (False, True):
@@ -325,8 +358,10 @@ def targeted_rounds(seed: int, rules: Rules | None = None) -> list[XRound]:
                 add(_natural_round(rng, rules, [kind, rng.choice(_NATURAL_MAKERS)], declared, ""))
     for _ in range(20):
         players = rng.choice((2, 3, 4))
-        pattern = [(rng.choice(_CATEGORIES3), rng.choice(_CATEGORIES5), rng.choice(_CATEGORIES5)) for _ in range(2)]
-        add(_pattern_round(rng, rules, players, pattern, "", "foul"))
+        pattern = [
+            (rng.choice(_CATEGORIES3), rng.choice(_CATEGORIES5), rng.choice(_CATEGORIES5)) for _ in range(2)
+        ]
+        add(_pattern_round(rng, rules, players, pattern, "foul"))
     return out
 
 

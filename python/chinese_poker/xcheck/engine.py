@@ -190,10 +190,14 @@ class Engine:
                     f"round {first}: the engine's answer is not JSON ({error.msg}): {text[:120]}"
                 ) from None
             if not isinstance(data, dict) or "id" not in data:
-                raise EngineError(f'round {first}: the engine\'s answer is not an object with an "id": {text[:120]}')
+                raise EngineError(
+                    f'round {first}: the engine\'s answer is not an object with an "id": {text[:120]}'
+                )
             rid = str(data["id"])
             if rid not in waiting:
-                raise EngineError(f"round {first}: the engine answered a round that was not asked (id {rid!r})")
+                raise EngineError(
+                    f"round {first}: the engine answered a round that was not asked (id {rid!r})"
+                )
             index = waiting.pop(rid)
             try:
                 answers[index] = parse_answer(data, len(rounds[index]["players"]))
@@ -221,7 +225,7 @@ class Engine:
             if stream is not None:
                 stream.close()
 
-    def __enter__(self) -> Engine:
+    def __enter__(self) -> Engine:  # noqa: PYI034 - the class is not meant to be subclassed
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -23,15 +23,16 @@ from chinese_poker.xcheck.oracle import Net, Pool, rules_key, search_space
 
 __all__ = ["FitResult", "Observed", "agrees", "coordinate_search", "fit", "nearest_preset", "neighbours"]
 
+
 #: Presets a fit starts from: those the tool's rounds can play (no added suits, jokers, fantasyland or
 #: table-wide Chi A).
-FIT_PRESETS = tuple(
-    name
-    for name in PRESET_NAMES
-    if not (lambda r: r.extra_suits or r.jokers or r.fantasyland != "off" or r.ace_basis != "pairwise")(
-        Rules.preset(name)
+def _playable(rules: Rules) -> bool:
+    return not (
+        rules.extra_suits or rules.jokers or rules.fantasyland != "off" or rules.ace_basis != "pairwise"
     )
-)
+
+
+FIT_PRESETS = tuple(name for name in PRESET_NAMES if _playable(Rules.preset(name)))
 
 
 def agrees(net: Net, answer: Answer) -> bool:
@@ -166,7 +167,9 @@ class FitResult:
     undecided: list[str]
 
 
-def _discriminating(rules: Rules, ties: Sequence[Rules], fresh: Pool, used: set[int], limit: int) -> list[int]:
+def _discriminating(
+    rules: Rules, ties: Sequence[Rules], fresh: Pool, used: set[int], limit: int
+) -> list[int]:
     """Up to ``limit`` unused fresh rounds on which some tie answers differently from ``rules``, taken from
     the ties in turn so that every tie gets rounds."""
     base = fresh.nets(rules)
@@ -198,10 +201,12 @@ def fit(
     log(f"nearest preset: {preset} ({preset_score} of {len(observed.pool)} rounds disagree)")
     rules, score = coordinate_search(observed, Rules.preset(preset))
     spent, undecided, verified = 0, [], False
-    fresh = Pool([
-        *(r.with_id(f"p-{r.rid}") for r in targeted_rounds(seed + 7919)),
-        *(r.with_id(f"p-{r.rid}") for r in random_rounds(seed + 7919, 1500)),
-    ])
+    fresh = Pool(
+        [
+            *(r.with_id(f"p-{r.rid}") for r in targeted_rounds(seed + 7919)),
+            *(r.with_id(f"p-{r.rid}") for r in random_rounds(seed + 7919, 1500)),
+        ]
+    )
     used: set[int] = set()
     while spent < budget:
         ties = [cand for _, _, cand in neighbours(rules) if observed.score(cand) == score]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from chinese_poker.xcheck.cases import XRound
 __all__ = ["UNSEARCHED", "Net", "Pool", "rules_key", "search_space"]
 
 #: A round's nets, or ``None`` when refused.
-Net = tuple[int, ...] | None
+Net = Optional[tuple[int, ...]]
 
 #: Knobs the fit leaves at the base preset's value: the tool's rounds never use what they decide
 #: (stakes, a banker, surrender, fantasyland, the horse card, added suits, jokers, the table's Chi A).
@@ -83,9 +83,9 @@ class Pool:
         self._cache[key] = out
         return out
 
-
-    def _settle(self, indices: list[int], cards: np.ndarray, declared: np.ndarray, rules: Rules,
-                out: list[Net]) -> None:
+    def _settle(
+        self, indices: list[int], cards: np.ndarray, declared: np.ndarray, rules: Rules, out: list[Net]
+    ) -> None:
         """Settle a group into ``out``; a refused batch is halved until the refused rounds are found."""
         try:
             nets = settle_batch(cards, rules, declared=declared)
@@ -103,7 +103,11 @@ class Pool:
 def settle_one(cards: np.ndarray, declared: np.ndarray, rules: Rules) -> Net:
     """One round's net (``cards`` (1, P, 13)), ``None`` when ``rules`` refuse it."""
     try:
-        return tuple(settle_batch(np.ascontiguousarray(cards), rules, declared=np.ascontiguousarray(declared))[0].tolist())
+        return tuple(
+            settle_batch(np.ascontiguousarray(cards), rules, declared=np.ascontiguousarray(declared))[
+                0
+            ].tolist()
+        )
     except ValueError:
         return None
 

@@ -152,7 +152,9 @@ def run_xcheck(
     bad = observed.disagreeing(current)
     explained = len(observed.pool) - len(bad)
     base, changed = closest_preset(current)
-    note = f"rules that explain {explained} of {len(observed.pool)} rounds (chinese-poker xcheck, seed {seed})"
+    note = (
+        f"rules that explain {explained} of {len(observed.pool)} rounds (chinese-poker xcheck, seed {seed})"
+    )
     report.update({
         "rounds_sent": meter.sent,
         "rules": current.to_dict(),
@@ -186,9 +188,7 @@ def report_text(report: dict[str, Any]) -> str:
         lines.append(f"the rules explain {report['explained']} of {report['rounds']} rounds")
     lines.append(f"{report['rounds_sent']} rounds sent; {report['disagreements']} disagree")
     for number, item in enumerate(report["classes"], 1):
-        lines.append(
-            f"class {number}: {item['count']} round(s); {item['explanation']}"
-        )
+        lines.append(f"class {number}: {item['count']} round(s); {item['explanation']}")
         lines.append(f"  minimal round ({item['players']} players): {item['pattern']}")
         for player in item["minimal_round"]["players"]:
             rows = player.get("cards") or " | ".join(player[r] for r in ("front", "middle", "back"))

@@ -69,7 +69,7 @@ def _tied_rows(rnd: XRound) -> tuple[str, ...]:
     out = []
     for position, row in enumerate(("front", "middle", "back")):
         held = {cats[3 * p + position] for p in range(rnd.players)}
-        if len(held) == 1 and held != {"high_card"} and held != {"declared"}:
+        if len(held) == 1 and held not in ({"high_card"}, {"declared"}):
             out.append(f"{row} {held.pop()}")
     return tuple(out)
 
@@ -153,8 +153,9 @@ def _variants(rng: random.Random, rnd: XRound, count: int) -> list[XRound]:
     return out
 
 
-def shrink(ask: Ask, rnd: XRound, answer: Answer, rules: Rules, *, steps: int = 8, batch: int = 16,
-           seed: int = 0) -> tuple[XRound, Answer]:
+def shrink(
+    ask: Ask, rnd: XRound, answer: Answer, rules: Rules, *, steps: int = 8, batch: int = 16, seed: int = 0
+) -> tuple[XRound, Answer]:
     """A minimal round that still disagrees, found from ``rnd`` (whose answer was ``answer``)."""
     rng = random.Random(f"xcheck-shrink-{seed}-{rnd.rid}")
     best, best_answer = rnd, answer
@@ -162,8 +163,12 @@ def shrink(ask: Ask, rnd: XRound, answer: Answer, rules: Rules, *, steps: int = 
         if best.players <= size:
             break
         subsets = [
-            XRound(f"{rnd.rid}-seats{''.join(str(s + 1) for s in seats)}",
-                   tuple(best.hands[s] for s in seats), tuple(best.declared[s] for s in seats), rnd.tag)
+            XRound(
+                f"{rnd.rid}-seats{''.join(str(s + 1) for s in seats)}",
+                tuple(best.hands[s] for s in seats),
+                tuple(best.declared[s] for s in seats),
+                rnd.tag,
+            )
             for seats in itertools.combinations(range(best.players), size)
         ]
         found = _disagreeing(ask, subsets, rules)
@@ -194,25 +199,30 @@ class DisagreementClass:
     explanation: str = field(default="")
 
 
-def classify(ask: Ask, observed: Observed, rules: Rules, *, max_classes: int = 8, seed: int = 0,
-             shrink_steps: int = 8) -> list[DisagreementClass]:
+def classify(
+    ask: Ask, observed: Observed, rules: Rules, *, max_classes: int = 8, seed: int = 0, shrink_steps: int = 8
+) -> list[DisagreementClass]:
     """The classes of the disagreements of ``observed`` under ``rules``, each with its minimal round."""
     bad = observed.disagreeing(rules)
     rounds = [observed.pool.rounds[i] for i in bad]
     answers = [observed.answers[i] for i in bad]
     explained = explaining_knobs(rounds, answers, rules, observed)
     groups: dict[tuple[str, ...], list[int]] = {}
-    for index, knobs in enumerate(explained):
-        groups.setdefault(tuple(knobs), []).append(index)
+    for index, found in enumerate(explained):
+        groups.setdefault(tuple(found), []).append(index)
     classes: list[DisagreementClass] = []
     order = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
     for knobs, members in order[:max_classes]:
         tries = sorted(members[:4] if not knobs else members[:1], key=lambda i: complexity(rounds[i]))
         seen: dict[str, DisagreementClass] = {}
         for rank, member in enumerate(tries):
-            small, small_answer = shrink(ask, rounds[member], answers[member], rules, seed=seed, steps=shrink_steps)
+            small, small_answer = shrink(
+                ask, rounds[member], answers[member], rules, seed=seed, steps=shrink_steps
+            )
             pattern = round_pattern(small)
-            same = next((item for item in seen.values() if _tied_rows(item.minimal) == _tied_rows(small)), None)
+            same = next(
+                (item for item in seen.values() if _tied_rows(item.minimal) == _tied_rows(small)), None
+            )
             if same is not None:
                 same.count += 1
                 continue
@@ -231,7 +241,8 @@ def classify(ask: Ask, observed: Observed, rules: Rules, *, max_classes: int = 8
                 library_net=_net(small, rules),
                 pattern=pattern,
                 explanation=("the knob(s) " + ", ".join(knob_list or knobs) + " would explain it")
-                if knobs else NO_KNOB,
+                if knobs
+                else NO_KNOB,
             )
         classes.extend(seen.values())
     return classes
