@@ -167,7 +167,7 @@ QUICK_RULE_MUTANTS = {"pagat-wheel-scoop"}
 )
 def test_fit_recovers_a_rule_mutant(tmp_path: Path, name: str) -> None:
     truth = RULE_MUTANTS[name]
-    code, report = run_tool(tmp_path, "--fit", "--engine", library_engine(truth), "--budget", "700")
+    code, report = run_tool(tmp_path, "--fit", "--engine", library_engine(truth), "--budget", "500")
     assert code == 0, report["classes"]
     fitted = Rules.from_toml(report["rules_file"])
     assert Rules.from_dict(report["rules"]) == fitted
@@ -211,12 +211,14 @@ def _shows_cap(output: dict[str, Any]) -> bool:
     return any(pair.get("capped") for pair in output["pairs"])
 
 
+# The bug, the preset the engine plays, what its minimal round must hold, the budget (the reference finds
+# naturals in every hand under shisanshui-app, slowly: fewer rounds there).
 BUG_MUTANTS = {
-    "two_pair_low": ("pagat", _shows_two_pair),
-    "wheel_back": ("pagat", _shows_wheel),
-    "royalty_to_loser": ("pagat-bonus", _shows_royalty),
-    "natural_tiebreak_reversed": ("shisanshui-app", _shows_naturals),
-    "cap_off_by_one": ("shisanshui-luosong", _shows_cap),
+    "two_pair_low": ("pagat", _shows_two_pair, 400),
+    "wheel_back": ("pagat", _shows_wheel, 400),
+    "royalty_to_loser": ("pagat-bonus", _shows_royalty, 400),
+    "natural_tiebreak_reversed": ("shisanshui-app", _shows_naturals, 300),
+    "cap_off_by_one": ("shisanshui-luosong", _shows_cap, 400),
 }
 QUICK_BUG_MUTANTS = {"two_pair_low"}
 
@@ -226,9 +228,9 @@ QUICK_BUG_MUTANTS = {"two_pair_low"}
     [n if n in QUICK_BUG_MUTANTS else pytest.param(n, marks=pytest.mark.slow) for n in BUG_MUTANTS],
 )
 def test_a_bug_mutant_shows_as_a_minimal_round(tmp_path: Path, bug: str) -> None:
-    preset, shows = BUG_MUTANTS[bug]
+    preset, shows, budget = BUG_MUTANTS[bug]
     code, report = run_tool(
-        tmp_path, "--fit", "--engine", engine_command("reference", preset, bug), "--budget", "500"
+        tmp_path, "--fit", "--engine", engine_command("reference", preset, bug), "--budget", str(budget)
     )
     assert code == 1
     showing = [

@@ -204,7 +204,7 @@ def fit(
     fresh = Pool(
         [
             *(r.with_id(f"p-{r.rid}") for r in targeted_rounds(seed + 7919)),
-            *(r.with_id(f"p-{r.rid}") for r in random_rounds(seed + 7919, 1500)),
+            *(r.with_id(f"p-{r.rid}") for r in random_rounds(seed + 7919, 800)),
         ]
     )
     used: set[int] = set()
