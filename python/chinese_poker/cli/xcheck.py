@@ -10,8 +10,6 @@ from typing import Any
 
 from chinese_poker.cli.common import CliError, dumps, resolve_rules
 from chinese_poker.cli.progress import progress_for
-from chinese_poker.xcheck.engine import Engine, EngineError
-from chinese_poker.xcheck.run import report_text, run_xcheck
 
 __all__ = ["add_parser", "run"]
 
@@ -50,6 +48,10 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Cross-check the engine; the exit code is 0 only when nothing disagrees."""
+    # Imported here so that other commands start without loading the cross-check machinery.
+    from chinese_poker.xcheck.engine import Engine, EngineError  # noqa: PLC0415
+    from chinese_poker.xcheck.run import report_text, run_xcheck  # noqa: PLC0415
+
     if args.budget < 1:
         raise CliError(f"--budget must be at least 1, got {args.budget}")
     if not args.timeout > 0:
