@@ -1,0 +1,1 @@
+"""Cross-checking another engine: drive it, fit its rules, shrink its disagreements."""
