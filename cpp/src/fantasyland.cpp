@@ -61,23 +61,11 @@ bool may_beat(const Best& best, double bound, Strength back, Strength middle, bo
   return middle >= best.middle;
 }
 
-// The greatest key of a row of strength at most `s` (strictly below under `strict`) in `bounds`.
-double bound_at_most(const std::pair<Strength, double>* bounds, int count, Strength s, bool strict) noexcept {
-  const auto* end = strict ? std::lower_bound(bounds, bounds + count, std::make_pair(s, -1.0),
-                                              [](const auto& a, const auto& b) { return a.first < b.first; })
-                           : std::upper_bound(bounds, bounds + count, std::make_pair(s, -1.0),
-                                              [](const auto& a, const auto& b) { return a.first < b.first; });
-  if (end == bounds) return -1.0;  // no such row
-  return (end - 1)->second;
-}
-
-// Builds the running maximum of keys over rows sorted by strength.
-template <class Row>
-void build_bounds(const Row* rows, int count, double Row::*key, std::pair<Strength, double>* out) noexcept {
-  for (int k = 0; k < count; ++k) out[k] = {rows[k].strength, rows[k].*key};
-  std::sort(out, out + count, [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (int k = 1; k < count; ++k) out[k].second = std::max(out[k].second, out[k - 1].second);
-}
+// The greatest front key under a row of strength s, by the row's (category, first tie-break value): a front
+// of at most that strength has a (category, first value) of at most the row's, so the greatest key over
+// those bounds every front the row allows. Index category * 16 + value, a running maximum.
+constexpr int kCapSlots = (kFiveOfAKind + 1) * 16;
+int cap_slot(Strength s) noexcept { return category_of(s) * 16 + vector_value(s, 0); }
 
 }  // namespace
 
@@ -128,7 +116,13 @@ FantasylandSetting solve_fantasyland(const std::uint8_t* cards, int count, const
   }
   const FantasylandScratch::Five* five = scratch.five.data();
   const FantasylandScratch::Three* three = scratch.three.data();
-  build_bounds(three, n3, &FantasylandScratch::Three::key, scratch.front_bound.data());
+  double front_cap_of[kCapSlots];
+  std::fill(front_cap_of, front_cap_of + kCapSlots, -1.0);
+  for (int k = 0; k < n3; ++k) {
+    double& cap = front_cap_of[cap_slot(three[k].strength)];
+    cap = std::max(cap, three[k].key);
+  }
+  for (int k = 1; k < kCapSlots; ++k) front_cap_of[k] = std::max(front_cap_of[k], front_cap_of[k - 1]);
   // The greatest middle key of each category and below: a middle under a back is of its category or below.
   double middle_cap_of[kFiveOfAKind + 1];
   std::fill(middle_cap_of, middle_cap_of + kFiveOfAKind + 1, -1.0);
@@ -138,7 +132,7 @@ FantasylandSetting solve_fantasyland(const std::uint8_t* cards, int count, const
   }
   for (int c = 1; c <= kFiveOfAKind; ++c) middle_cap_of[c] = std::max(middle_cap_of[c], middle_cap_of[c - 1]);
   const double max_middle = middle_cap_of[kFiveOfAKind];
-  const double max_front = scratch.front_bound[static_cast<std::size_t>(n3 - 1)].second;
+  const double max_front = front_cap_of[kCapSlots - 1];
 
   // The backs by decreasing key, each key's backs in subset order: a counting sort over the few distinct
   // keys (royalties of rows are few), so only the keys are sorted.
@@ -178,7 +172,7 @@ FantasylandSetting solve_fantasyland(const std::uint8_t* cards, int count, const
   const auto try_middle = [&](const FantasylandScratch::Five& back, int bi, int rank) {
     const auto& middle = five[rank];
     if (middle.strength > back.strength || (strict && middle.strength == back.strength)) return;
-    const double front_cap_m = bound_at_most(scratch.front_bound.data(), n3, middle.strength, false);
+    const double front_cap_m = front_cap_of[cap_slot(middle.strength)];
     if (!may_beat(best, back.back_key + middle.middle_key + front_cap_m, back.strength, middle.strength, true)) {
       return;
     }
@@ -229,8 +223,11 @@ FantasylandSetting solve_fantasyland(const std::uint8_t* cards, int count, const
     // Backs come in decreasing key: once even the best middle and front cannot lift one, none can.
     if (best.found && back.back_key + max_middle + max_front < best.value - kSlack) break;
     const double middle_cap = middle_cap_of[category_of(back.strength)];
-    // The best front among the cards the back leaves, of at most its strength: first in key order.
-    double front_cap = -1.0;
+    // First the bound with any front of at most the back's strength (a binary search), then, only when
+    // that one passes, with the best such front among the cards the back leaves (first in key order).
+    double front_cap = front_cap_of[cap_slot(back.strength)];
+    if (!may_beat(best, back.back_key + middle_cap + front_cap, back.strength, 0, false)) continue;
+    front_cap = -1.0;
     for (int k = 0; k < n3; ++k) {
       const auto& front = three[front_order[k]];
       if ((front.mask & back.mask) == 0 && front.strength <= back.strength) {

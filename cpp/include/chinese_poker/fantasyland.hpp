@@ -60,8 +60,6 @@ struct FantasylandScratch {
   std::array<std::uint16_t, kMaxFiveSubsets> back_order;    // by back key, descending
   std::array<std::uint16_t, kMaxFiveSubsets> back_bucket;   // each back's key, as an index of distinct keys
   std::array<std::uint16_t, kMaxThreeSubsets> front_order;  // by key, then strength, descending
-  // (strength, greatest key of a front of at most that strength), ascending by strength: the bound.
-  std::array<std::pair<Strength, double>, kMaxThreeSubsets> front_bound;
 };
 
 // Solves one hand of `count` (14..17) valid cards of the rules' pack (check_cards_in_pack(pack_of(rules)));
