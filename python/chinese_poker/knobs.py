@@ -53,6 +53,7 @@ __all__ = [
     "ROYALTY_CATEGORIES",
     "AceBasis",
     "Fantasyland",
+    "OfcVariant",
     "FoulPolicy",
     "FoulVsFoul",
     "HomeRunScope",
@@ -101,6 +102,7 @@ FoulVsFoul = Literal["push", "as_laid"]
 #: The ``row_base`` knob as stored: units of a won front, middle and back.
 RowBase = tuple[int, int, int]
 Fantasyland = Literal["off", "standard", "progressive"]
+OfcVariant = Literal["classic", "pineapple"]
 AceBasis = Literal["pairwise", "table"]
 Shooting = Literal["scoop", "no_lost_row"]
 HomeRunScope = Literal["own_pairs", "table"]

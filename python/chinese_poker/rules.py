@@ -42,6 +42,7 @@ from chinese_poker.knobs import (
     REMOVED_KNOBS,
     AceBasis,
     Fantasyland,
+    OfcVariant,
     FoulPolicy,
     FoulVsFoul,
     HomeRunScope,
@@ -137,6 +138,7 @@ class Rules:
     home_run_scope: HomeRunScope = "own_pairs"
     extra_suits: str = ""
     jokers: int = 0
+    ofc_variant: OfcVariant = "classic"
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
