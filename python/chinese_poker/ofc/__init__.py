@@ -1,6 +1,6 @@
-"""Open-Face Chinese Poker play: the exact fantasyland setting (``fantasyland``), batch form included.
-
-See docs/OFC.md for the rules of play (RULES.md 4.2 and 4.3) and the solver's method.
+"""Open-Face Chinese Poker play (docs/OFC.md): the exact fantasyland setting (``fantasyland``, and its
+batch form) and the game state (``new_game``, ``GameState``, ``Action``) with legal actions, dealt
+reproducibly from a seed.
 """
 
 from __future__ import annotations
@@ -12,8 +12,20 @@ from chinese_poker.ofc.fantasyland import (
     fantasyland_batch,
     stay_value_of,
 )
+from chinese_poker.ofc.state import ROWS, Action, GameState, action, new_game
 
-__all__ = ["STAY_SAMPLE_HANDS", "Setting", "fantasyland", "fantasyland_batch", "stay_value_of"]
+__all__ = [
+    "ROWS",
+    "STAY_SAMPLE_HANDS",
+    "Action",
+    "GameState",
+    "Setting",
+    "action",
+    "fantasyland",
+    "fantasyland_batch",
+    "new_game",
+    "stay_value_of",
+]
 
 
 def __dir__() -> list[str]:
