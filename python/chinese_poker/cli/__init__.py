@@ -6,7 +6,8 @@ distinct settings of 13 cards and why), ``rules`` (list presets or
 print one as TOML), ``simulate`` (play many random deals, a strategy per seat), ``vectors`` (write
 conformance vectors), ``verify`` (compare another implementation's output with the expected output),
 ``serve`` (the HTTP JSON scoring service, an optional extra) and ``audit`` (re-settle a log of rounds and
-check its receipts, nets and deals). The JSON round format is described in docs/JSON_FORMAT.md.
+check its receipts, nets and deals) and ``ofc`` (open-face play: ``ofc fantasyland``, the best
+fantasyland setting). The JSON round format is described in docs/JSON_FORMAT.md.
 
 Exit codes: 0 success; 1 ``verify`` found disagreements, ``check`` found a foul or ``audit`` a mismatch;
 2 bad input (malformed JSON, a bad or duplicate card, a wrong row size, an unknown preset, ...), reported
@@ -21,7 +22,7 @@ import sys
 from collections.abc import Sequence
 
 from chinese_poker._version import __version__
-from chinese_poker.cli import audit, check, deal, rules, score, serve, simulate, suggest, vectors, verify
+from chinese_poker.cli import audit, check, deal, ofc, rules, score, serve, simulate, suggest, vectors, verify
 from chinese_poker.cli.common import PROG, CliError, one_line
 from chinese_poker.formats.rounds import RoundError
 from chinese_poker.formats.verify import OutputFileError
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_parser(commands)
     serve.add_parser(commands)
     audit.add_parser(commands)
+    ofc.add_parser(commands, rules_help)
     return parser
 
 
