@@ -139,3 +139,27 @@ def test_bad_stay_values_and_batches() -> None:
         fantasyland_batch(bad, "ofc", 1.0)
     with pytest.raises(ValueError, match="hands"):
         fantasyland_batch(np.zeros((2, 13), dtype=np.uint8), "ofc", 1.0)
+
+
+def test_general_evaluation_path_equals_the_fast_one() -> None:
+    # An added suit sends every row through the general evaluator (repeats and jokers allowed); on cards
+    # held once it must give exactly what the 52-card evaluator gives.
+    rng = random.Random(50)
+    hands = np.array([rng.sample(range(52), 15) for _ in range(12)], dtype=np.uint8)
+    plain = fantasyland_batch(hands, "ofc", 6.0)
+    general = fantasyland_batch(hands, Rules.preset("ofc").replace(extra_suits="s"), 6.0)
+    for name in plain:
+        assert np.array_equal(plain[name], general[name])
+
+
+def test_batch_and_single_name_the_same_bad_card() -> None:
+    rng = random.Random(51)
+    hands = np.array([rng.sample(range(52), 14) for _ in range(4)], dtype=np.uint8)
+    hands[2, 9] = hands[2, 3]
+    with pytest.raises(ValueError, match="appears twice") as single:
+        fantasyland(hands[2].tolist(), "ofc", 1.0)
+    with pytest.raises(ValueError, match="hand 2, index 9") as batch:
+        fantasyland_batch(hands, "ofc", 1.0)
+    card = str(single.value).split("card ")[1].split()[0]
+    assert "3 and 9" in str(single.value)
+    assert f"card {card}" in str(batch.value)
