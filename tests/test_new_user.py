@@ -232,7 +232,7 @@ def canonical_digest(rules: Rules) -> str:
     data = rules.to_dict()
     data.pop("preset", None)
     # JSON_FORMAT.md: a knob newer than the digest hashes only away from its default.
-    for knob, default in (("jokers", 0), ("foul_counts_for_home_run", False)):
+    for knob, default in (("jokers", 0), ("foul_counts_for_home_run", False), ("ofc_variant", "classic")):
         if data[knob] == default:
             del data[knob]
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()

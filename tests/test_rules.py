@@ -81,6 +81,7 @@ DEFAULTS: dict[str, Any] = {
     "home_run_scope": "own_pairs",
     "extra_suits": "",
     "jokers": 0,
+    "ofc_variant": "classic",
 }
 
 PAGAT_NATURALS = [["six_pairs", 3], ["three_straights", 3], ["three_flushes", 3], ["dragon", 13]]
@@ -870,6 +871,7 @@ def test_enum_choices_are_those_of_rules_md() -> None:
         "ace_basis": ("pairwise", "table"),
         "shooting": ("scoop", "no_lost_row"),
         "home_run_scope": ("own_pairs", "table"),
+        "ofc_variant": ("classic", "pineapple"),
     }
 
 

@@ -67,6 +67,7 @@ CUSTOM_RULES: dict[str, dict[str, Any]] = {
         "royalty_mode": "add",
         "royalty_condition": "always",
         "fantasyland": "progressive",
+        "ofc_variant": "pineapple",
         "foul_pays_royalties": False,
         "royalties_in_multiplier": True,
         "scoop_multiplier": 2,

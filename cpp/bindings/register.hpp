@@ -24,6 +24,7 @@ void register_settle(pybind11::module_& m);
 void register_arrange(pybind11::module_& m);
 void register_round_lines(pybind11::module_& m);
 void register_fair(pybind11::module_& m);
+void register_ofc(pybind11::module_& m);
 
 // The card parser: a card text or an iterable of card strings and codes, repeats rejected (ValueError or
 // TypeError naming the token and its position), except that a card of a suit in `extra_suits` (bit s for

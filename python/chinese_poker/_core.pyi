@@ -296,3 +296,16 @@ def fair_audit_lines(
     receipt_format: str,
     key: bytes,
 ) -> npt.NDArray[np.uint8]: ...
+def fantasyland_solve(
+    cards: bytes, rules: RulesSpec, stay_value: float
+) -> tuple[bytes, bytes, tuple[int, int, int], tuple[int, int, int], bool, float]: ...
+def fantasyland_batch(
+    hands: npt.NDArray[np.uint8], rules: RulesSpec, stay_value: float, threads: int = 1
+) -> tuple[
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.float64],
+]: ...

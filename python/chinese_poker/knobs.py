@@ -63,6 +63,7 @@ __all__ = [
     "NaturalUnitsMode",
     "NaturalVsNatural",
     "Naturals",
+    "OfcVariant",
     "OverallBasis",
     "RowBase",
     "Royalties",
@@ -101,6 +102,7 @@ FoulVsFoul = Literal["push", "as_laid"]
 #: The ``row_base`` knob as stored: units of a won front, middle and back.
 RowBase = tuple[int, int, int]
 Fantasyland = Literal["off", "standard", "progressive"]
+OfcVariant = Literal["classic", "pineapple"]
 AceBasis = Literal["pairwise", "table"]
 Shooting = Literal["scoop", "no_lost_row"]
 HomeRunScope = Literal["own_pairs", "table"]

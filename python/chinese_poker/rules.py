@@ -51,6 +51,7 @@ from chinese_poker.knobs import (
     NaturalTiebreak,
     NaturalUnitsMode,
     NaturalVsNatural,
+    OfcVariant,
     OverallBasis,
     RowBase,
     Royalties,
@@ -138,6 +139,7 @@ class Rules:
     home_run_scope: HomeRunScope = "own_pairs"
     extra_suits: str = ""
     jokers: int = 0
+    ofc_variant: OfcVariant = "classic"
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:

@@ -121,7 +121,9 @@
   X(TABLE, extra_suits, void, extra_suits, "\"\"", 0, 0, "", \
     "pack", "1.1", "suits whose 13 cards are in the pack once more: '' or one or two suit letters; 5 and 6 players") \
   X(INT, jokers, std::uint8_t, jokers, 0, 0, ::chinese_poker::kMaxJokers, "", \
-    "pack", "1.2", "jokers in the pack, X1 and X2, each standing for the card that makes its row strongest")
+    "pack", "1.2", "jokers in the pack, X1 and X2, each standing for the card that makes its row strongest") \
+  X(ENUM, ofc_variant, ::chinese_poker::OfcVariant, ofc_variant, 0, 0, 0, "classic|pineapple", \
+    "open_face", "4.3", "how an open-face hand is dealt: 5 then 8 streets of 1 (classic), or 5 then 4 streets of 3, placing 2 and discarding 1 (pineapple)")
 // clang-format on
 
 namespace chinese_poker {

@@ -57,6 +57,9 @@ constexpr int kRoyaltyRanks = 13;
 // fantasyland knob (RULES.md 4.2).
 enum class Fantasyland : std::uint8_t { kOff = 0, kStandard = 1, kProgressive = 2 };
 
+// ofc_variant knob (RULES.md 4.3): how an open-face hand is dealt and placed; no settlement reads it.
+enum class OfcVariant : std::uint8_t { kClassic = 0, kPineapple = 1 };
+
 enum Row : int { kFront = 0, kMiddle = 1, kBack = 2 };
 
 // How two naturals in one pair pay each other (RULES.md 11.1).

@@ -6,8 +6,9 @@ distinct settings of 13 cards and why), ``rules`` (list presets or
 print one as TOML), ``simulate`` (play many random deals, a strategy per seat), ``vectors`` (write
 conformance vectors), ``verify`` (compare another implementation's output with the expected output),
 ``serve`` (the HTTP JSON scoring service, an optional extra), ``audit`` (re-settle a log of rounds and
-check its receipts, nets and deals) and ``xcheck`` (drive another engine over JSON Lines, fit its rules and
-shrink every disagreement to a minimal round). The JSON round format is described in docs/JSON_FORMAT.md.
+check its receipts, nets and deals), ``xcheck`` (drive another engine over JSON Lines, fit its rules and
+shrink every disagreement to a minimal round) and ``ofc`` (open-face play: ``ofc fantasyland``, the best
+fantasyland setting). The JSON round format is described in docs/JSON_FORMAT.md.
 
 Exit codes: 0 success; 1 ``verify`` or ``xcheck`` found disagreements, ``check`` found a foul or ``audit``
 a mismatch; 2 bad input (malformed JSON, a bad or duplicate card, a wrong row size, an unknown preset, ...)
@@ -26,6 +27,7 @@ from chinese_poker.cli import (
     audit,
     check,
     deal,
+    ofc,
     rules,
     score,
     serve,
@@ -69,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(commands)
     audit.add_parser(commands)
     xcheck.add_parser(commands, rules_help, progress_help)
+    ofc.add_parser(commands, rules_help)
     return parser
 
 

@@ -15,10 +15,13 @@ Public names:
 - ``resolve_rules(preset_or_dict, **overrides)``: the resolved rules dict of a preset (RULES.md 6).
 - ``legal_settings(cards13, rules)``, ``pareto_front(triples)``, ``strongest(cards13, rules)``: arranging
   by brute force over every split.
+- ``best_setting(cards, rules, stay_value)``: the best fantasyland setting of 14 to 17 cards by brute
+  force over every 13-card setting (RULES.md 4.3).
 """
 
 from chinese_poker.reference.arrange import legal_settings, pareto_front, strongest
 from chinese_poker.reference.evaluate import CATEGORY_NAMES, DEFAULT_RULES, compare_rows, evaluate
+from chinese_poker.reference.fantasyland import best_setting
 from chinese_poker.reference.naturals import NATURAL_KINDS, detect_natural, natural_key
 from chinese_poker.reference.settle import PRESETS, ROYALTY_TABLES, is_foul, resolve_rules, royalties, settle
 
@@ -28,6 +31,7 @@ __all__ = [
     "NATURAL_KINDS",
     "PRESETS",
     "ROYALTY_TABLES",
+    "best_setting",
     "compare_rows",
     "detect_natural",
     "evaluate",

@@ -138,6 +138,8 @@ DEFAULT_RULES: dict[str, Any] = {
     # the pack (RULES.md 1.1, 1.2)
     "extra_suits": "",
     "jokers": 0,
+    # open-face dealing (RULES.md 4.3): read by no settlement, so the reference accepts it and settles alike
+    "ofc_variant": "classic",
 }
 
 #: The jokers X1 and X2 (RULES.md 1.2).

@@ -291,6 +291,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "natural_units_mode": ("table", "as_home_run"),
     "foul_vs_foul": ("push", "as_laid"),
     "fantasyland": ("off", "standard", "progressive"),
+    "ofc_variant": ("classic", "pineapple"),
     "ace_basis": ("pairwise", "table"),
     "shooting": ("scoop", "no_lost_row"),
     "home_run_scope": ("own_pairs", "table"),
