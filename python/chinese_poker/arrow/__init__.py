@@ -14,9 +14,19 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError("chinese_poker.arrow needs pyarrow: pip install 'chinese-poker[arrow]'") from error
 
 from chinese_poker.arrow._columns import CARDS_TYPE
+from chinese_poker.arrow._files import conform_rounds, from_jsonl, read_parquet, to_jsonl, write_parquet
 from chinese_poker.arrow._settle import arrange_arrow, settle_arrow
 
-__all__ = ["CARDS_TYPE", "arrange_arrow", "settle_arrow"]
+__all__ = [
+    "CARDS_TYPE",
+    "arrange_arrow",
+    "conform_rounds",
+    "from_jsonl",
+    "read_parquet",
+    "settle_arrow",
+    "to_jsonl",
+    "write_parquet",
+]
 
 
 def __dir__() -> list[str]:
