@@ -146,7 +146,7 @@ def seat_flags(batch: pa.RecordBatch, name: str, cards: RoundCards) -> npt.NDArr
     if values.type != pa.bool_():
         raise bad(name, None, f"must be list<bool>, got {batch.column(name).type}")
     flags = values.to_numpy(zero_copy_only=False).astype(np.bool_)
-    return _aligned(flags, null_rounds, cards, False)
+    return _aligned(flags, null_rounds, cards, False).astype(np.bool_, copy=False)
 
 
 def _integers(values: pa.Array, name: str, whole: pa.DataType) -> npt.NDArray[np.int64]:

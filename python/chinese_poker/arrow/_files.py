@@ -7,6 +7,7 @@ import io
 import json
 import os
 from collections.abc import Iterable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Any, Union
 
@@ -71,8 +72,10 @@ def from_jsonl(source: PathLike | IO[bytes], rules: Rules | None = None) -> pa.T
     """A table of rounds (docs/JSON_FORMAT.md 5) from a JSON Lines round file (a path or a binary stream):
     every round checked as ``chinese-poker score`` checks it (a bad one raises ``RoundError``, a ValueError
     naming its line). ``rules`` override the rounds' own, as ``score --rules`` does."""
-    stream = Path(source).open("rb") if isinstance(source, (str, os.PathLike)) else source
-    try:
+    with ExitStack() as stack:
+        stream = (
+            stack.enter_context(Path(source).open("rb")) if isinstance(source, (str, os.PathLike)) else source
+        )
         rounds = []
         for raw in stream_rounds(stream, json_lines=True).records:
             if raw.error is not None:
@@ -86,9 +89,6 @@ def from_jsonl(source: PathLike | IO[bytes], rules: Rules | None = None) -> pa.T
                     override_rules=rules is not None,
                 )
             )
-    finally:
-        if stream is not source:
-            stream.close()
     return _rounds_table(rounds)
 
 
@@ -130,9 +130,13 @@ def to_jsonl(table: pa.Table | pa.RecordBatch, target: PathLike | IO[str]) -> in
     if is_rounds:
         for batch in table.to_batches() if isinstance(table, pa.Table) else [table]:
             read_cards(batch)  # the cards' types and nulls are checked before anything is written
-    stream = Path(target).open("w", encoding="utf-8") if isinstance(target, (str, os.PathLike)) else target
     count = 0
-    try:
+    with ExitStack() as stack:
+        stream = (
+            stack.enter_context(Path(target).open("w", encoding="utf-8"))
+            if isinstance(target, (str, os.PathLike))
+            else target
+        )
         for position, row in enumerate(rows, start=1):
             try:
                 data = _round_of_row(row, position) if is_rounds else row
@@ -140,9 +144,6 @@ def to_jsonl(table: pa.Table | pa.RecordBatch, target: PathLike | IO[str]) -> in
                 raise ValueError(f"row {position - 1}: {error}") from None
             stream.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
             count += 1
-    finally:
-        if stream is not target:
-            stream.close()
     return count
 
 
@@ -166,7 +167,7 @@ def conform_rounds(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch | pa.Tabl
     Already conforming columns are returned as they are."""
     if isinstance(batch, pa.Table):
         parts = [conform_rounds(b) for b in batch.to_batches()]
-        return pa.Table.from_batches(parts, schema=_conformed_schema(batch.schema))  # type: ignore[arg-type]
+        return pa.Table.from_batches(parts, schema=_conformed_schema(batch.schema))
     if CARDS not in batch.schema.names:
         raise bad(CARDS, None, "missing")
     column = batch.column(CARDS)

@@ -45,7 +45,7 @@ _PAIR_FIELDS = (
 _SEAT_FIELDS = ("fantasyland_cards", "player_foul", "player_natural", "player_home_run")
 
 
-def _rules_of_value(value: str, default: Rules, by_digest: dict[str, Rules], row: int) -> Rules:
+def _rules_of_value(value: str, by_digest: dict[str, Rules], row: int) -> Rules:
     """The rules a ``rules`` value names: a preset, the digest of a preset or of ``default``, or a JSON
     object of knobs."""
     if value in by_digest:
@@ -80,7 +80,7 @@ def _rules_per_row(batch: pa.RecordBatch, default: Rules) -> tuple[npt.NDArray[n
         used = np.flatnonzero(indices == position)
         if not len(used):
             continue
-        resolved.append(_rules_of_value(value, default, by_digest, int(used[0])))
+        resolved.append(_rules_of_value(value, by_digest, int(used[0])))
     # Dictionary values that no round uses were skipped: map the used ones to their place in `resolved`.
     mapping = np.zeros(len(encoded.dictionary) + 1, dtype=np.int64)
     place = 1
@@ -217,12 +217,15 @@ def _settle_one(
                 results.append((group, settle_batch(rounds, group.rules, threads=threads, **arguments)))
         except _core.InputError as error:
             raise _located(error, group) from None
-    return _output(batch, cards, rules_index, rules, results, detail, first)
+    return _output(
+        batch, cards, rules_index=rules_index, rules=rules, results=results, detail=detail, first=first
+    )
 
 
 def _output(
     batch: pa.RecordBatch,
     cards: RoundCards,
+    *,
     rules_index: npt.NDArray[np.int64],
     rules: list[Rules],
     results: list[tuple[_Group, Any]],

@@ -6,7 +6,8 @@ distinct settings of 13 cards and why), ``rules`` (list presets or
 print one as TOML), ``simulate`` (play many random deals, a strategy per seat), ``vectors`` (write
 conformance vectors), ``verify`` (compare another implementation's output with the expected output),
 ``serve`` (the HTTP JSON scoring service, an optional extra) and ``audit`` (re-settle a log of rounds and
-check its receipts, nets and deals). The JSON round format is described in docs/JSON_FORMAT.md.
+check its receipts, nets and deals) and ``convert`` (round files between JSON Lines and Parquet).
+The JSON round format is described in docs/JSON_FORMAT.md.
 
 Exit codes: 0 success; 1 ``verify`` found disagreements, ``check`` found a foul or ``audit`` a mismatch;
 2 bad input (malformed JSON, a bad or duplicate card, a wrong row size, an unknown preset, ...), reported
@@ -21,7 +22,19 @@ import sys
 from collections.abc import Sequence
 
 from chinese_poker._version import __version__
-from chinese_poker.cli import audit, check, deal, rules, score, serve, simulate, suggest, vectors, verify
+from chinese_poker.cli import (
+    audit,
+    check,
+    columnar,
+    deal,
+    rules,
+    score,
+    serve,
+    simulate,
+    suggest,
+    vectors,
+    verify,
+)
 from chinese_poker.cli.common import PROG, CliError, one_line
 from chinese_poker.formats.rounds import RoundError
 from chinese_poker.formats.verify import OutputFileError
@@ -46,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     progress_help = "progress bar on stderr: auto (only on a terminal, the default), always or never"
 
     score.add_parser(commands, rules_help, progress_help)
+    columnar.add_convert_parser(commands, rules_help)
     deal.add_parser(commands, rules_help)
     check.add_parser(commands, rules_help)
     suggest.add_parser(commands, rules_help)
