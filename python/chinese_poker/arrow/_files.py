@@ -171,9 +171,9 @@ def conform_rounds(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch | pa.Tabl
     if CARDS not in batch.schema.names:
         raise bad(CARDS, None, "missing")
     column = batch.column(CARDS)
-    if column.type == CARDS_TYPE:
-        return batch
     kind = column.type
+    if _is_cards_type(kind):
+        return batch
     seat = getattr(kind, "value_type", None)
     inner = getattr(seat, "value_type", None)
     if seat is None or inner is None or not pa.types.is_integer(inner):
@@ -205,6 +205,17 @@ def conform_rounds(batch: pa.RecordBatch | pa.Table) -> pa.RecordBatch | pa.Tabl
     flat = pa.FixedSizeListArray.from_arrays(pa.array(codes.astype(np.uint8)), 13)
     conformed = pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), flat)
     return batch.set_column(batch.schema.get_field_index(CARDS), CARDS, conformed)
+
+
+def _is_cards_type(kind: pa.DataType) -> bool:
+    """Whether ``kind`` is the documented cards type (whatever its fields are named, as engines name them
+    differently), with 32- or 64-bit offsets."""
+    if not (pa.types.is_list(kind) or pa.types.is_large_list(kind)):
+        return False
+    seat = kind.value_type
+    return bool(
+        pa.types.is_fixed_size_list(seat) and seat.list_size == 13 and seat.value_type == pa.uint8()
+    )
 
 
 def _conformed_schema(schema: pa.Schema) -> pa.Schema:
