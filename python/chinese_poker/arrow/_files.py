@@ -213,9 +213,7 @@ def _is_cards_type(kind: pa.DataType) -> bool:
     if not (pa.types.is_list(kind) or pa.types.is_large_list(kind)):
         return False
     seat = kind.value_type
-    return bool(
-        pa.types.is_fixed_size_list(seat) and seat.list_size == 13 and seat.value_type == pa.uint8()
-    )
+    return bool(pa.types.is_fixed_size_list(seat) and seat.list_size == 13 and seat.value_type == pa.uint8())
 
 
 def _conformed_schema(schema: pa.Schema) -> pa.Schema:

@@ -104,8 +104,11 @@ class _Group:
 
 def _groups(cards: RoundCards, rules_index: npt.NDArray[np.int64], rules: list[Rules]) -> Iterator[_Group]:
     starts = cards.offsets[:-1]
+    if len(starts) and len(rules) == 1 and cards.players.min() == cards.players.max():
+        yield _Group(rules[0], int(cards.players[0]), None, starts)  # the common case: one group
+        return
     keys = rules_index * 8 + cards.players
-    distinct = np.unique(keys)
+    distinct = np.flatnonzero(np.bincount(keys)) if len(keys) else keys
     if not len(distinct):  # an empty batch: one empty group gives the output its types
         yield _Group(rules[0], 2, None, starts)
         return
@@ -117,12 +120,26 @@ def _groups(cards: RoundCards, rules_index: npt.NDArray[np.int64], rules: list[R
         yield _Group(rules[int(key) // 8], int(key) % 8, rows, starts[rows])
 
 
+def _as_items(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A C-contiguous array (N, ...) as N opaque items: numpy gathers and scatters whole items of one 1-D
+    array several times faster than rows of a 2-D one."""
+    values = np.ascontiguousarray(values)
+    if values.ndim == 1:
+        return values
+    item = np.dtype((np.void, values.itemsize * int(np.prod(values.shape[1:]))))
+    if not len(values):
+        return np.empty(0, dtype=item)
+    return values.reshape(len(values), -1).view(item).reshape(-1)
+
+
 def _gather(values: npt.NDArray[Any], group: _Group, width: int) -> npt.NDArray[Any]:
     """The group's rows of per-seat ``values`` (``width`` values a round from each first seat) as
     (rounds, width, ...); a view when the group is the whole batch."""
     if group.rows is None:
         return values.reshape(len(group.starts), width, *values.shape[1:])
-    return values[group.starts[:, None] + np.arange(width)]
+    index = (group.starts[:, None] + np.arange(width)).reshape(-1)
+    taken = np.take(_as_items(values), index)
+    return taken.view(values.dtype).reshape(len(group.starts), width, *values.shape[1:])
 
 
 def _located(error: _core.InputError, group: _Group) -> ValueError:
@@ -159,18 +176,20 @@ def _list_array(offsets: npt.NDArray[np.int64], values: npt.NDArray[Any], large:
 
 
 def _scatter(
-    parts: list[tuple[_Group, npt.NDArray[Any]]], counts: npt.NDArray[np.int64], large: bool
+    parts: list[tuple[_Group, npt.NDArray[Any]]], offsets: npt.NDArray[np.int64], large: bool
 ) -> pa.Array:
-    """One list column from each group's (rounds, K, ...) result, round r holding ``counts[r]`` values."""
-    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    """One list column from each group's (rounds, K, ...) result, round r's values at
+    ``offsets[r]:offsets[r + 1]``."""
     first = parts[0][1]
     if len(parts) == 1 and parts[0][0].rows is None:
         return _list_array(offsets, first.reshape(-1, *first.shape[2:]), large)
     out = np.zeros((int(offsets[-1]), *first.shape[2:]), dtype=first.dtype)
+    items = _as_items(out)
     for group, values in parts:
         assert group.rows is not None
         width = values.shape[1]
-        out[offsets[group.rows][:, None] + np.arange(width)] = values
+        index = (offsets[group.rows][:, None] + np.arange(width)).reshape(-1)
+        items[index] = _as_items(values.reshape(-1, *values.shape[2:]))
     return _list_array(offsets, out, large)
 
 
@@ -185,26 +204,25 @@ def _settle_one(
     bets = seat_ints(batch, "bets", cards, 1)
     stakes = stakes_column(batch, cards)
     banker = banker_column(batch)
-    squares = cards.players * cards.players
-    square_starts = np.concatenate(([0], np.cumsum(squares)))[:-1].astype(np.int64)
+    square_starts = np.zeros(0, dtype=np.int64)
+    if stakes is not None:
+        squares = cards.players * cards.players
+        square_starts = np.concatenate(([0], np.cumsum(squares)))[:-1].astype(np.int64)
     results: list[tuple[_Group, Any]] = []
     for group in _groups(cards, rules_index, rules):
         width = group.players
         rounds = _gather(cards.codes, group, width)
-        square = _Group(
-            group.rules,
-            width * width,
-            group.rows,
-            square_starts[group.rows] if group.rows is not None else square_starts,
-        )
+        stakes_of_group = None
+        if stakes is not None:
+            firsts = square_starts if group.rows is None else square_starts[group.rows]
+            square = _Group(group.rules, width * width, group.rows, firsts)
+            stakes_of_group = _gather(stakes, square, width * width).reshape(-1, width, width)
         arguments: dict[str, Any] = {
             "declared": None if declared is None else _gather(declared, group, width),
             "surrender": None if surrender is None else _gather(surrender, group, width),
             "fantasyland": None if fantasyland is None else _gather(fantasyland, group, width),
             "bets": None if bets is None else _gather(bets, group, width),
-            "stakes": None
-            if stakes is None
-            else _gather(stakes, square, width * width).reshape(-1, width, width),
+            "stakes": stakes_of_group,
             "banker": None if banker is None else (banker if group.rows is None else banker[group.rows]),
         }
         arguments = {k: None if v is None else np.ascontiguousarray(v) for k, v in arguments.items()}
@@ -243,16 +261,17 @@ def _output(
     columns: dict[str, pa.Array] = {
         "id": ids,
         "rules_digest": digests,
-        "net": _scatter(nets, cards.players, cards.large),
+        "net": _scatter(nets, cards.offsets, cards.large),
     }
     if detail:
         pairs = cards.players * (cards.players - 1) // 2
+        pair_offsets = np.concatenate(([0], np.cumsum(pairs))).astype(np.int64)
         for name in _PAIR_FIELDS:
             parts = [(g, np.asarray(getattr(r, name))) for g, r in results]
-            columns[f"pair_{name}"] = _scatter(parts, pairs, cards.large)
+            columns[f"pair_{name}"] = _scatter(parts, pair_offsets, cards.large)
         for name in _SEAT_FIELDS:
             parts = [(g, np.asarray(getattr(r, name))) for g, r in results]
-            columns[name] = _scatter(parts, cards.players, cards.large)
+            columns[name] = _scatter(parts, cards.offsets, cards.large)
     return pa.RecordBatch.from_pydict(columns)
 
 
