@@ -7,8 +7,9 @@ print one as TOML), ``simulate`` (play many random deals, a strategy per seat), 
 conformance vectors), ``verify`` (compare another implementation's output with the expected output),
 ``serve`` (the HTTP JSON scoring service, an optional extra), ``audit`` (re-settle a log of rounds and
 check its receipts, nets and deals), ``xcheck`` (drive another engine over JSON Lines, fit its rules and
-shrink every disagreement to a minimal round) and ``ofc`` (open-face play: ``ofc fantasyland``, the best
-fantasyland setting). The JSON round format is described in docs/JSON_FORMAT.md.
+shrink every disagreement to a minimal round), ``ofc`` (open-face play: ``ofc fantasyland``, the best
+fantasyland setting) and ``convert`` (round files between JSON Lines and Parquet). The JSON round format
+is described in docs/JSON_FORMAT.md.
 
 Exit codes: 0 success; 1 ``verify`` or ``xcheck`` found disagreements, ``check`` found a foul or ``audit``
 a mismatch; 2 bad input (malformed JSON, a bad or duplicate card, a wrong row size, an unknown preset, ...)
@@ -26,6 +27,7 @@ from chinese_poker._version import __version__
 from chinese_poker.cli import (
     audit,
     check,
+    columnar,
     deal,
     ofc,
     rules,
@@ -61,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     progress_help = "progress bar on stderr: auto (only on a terminal, the default), always or never"
 
     score.add_parser(commands, rules_help, progress_help)
+    columnar.add_convert_parser(commands, rules_help)
     deal.add_parser(commands, rules_help)
     check.add_parser(commands, rules_help)
     suggest.add_parser(commands, rules_help)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
+from chinese_poker.cli.columnar import is_parquet, score_columnar
 from chinese_poker.cli.common import (
     PROG,
     CliError,
@@ -53,10 +54,12 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
     )
     score.add_argument(
         "--format",
-        choices=("table", "json", "jsonl"),
+        choices=("table", "json", "jsonl", "parquet"),
         default="table",
-        help="table (default), json (a list of output rounds) or jsonl (one per line)",
+        help="table (default), json (a list of output rounds), jsonl (one per line) or parquet "
+        "(Arrow columns, written to -o; docs/JSON_FORMAT.md 5)",
     )
+    score.add_argument("-o", "--out", help="with --format parquet: the Parquet file to write")
     score.add_argument(
         "--output",
         choices=OUTPUT_SHAPES,
@@ -149,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
     """Settle the rounds of ``args.file`` as they are read (JSON Lines is streamed: output is written round
     by round, memory stays flat); exit code 0, or 2 when a round could not be settled. ``--output net`` on
     a JSON Lines file of the common shape is settled at once by the core instead (``_net_fast``)."""
+    if args.format == "parquet" or is_parquet(args.file):
+        return score_columnar(args)
     if args.output == "net" and args.format == "table":
         raise CliError("--output net needs --format json or jsonl")
     if args.output == "net" and args.explain:
