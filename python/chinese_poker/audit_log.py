@@ -22,9 +22,9 @@ from chinese_poker.audit import Mismatch, audit_record
 from chinese_poker.formats.records import (
     RawRound,
     _document,
-    _json_lines,
     _line_record,
     _numbered_lines,
+    sniff_json_lines,
 )
 from chinese_poker.formats.rounds import ENGINE, RoundError, rules_digest
 from chinese_poker.receipts import RECEIPT_FORMAT, _check_key
@@ -64,19 +64,8 @@ def audit_log(
     secret = _check_key(key)
     lines = _numbered_lines(stream)
     head: list[tuple[int, int, bytes]] = []
-    if json_lines is None:
-        # As stream_rounds decides: JSON Lines when the first non-blank line is a JSON value of its own
-        # and another non-blank line follows.
-        for item in lines:
-            head.append(item)
-            if item[2].strip():
-                break
-        if head and head[-1][2].strip() and next(_json_lines(head[-1:])).error is None:
-            for item in lines:
-                head.append(item)
-                if item[2].strip():
-                    json_lines = True
-                    break
+    if json_lines is None:  # as stream_rounds decides
+        json_lines, head = sniff_json_lines(lines)
     if json_lines:
         yield from _audit_json_lines(chain(head, lines), secret)
         return

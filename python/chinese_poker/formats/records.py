@@ -22,6 +22,7 @@ __all__ = [
     "count_json_lines",
     "read_json_records",
     "read_rounds",
+    "sniff_json_lines",
     "stream_rounds",
 ]
 
@@ -191,16 +192,26 @@ def stream_rounds(stream: IO[bytes], *, json_lines: bool | None = None) -> Recor
         return RecordStream(True, _json_lines(lines), None)
     head: list[_Line] = []
     if json_lines is None:
+        found, head = sniff_json_lines(lines)
+        if found:
+            return RecordStream(True, _json_lines(chain(head, lines)), None)
+    return _document(chain(head, lines))
+
+
+def sniff_json_lines(lines: Iterator[_Line]) -> tuple[bool, list[_Line]]:
+    """Whether numbered lines are JSON Lines by content (the first non-blank line is a complete JSON value
+    and another non-blank line follows), and the lines read to decide, which the caller reads first."""
+    head: list[_Line] = []
+    for item in lines:
+        head.append(item)
+        if item[2].strip():
+            break
+    if head and head[-1][2].strip() and next(_json_lines(head[-1:])).error is None:
         for item in lines:
             head.append(item)
             if item[2].strip():
-                break
-        if head and head[-1][2].strip() and next(_json_lines(head[-1:])).error is None:
-            for item in lines:
-                head.append(item)
-                if item[2].strip():
-                    return RecordStream(True, _json_lines(chain(head, lines)), None)
-    return _document(chain(head, lines))
+                return True, head
+    return False, head
 
 
 def __dir__() -> list[str]:

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 import chinese_poker._core as _core
 from chinese_poker.cards import CardsLike, format_card, parse_cards
+from chinese_poker.hand import rules_or_default
 from chinese_poker.rules import Rules, core_spec
 
 __all__ = [
@@ -78,17 +79,8 @@ class Setting:
 
 
 def _rules(rules: RulesLike | None) -> Rules:
-    if rules is None:
-        return Rules.preset("ofc")
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str):
-        return Rules.preset(rules)
-    if isinstance(rules, Mapping):
-        return Rules.from_dict(rules)
-    raise TypeError(
-        f"rules must be a chinese_poker.Rules, a preset name or a mapping, got {type(rules).__name__}"
-    )
+    # Open-face play defaults to the ofc preset; anything else is read as everywhere else.
+    return Rules.preset("ofc") if rules is None else rules_or_default(rules)
 
 
 def _texts(codes: bytes) -> tuple[str, ...]:
