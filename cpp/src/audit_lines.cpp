@@ -508,25 +508,6 @@ bool output_units(Reader& line, std::int64_t* units, int* count) noexcept {
 
 // ----- compact replays: the deal ---------------------------------------------------------------------
 
-// The rank and suit letters of the common card text ("As Kd", "as,kd"), through tables.
-struct CardLetters {
-  std::int8_t rank[128];
-  std::int8_t suit[128];
-  constexpr CardLetters() : rank(), suit() {
-    for (int k = 0; k < 128; ++k) rank[k] = suit[k] = -1;
-    const char ranks[] = "23456789TJQKA";
-    for (int r = 0; r < kNumRanks; ++r) {
-      rank[static_cast<unsigned char>(ranks[r])] = static_cast<std::int8_t>(r);
-      if (ranks[r] >= 'A') rank[static_cast<unsigned char>(ranks[r] - 'A' + 'a')] = static_cast<std::int8_t>(r);
-    }
-    const char suits[] = "cdhs";
-    for (int k = 0; k < kNumSuits; ++k) {
-      suit[static_cast<unsigned char>(suits[k])] = static_cast<std::int8_t>(k);
-      suit[static_cast<unsigned char>(suits[k] - 'a' + 'A')] = static_cast<std::int8_t>(k);
-    }
-  }
-};
-constexpr CardLetters kLetters;
 
 bool separator(char c) noexcept { return c == ' ' || c == ',' || c == ';'; }
 
@@ -540,8 +521,8 @@ bool plain_card_text(std::string_view text, std::size_t n, std::uint8_t* out) no
       continue;
     }
     if (k + 1 >= text.size() || count == n) return false;
-    const int rank = kLetters.rank[static_cast<unsigned char>(text[k]) & 127];
-    const int suit = kLetters.suit[static_cast<unsigned char>(text[k + 1]) & 127];
+    const int rank = kCardLetters.rank[static_cast<unsigned char>(text[k])];
+    const int suit = kCardLetters.suit[static_cast<unsigned char>(text[k + 1])];
     if (rank < 0 || suit < 0 || (k + 2 < text.size() && !separator(text[k + 2]))) return false;
     out[count++] = static_cast<std::uint8_t>(make_card(rank, suit));
     k += 2;

@@ -155,26 +155,6 @@ class Line {
   std::size_t end_;
 };
 
-// The rank (0..12) of a rank letter or digit 2-9, T, J, Q, K, A in any case, else -1; and the suit (0..3)
-// of a suit letter c, d, h, s in any case, else -1. "10" and the suit symbols are left to parse_card_text.
-struct CardLetters {
-  std::int8_t rank[256];
-  std::int8_t suit[256];
-  constexpr CardLetters() : rank(), suit() {
-    for (int k = 0; k < 256; ++k) rank[k] = suit[k] = -1;
-    const char ranks[] = "23456789TJQKA";
-    for (int r = 0; r < kNumRanks; ++r) {
-      rank[static_cast<unsigned char>(ranks[r])] = static_cast<std::int8_t>(r);
-      if (ranks[r] >= 'A') rank[static_cast<unsigned char>(ranks[r] - 'A' + 'a')] = static_cast<std::int8_t>(r);
-    }
-    const char suits[] = "cdhs";
-    for (int k = 0; k < kNumSuits; ++k) {
-      suit[static_cast<unsigned char>(suits[k])] = static_cast<std::int8_t>(k);
-      suit[static_cast<unsigned char>(suits[k] - 'a' + 'A')] = static_cast<std::int8_t>(k);
-    }
-  }
-};
-constexpr CardLetters kLetters;
 
 // The common card text, two letters a card ("Ks Kh Kd", "ks,kh,kd") between ASCII separators (space,
 // ',' or ';'), read through a table: exactly `n` cards into `out`, true; false when the text is anything
@@ -189,8 +169,8 @@ bool plain_card_text(std::string_view text, std::size_t n, std::uint8_t* out) no
       continue;
     }
     if (k + 1 >= text.size() || count == n) return false;
-    const int rank = kLetters.rank[c];
-    const int suit = kLetters.suit[static_cast<unsigned char>(text[k + 1])];
+    const int rank = kCardLetters.rank[c];
+    const int suit = kCardLetters.suit[static_cast<unsigned char>(text[k + 1])];
     if (rank < 0 || suit < 0) return false;
     // A card must end its chunk here, or the general parser reads the chunk (e.g. "AsKd").
     if (k + 2 < text.size()) {

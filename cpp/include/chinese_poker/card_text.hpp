@@ -5,7 +5,31 @@
 #include <cstdint>
 #include <string_view>
 
+#include "chinese_poker/cards.hpp"
+
 namespace chinese_poker {
+
+// The rank (0..12) of a rank letter or digit 2-9, T, J, Q, K, A in any case, else -1; and the suit (0..3)
+// of a suit letter c, d, h, s in any case, else -1, for every byte: the fast readers' two-letter cards.
+// "10" and the suit symbols are left to parse_card_text.
+struct CardLetters {
+  std::int8_t rank[256];
+  std::int8_t suit[256];
+  constexpr CardLetters() : rank(), suit() {
+    for (int k = 0; k < 256; ++k) rank[k] = suit[k] = -1;
+    const char ranks[] = "23456789TJQKA";
+    for (int r = 0; r < kNumRanks; ++r) {
+      rank[static_cast<unsigned char>(ranks[r])] = static_cast<std::int8_t>(r);
+      if (ranks[r] >= 'A') rank[static_cast<unsigned char>(ranks[r] - 'A' + 'a')] = static_cast<std::int8_t>(r);
+    }
+    const char suits[] = "cdhs";
+    for (int k = 0; k < kNumSuits; ++k) {
+      suit[static_cast<unsigned char>(suits[k])] = static_cast<std::int8_t>(k);
+      suit[static_cast<unsigned char>(suits[k] - 'a' + 'A')] = static_cast<std::int8_t>(k);
+    }
+  }
+};
+inline constexpr CardLetters kCardLetters;
 
 // Where a text stops being cards: the index of the card that could not be read and the byte range of
 // the unread rest of its chunk (a chunk is the text between separators).
