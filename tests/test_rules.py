@@ -1039,3 +1039,13 @@ def test_resolved_custom_table_and_naturals() -> None:
     assert resolved["naturals"] == [["dragon", 13], ["twelve_royals", 24]]
     assert "preset" not in resolved
     assert set(resolved) == set(KNOBS)
+
+
+@pytest.mark.parametrize(
+    "text", ['{"naturals": ' + "[" * 40 + "]" * 40 + "}", "naturals = " + "[" * 40 + "]" * 40]
+)
+def test_rules_nested_past_the_limit_are_refused_on_every_python(text: str) -> None:
+    # Deep enough to pass every Python's decoder, too deep for any rules document.
+    load = Rules.from_json if text.startswith("{") else Rules.from_toml
+    with pytest.raises(ValueError, match="nested too deeply"):
+        load(text)

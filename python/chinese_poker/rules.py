@@ -13,6 +13,7 @@ The stored form of each knob is described in ``chinese_poker.knobs``. Every bad 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import os
 from collections.abc import Mapping
@@ -383,7 +384,8 @@ def _preset(name: str, loading: tuple[str, ...] | None = None) -> Rules:
 
 
 # The per-knob guide lives with the knobs' vocabulary (knobs.KNOB_GUIDE); help(Rules) shows it in place.
-Rules.__doc__ = (Rules.__doc__ or "").replace("{knob_guide}", KNOB_GUIDE.replace("\n", "\n    "))
+# Cleaned first: Python 3.13 strips a docstring's indentation when compiling, older versions keep it.
+Rules.__doc__ = inspect.cleandoc(Rules.__doc__ or "").replace("{knob_guide}", KNOB_GUIDE)
 
 
 def __dir__() -> list[str]:

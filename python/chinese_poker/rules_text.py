@@ -38,7 +38,25 @@ def json_document(text: object) -> dict[str, Any]:
     data = jsontext.loads(text if isinstance(text, str) else utf8_text(text))
     if not isinstance(data, dict):
         raise ValueError(f"rules JSON must be an object, got {type(data).__name__}")
+    _check_depth(data, "JSON")
     return data
+
+
+# Rules nest four levels at most (a row's royalty table); the limit is explicit because how deep the
+# decoders reach before a RecursionError differs between Python versions.
+MAX_DEPTH = 32
+
+
+def _check_depth(data: object, kind: str) -> None:
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ValueError(f"rules {kind} is nested too deeply (more than {MAX_DEPTH} levels)")
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
 
 
 def toml_document(text: object) -> dict[str, Any]:
@@ -46,9 +64,11 @@ def toml_document(text: object) -> dict[str, Any]:
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"Rules.from_toml takes TOML text, got {type(text).__name__}")
     try:
-        return tomllib.loads(text if isinstance(text, str) else utf8_text(text))
+        data = tomllib.loads(text if isinstance(text, str) else utf8_text(text))
     except RecursionError:
         raise ValueError("rules TOML is nested too deeply") from None
+    _check_depth(data, "TOML")
+    return data
 
 
 def toml_text(data: Mapping[str, Any]) -> str:
