@@ -43,6 +43,7 @@ from chinese_poker import (
     settle_batch,
 )
 from chinese_poker.arrange import STRATEGIES
+from chinese_poker.cards import format_card
 from chinese_poker.cli import main
 from chinese_poker.formats.records import RawRound, read_rounds
 from chinese_poker.formats.rounds import RoundError, iter_settled, parse_round, settle_round
@@ -81,6 +82,14 @@ def max_players_of(rules: Any) -> int:
     except (TypeError, ValueError):
         return 4
     return 3 if resolved.fantasyland != "off" else 4
+
+
+def extra_suits_of(rules: Any) -> str:
+    """The suits in the pack twice under a rules argument ("" when it is no valid rules)."""
+    try:
+        return rules_or_default(rules).extra_suits
+    except (TypeError, ValueError):
+        return ""
 
 
 def min_players_of(rules: Any) -> int:
@@ -801,7 +810,11 @@ def test_fuzz_settle() -> None:
         roll = rng.random()
         if roll < 0.08 and players >= 2:
             hands[1] = hand_form(rng, np.concatenate([deal[1][:12], deal[0][:1]]))
-            expect, what = INVALID, "a card held twice"
+            # A suit of extra_suits is in the pack twice: its cards may be held twice (by two players).
+            if format_card(int(deal[0][0]))[1] in extra_suits_of(rules):
+                what = "a card of an added suit held twice"
+            else:
+                expect, what = INVALID, "a card held twice"
         elif roll < 0.14 and players >= 1:
             hands[0] = [[int(c) for c in deal[0][:12]], None, 7, "", Hand][int(rng.integers(5))]
             expect, what = INVALID, "a malformed hand"
@@ -905,11 +918,15 @@ def rules_document(rng: np.random.Generator) -> tuple[dict[Any, Any], str, Rules
     else:
         expected = base
     mutations: list[str] = []
+    mutated: set[str] = set()  # one mutation a key: junk over an invalid value could make it valid again
     expect = VALID
     for _ in range(int(rng.choice([0, 0, 1, 1, 2, 3]))):
         kind = int(rng.integers(7))
         knob = str(rng.choice(KNOBS))
         if kind == 0:  # any value for a knob
+            if knob in mutated:
+                continue
+            mutated.add(knob)
             document[knob] = random_junk(rng)
             expect = EITHER if expect != INVALID else INVALID
             mutations.append(f"{knob} = junk")
@@ -924,6 +941,9 @@ def rules_document(rng: np.random.Generator) -> tuple[dict[Any, Any], str, Rules
             mutations.append(f"unknown key {key!r}")
         elif kind == 2:  # an int knob out of range or of another type
             int_knob = str(rng.choice(list(INT_KNOBS)))
+            if int_knob in mutated:
+                continue
+            mutated.add(int_knob)
             low, high = INT_KNOBS[int_knob]
             document[int_knob] = [
                 low - 1,
@@ -940,6 +960,9 @@ def rules_document(rng: np.random.Generator) -> tuple[dict[Any, Any], str, Rules
             mutations.append(f"{int_knob} = {document[int_knob]!r}")
         elif kind == 3:  # an enum knob off its list
             enum_knob = str(rng.choice(list(CHOICES)))
+            if enum_knob in mutated:
+                continue
+            mutated.add(enum_knob)
             document[enum_knob] = [CHOICES[enum_knob][0].upper(), "", None, 0, list(CHOICES[enum_knob])][
                 int(rng.integers(5))
             ]
@@ -947,15 +970,24 @@ def rules_document(rng: np.random.Generator) -> tuple[dict[Any, Any], str, Rules
             mutations.append(f"{enum_knob} = {document[enum_knob]!r}")
         elif kind == 4:  # a bool knob given as something else
             bool_knob = str(rng.choice(BOOL_KNOBS))
+            if bool_knob in mutated:
+                continue
+            mutated.add(bool_knob)
             document[bool_knob] = [0, 1, "true", None, [True]][int(rng.integers(5))]
             expect = INVALID
             mutations.append(f"{bool_knob} = {document[bool_knob]!r}")
         elif kind == 5:  # nested junk in royalties or naturals
             nested = str(rng.choice(["royalties", "naturals"]))
+            if nested in mutated:
+                continue
+            mutated.add(nested)
             document[nested] = random_junk(rng) if rng.random() < 0.5 else {"front": random_junk(rng)}
             expect = EITHER if expect != INVALID else INVALID
             mutations.append(f"{nested} = nested junk")
         else:  # the base preset, or a bad one
+            if "preset" in mutated:
+                continue
+            mutated.add("preset")
             document["preset"] = str(rng.choice(PRESET_NAMES)) if rng.random() < 0.5 else random_junk(rng)
             expect = EITHER if expect != INVALID else INVALID
             mutations.append(f"preset = {document['preset']!r}")
