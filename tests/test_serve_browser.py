@@ -1,7 +1,9 @@
 """The page in a real browser: headless Chromium (Debian's ``chromium``) loads ``GET /`` from a running
 ``chinese-poker serve``, picks the rules, deals and settles by clicking the page's buttons, and the test
 checks what the page shows (each player's net units, fouls and naturals, the pairs) against the API's own
-answer for the same round; it also arranges a hand, and keeps a screenshot as a test artefact.
+answer for the same round; it also arranges a hand, and keeps a screenshot as a test artefact. A second
+test opens a link to a 6-player round of the six-player pack, checks the players each pack offers and the
+link the page gives a round it deals.
 
 The browser is driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``: JSON messages
 ending in a NUL byte on file descriptors 3 and 4), so the test needs nothing but the standard library.
@@ -248,3 +250,80 @@ def test_the_page_deals_settles_and_shows_the_apis_net_units(live_server: LiveSe
     if artefacts:
         Path(artefacts).mkdir(parents=True, exist_ok=True)
         shutil.copy(picture, Path(artefacts) / picture.name)
+
+
+_OFFERED = "[...document.querySelectorAll('#players option')].map(e => e.value).join(',')"
+
+
+def _api_round(live_server: LiveServer, query: str) -> tuple[dict[str, Any], Any]:
+    """The round ``GET /v1/deal?QUERY`` deals and the API's settlement of it."""
+    with urllib.request.urlopen(f"{live_server.url}/v1/deal?{query}") as answer:
+        dealt = json.loads(answer.read())
+    return dealt, _post_json(live_server.url + "/v1/settle?explain=true", json.dumps(dealt).encode())
+
+
+def test_the_page_deals_shows_and_links_six_player_rounds(live_server: LiveServer, tmp_path: Path) -> None:
+    browser = Browser(_chromium(), tmp_path / "profile")
+    try:
+        # A link to a 6-player round of the preset whose pack seats six opens on that round.
+        browser.open(live_server.url + "/?players=6&rules=shisanshui-puxian-six&seed=5")
+        browser.wait_for("document.body && document.body.dataset.ready === 'true'")
+        browser.wait_for("document.body.dataset.settled === 'deal-5'")
+        shown = json.loads(browser.evaluate(_SHOWN))
+        assert shown["error"] == ""
+        dealt, api = _api_round(live_server, "players=6&seed=5&rules=shisanshui-puxian-six")
+        assert json.loads(shown["round"]) == dealt
+        assert shown["names"] == ["North", "East", "South", "West", "Fifth", "Sixth"]
+        assert shown["cards"] == [13] * 6
+        assert [int(text) for text in shown["nets"]] == api["net"]
+        assert len(shown["pairs"]) == 15  # every pair of six players
+        assert [int(text) for text in shown["pairs"]] == [pair["units"] for pair in api["pairs"]]
+        assert shown["explain"] == api["explain"]
+        assert browser.evaluate(_OFFERED) == "2,3,4,5,6"
+
+        # Rules of one deck offer 2 to 4 players; going back to the six-player pack offers 6 again, and a
+        # 5-player round dealt by clicking is linked from the page and the address bar.
+        browser.evaluate(
+            "const rules = document.getElementById('rules'); rules.value = 'pagat';"
+            "rules.dispatchEvent(new Event('change')); true"
+        )
+        browser.wait_for(f"{_OFFERED} === '2,3,4'")
+        assert browser.evaluate("document.getElementById('players').value") == "4"
+        browser.evaluate(
+            "const again = document.getElementById('rules'); again.value = 'shisanshui-puxian-six';"
+            "again.dispatchEvent(new Event('change')); true"
+        )
+        browser.wait_for(f"{_OFFERED} === '2,3,4,5,6'")
+        browser.evaluate(
+            "document.getElementById('players').value = '5';"
+            "document.getElementById('seed').value = '8';"
+            "document.getElementById('deal').click(); true"
+        )
+        browser.wait_for("document.body.dataset.settled === 'deal-8'")
+        shown = json.loads(browser.evaluate(_SHOWN))
+        _, api = _api_round(live_server, "players=5&seed=8&rules=shisanshui-puxian-six")
+        assert shown["names"] == ["North", "East", "South", "West", "Fifth"]
+        assert [int(text) for text in shown["nets"]] == api["net"]
+        link = "/?rules=shisanshui-puxian-six&players=5&seed=8"
+        assert browser.evaluate("document.getElementById('link').hidden") is False
+        assert browser.evaluate("document.getElementById('link').getAttribute('href')") == link
+        assert browser.evaluate("window.location.pathname + window.location.search") == link
+
+        # A round dealt without a seed is linked with the seed it was dealt from.
+        browser.evaluate(
+            "document.getElementById('seed').value = ''; document.body.dataset.settled = '';"
+            "document.getElementById('deal').click(); true"
+        )
+        settled = browser.wait_for("document.body.dataset.settled")
+        href = browser.evaluate("document.getElementById('link').getAttribute('href')")
+        assert href == f"/?rules=shisanshui-puxian-six&players=5&seed={settled.removeprefix('deal-')}"
+
+        # A link asking more players than its rules seat says so on the page, and nothing is dealt.
+        browser.open(live_server.url + "/?players=6&rules=pagat&seed=5")
+        browser.wait_for("document.body && document.body.dataset.ready === 'true'")
+        shown = json.loads(browser.evaluate(_SHOWN))
+        assert shown["error"] == 'the link\'s players "6": pagat seats 2 to 4 players'
+        assert browser.evaluate("document.body.dataset.settled") is None
+        assert browser.evaluate("document.getElementById('result').hidden") is True
+    finally:
+        browser.close()

@@ -128,6 +128,47 @@ function drawResult(result) {
   document.body.dataset.settled = String(result.id);
 }
 
+// The most players a round of a preset seats: 4, one more per suit its pack adds (RULES.md 1.1), read from
+// the preset's knobs once.
+const mostPlayersOf = new Map();
+
+async function mostPlayers(preset) {
+  if (!mostPlayersOf.has(preset)) {
+    const knobs = await call("GET", "/v1/rules/" + encodeURIComponent(preset));
+    mostPlayersOf.set(preset, 4 + knobs.extra_suits.length);
+  }
+  return mostPlayersOf.get(preset);
+}
+
+// Offer 2 to the most players the chosen rules seat; keep `wanted` (else the current choice) when it is
+// one of them, else 4. Returns the most.
+async function offerPlayers(wanted) {
+  const most = await mostPlayers($("rules").value);
+  const select = $("players");
+  const keep = Number(wanted === undefined ? select.value : wanted);
+  select.replaceChildren();
+  for (let count = 2; count <= most; count++) {
+    const option = el("option", "", count);
+    option.value = String(count);
+    select.append(option);
+  }
+  select.value = String(Number.isInteger(keep) && keep >= 2 && keep <= most ? keep : Math.min(4, most));
+  return most;
+}
+
+// Show (and put in the address bar) the link that opens the page on the round just dealt; hide it for a
+// round that was not dealt here.
+function showLink(dealt) {
+  const link = $("link");
+  if (!dealt) {
+    link.hidden = true;
+    return;
+  }
+  link.href = "/?" + new URLSearchParams(dealt).toString();
+  link.hidden = false;
+  window.history.replaceState(null, "", link.href);
+}
+
 async function settle() {
   showError("");
   setStatus("settling\u2026");
@@ -145,18 +186,21 @@ async function settle() {
 
 async function deal() {
   showError("");
-  const query = new URLSearchParams({ players: $("players").value, rules: $("rules").value });
-  if ($("seed").value !== "") query.set("seed", $("seed").value);
+  // Without a seed, one is drawn here, so that the link shown opens this very round.
+  const seed = $("seed").value !== "" ? $("seed").value : String(Math.floor(Math.random() * 1e6));
+  const dealt = { rules: $("rules").value, players: $("players").value, seed };
   setStatus("dealing\u2026");
   try {
-    const round = await call("GET", "/v1/deal?" + query.toString());
+    const round = await call("GET", "/v1/deal?" + new URLSearchParams(dealt).toString());
     $("round").value = JSON.stringify(round, null, 2);
   } catch (error) {
     setStatus("");
     showError(error.message);
     throw error;
   }
-  return settle();
+  const result = await settle();
+  showLink(dealt);
+  return result;
 }
 
 async function arrangeHand() {
@@ -195,17 +239,43 @@ async function start() {
     showError(error.message);
   }
   $("deal").addEventListener("click", () => deal().catch(() => {}));
-  $("settle").addEventListener("click", () => settle().catch(() => {}));
+  $("settle").addEventListener("click", () => {
+    showLink(null);
+    settle().catch(() => {});
+  });
   $("arrange").addEventListener("click", arrangeHand);
+  $("rules").addEventListener("change", () => offerPlayers().catch((error) => showError(error.message)));
   // A link such as /?seed=7&players=4&rules=pagat shows that round.
   const params = new URLSearchParams(window.location.search);
-  if (params.has("rules")) $("rules").value = params.get("rules");
-  if (params.has("players")) $("players").value = params.get("players");
-  if (params.has("seed")) {
-    $("seed").value = params.get("seed");
-    deal().catch(() => {});
+  try {
+    await openLink(params);
+  } catch (error) {
+    showError(error.message);
   }
   document.body.dataset.ready = "true";
+}
+
+// The rules and players of a link, checked against what the page offers (a clear message, never a
+// request the service refuses), then its round dealt when it names a seed.
+async function openLink(params) {
+  if (params.has("rules")) {
+    const name = params.get("rules");
+    if (![...$("rules").options].some((option) => option.value === name)) {
+      throw new Error(`the link's rules ${JSON.stringify(name)} are not a preset of this service`);
+    }
+    $("rules").value = name;
+  }
+  const wanted = params.has("players") ? params.get("players") : undefined;
+  const most = await offerPlayers(wanted);
+  if (wanted !== undefined && $("players").value !== wanted) {
+    throw new Error(
+      `the link's players ${JSON.stringify(wanted)}: ${$("rules").value} seats 2 to ${most} players`,
+    );
+  }
+  if (params.has("seed")) {
+    $("seed").value = params.get("seed");
+    await deal();
+  }
 }
 
 start();
