@@ -9,19 +9,17 @@ import importlib.metadata
 import io
 import json
 import re
-import sys
 from pathlib import Path
+from typing import Any
 
 import chinese_poker as cp
 import chinese_poker._core as core
 import pytest
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # tomli is a dependency below 3.11
-    import tomli as tomllib
+import tomllib
 from chinese_poker.cli import main
 from chinese_poker.rules import Rules
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -207,6 +205,42 @@ def test_test_group_lists_the_test_extra() -> None:
     assert any(line.startswith("pytest") for line in extra)
     readme = README.read_text(encoding="utf-8")
     assert "pip install --group test && pytest" in readme
+
+
+def supported_pythons(project: dict[str, Any]) -> list[str]:
+    """The minor versions ``requires-python`` admits, up to the newest the classifiers name."""
+    classified = [
+        line.rsplit(" ", 1)[1]
+        for line in project["project"]["classifiers"]
+        if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", line)
+    ]
+    newest = max(int(version.split(".")[1]) for version in classified)
+    admitted = SpecifierSet(project["project"]["requires-python"])
+    return [f"3.{minor}" for minor in range(0, newest + 1) if f"3.{minor}" in admitted]
+
+
+def test_no_dependency_marker_is_decided_alike_on_every_supported_python() -> None:
+    # A marker true on every Python the package installs on says nothing; one false on all is a dead line.
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    pythons = supported_pythons(project)
+    assert pythons[0] == "3.11"
+    lists = {
+        "dependencies": project["project"]["dependencies"],
+        **{f"extra {name}": deps for name, deps in project["project"]["optional-dependencies"].items()},
+        **{f"group {name}": deps for name, deps in project["dependency-groups"].items()},
+    }
+    constant = []
+    for where, lines in lists.items():
+        for line in lines:
+            marker = Requirement(line).marker
+            if marker is None:
+                continue
+            decided = {
+                marker.evaluate({"python_version": v, "python_full_version": v + ".0"}) for v in pythons
+            }
+            if len(decided) == 1:
+                constant.append((where, line))
+    assert constant == []
 
 
 # ----- one version -----------------------------------------------------------------------------------------

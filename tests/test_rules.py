@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import sys
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomllib
 from chinese_poker import presets as presets_module
 from chinese_poker import rules as rules_module
 from chinese_poker._toml import toml_value
@@ -24,11 +24,6 @@ from chinese_poker.knobs import (
 from chinese_poker.rules import KNOBS, Rules
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
 
 # ----- expectations written out from RULES.md section 6 -------------------------------------------
 

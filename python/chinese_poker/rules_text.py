@@ -7,18 +7,14 @@ mappings into rules (``Rules.from_json``, ``from_toml``, ``load``).
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import tomllib
+
 import chinese_poker._jsontext as jsontext
 from chinese_poker._toml import toml_key, toml_value
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.9/3.10 only
-    import tomli as tomllib
 
 __all__ = ["file_suffix", "json_document", "read_document", "toml_document", "toml_text"]
 

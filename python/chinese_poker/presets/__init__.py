@@ -8,19 +8,15 @@ default. A preset file is itself a valid rules document for ``Rules.load``. This
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from chinese_poker._suggest import did_you_mean
+import tomllib
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.9/3.10 only
-    import tomli as tomllib
+from chinese_poker._suggest import did_you_mean
 
 __all__ = ["DEFAULT_PRESET", "PRESET_NAMES", "check_preset_name", "preset_document"]
 
