@@ -14,7 +14,7 @@ import chinese_poker as cp
 import numpy as np
 import pytest
 
-pa = pytest.importorskip("pyarrow", reason="needs the arrow extra: pip install 'chinese-poker[arrow]'")
+pa = pytest.importorskip("pyarrow", reason="needs the arrow extra: pip install '.[arrow]'")
 
 from chinese_poker import arrow as cpa  # noqa: E402
 from chinese_poker.cli import main  # noqa: E402

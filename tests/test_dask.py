@@ -11,7 +11,7 @@ import chinese_poker as cp
 import numpy as np
 import pytest
 
-da = pytest.importorskip("dask.array", reason="needs the dask extra: pip install 'chinese-poker[dask]'")
+da = pytest.importorskip("dask.array", reason="needs the dask extra: pip install '.[dask]'")
 distributed = pytest.importorskip("distributed")
 
 from chinese_poker import dask as cpd  # noqa: E402

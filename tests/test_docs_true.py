@@ -9,6 +9,8 @@ import importlib.metadata
 import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ import chinese_poker as cp
 import chinese_poker._core as core
 import pytest
 import tomllib
+from chinese_poker._extras import OPTIONAL_EXTRAS
 from chinese_poker.cli import main
 from chinese_poker.rules import Rules
 from packaging.requirements import Requirement
@@ -151,12 +154,52 @@ def test_every_package_path_in_the_docs_exists() -> None:
 # ----- install lines ---------------------------------------------------------------------------------------
 
 
-def test_no_install_line_names_an_unpublished_distribution() -> None:
-    # From a checkout the extras are installed as '.[serve]'; the published form is said once, in words.
-    texts = {**doc_texts(), "serve --help": help_text("serve")}
-    wrong = sorted(page for page, text in texts.items() if re.search(r"pip install '?chinese-poker\[", text))
-    assert wrong == []
-    assert "pip install '.[serve]'" in " ".join(help_text("serve").split())
+def missing_extra_message(module: str, blocked: str) -> str:
+    """What ``import MODULE`` raises in a fresh interpreter where ``blocked`` cannot be imported."""
+    code = (
+        f"import sys; sys.modules[{blocked!r}] = None\n"
+        f"try:\n    import {module}\nexcept ImportError as error:\n    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def install_texts() -> dict[str, str]:
+    """Every page, ``serve --help`` and the message of each optional module whose extra is missing, with
+    runs of white space made one space (a command may be wrapped)."""
+    texts = {
+        **doc_texts(),
+        "serve --help": help_text("serve"),
+        "chinese_poker.arrow": missing_extra_message("chinese_poker.arrow", "pyarrow"),
+        "chinese_poker.dask": missing_extra_message("chinese_poker.dask", "dask"),
+    }
+    return {name: " ".join(text.split()) for name, text in texts.items()}
+
+
+def test_every_optional_extra_says_what_to_run_from_a_checkout_and_once_published() -> None:
+    texts = install_texts()
+    assert "pip install '.[arrow]'" in texts["chinese_poker.arrow"]
+    assert "pip install '.[dask]'" in texts["chinese_poker.dask"]
+    # Each line of install (paragraph, message) for an optional extra names both forms of the command.
+    one_form = []
+    for name, text in texts.items():
+        for extra in OPTIONAL_EXTRAS:
+            checkout = f"pip install '.[{extra}]'" in text
+            published = f"pip install 'chinese-poker[{extra}]'" in text
+            if checkout != published:
+                one_form.append((name, extra))
+    assert one_form == []
+    paragraphs = [
+        " ".join(paragraph.split())
+        for text in [*doc_texts().values(), help_text("serve")]
+        for paragraph in text.split("\n\n")
+    ]
+    for extra in OPTIONAL_EXTRAS:
+        checkout, published = f"pip install '.[{extra}]'", f"pip install 'chinese-poker[{extra}]'"
+        assert any(checkout in paragraph for paragraph in paragraphs), extra
+        assert [p for p in paragraphs if (checkout in p) != (published in p)] == [], extra
+    # The published form with any other spelling (no quotes, a bare name) is not an install line.
+    assert not any(re.search(r"pip install chinese-poker\[", text) for text in texts.values())
 
 
 # ----- endpoints -------------------------------------------------------------------------------------------

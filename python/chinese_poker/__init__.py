@@ -8,8 +8,9 @@ try:
     import chinese_poker._core as _core  # noqa: F401 - the compiled core, checked first for a clear message
 except ImportError as error:  # pragma: no cover - only without a built extension
     raise ImportError(
-        f"chinese_poker's compiled core is missing or does not match this Python ({error}); rebuild it "
-        "from the source tree with: pip install ."
+        f"chinese_poker's compiled core is missing or does not match this Python ({error}); reinstall the "
+        "package: pip install . from a checkout (it builds the core), or pip install --force-reinstall "
+        "chinese-poker once the package is published"
     ) from error
 
 from chinese_poker._core import InputError

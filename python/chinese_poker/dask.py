@@ -1,7 +1,8 @@
 """chinese-poker on Dask: settle and arrange dask arrays block by block, deal as a dask array, and run a
 simulation's chunks on a ``dask.distributed`` cluster.
 
-Needs the optional extra: ``pip install 'chinese-poker[dask]'``.
+Needs the optional extra ``dask``: ``pip install '.[dask]'`` from a checkout, ``pip install
+'chinese-poker[dask]'`` once the package is published.
 
 The block functions (``settle_block``, ``arrange_block``, ``deal_block``) are plain module-level functions of
 numpy arrays and picklable arguments, so other engines can call them too: Ray's ``Dataset.map_batches`` or
@@ -18,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 import chinese_poker._core as _core
+from chinese_poker._extras import install_hint
 from chinese_poker.arrange import DEFAULT_STRATEGY, arrange_batch
 from chinese_poker.dealing import deal_batch
 from chinese_poker.hand import RulesLike, rules_or_default
@@ -31,7 +33,7 @@ try:
     from dask.delayed import delayed
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "chinese_poker.dask needs Dask: pip install 'chinese-poker[dask]' (dask[array] and distributed)"
+        f"chinese_poker.dask needs Dask (dask[array] and distributed): {install_hint('dask')}"
     ) from error
 
 __all__ = ["arrange", "arrange_block", "deal", "deal_block", "settle", "settle_block", "simulate"]

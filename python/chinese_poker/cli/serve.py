@@ -1,11 +1,13 @@
 """``chinese-poker serve``: run the HTTP JSON scoring service (the optional extra
-``pip install '.[serve]'`` in a checkout; docs/SERVICE.md)."""
+``pip install '.[serve]'`` from a checkout, ``pip install 'chinese-poker[serve]'`` once the package is
+published; docs/SERVICE.md)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from chinese_poker._extras import install_hint
 from chinese_poker.cli.common import CliError
 
 __all__ = ["add_parser", "run"]
@@ -25,7 +27,7 @@ def add_parser(commands: Any) -> None:
         "Errors are JSON bodies; a query parameter an endpoint does not take is a 422. With --workers N a "
         "worker that dies is started again (with growing delays if it dies while starting; the command "
         "gives up, exit code 2, only when every worker keeps failing to start). Every read is bounded by "
-        "--read-timeout. Needs the serve extra: pip install '.[serve]' in a checkout.",
+        f"--read-timeout. Needs the serve extra: {install_hint('serve')}.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")

@@ -2,7 +2,8 @@
 docs/JSON_FORMAT.md over HTTP, for game servers in any language, and a page to look at a round.
 
 Importing this package needs nothing beyond chinese-poker itself; the web stack (Starlette on uvicorn) is
-the optional extra ``pip install 'chinese-poker[serve]'``, imported only by ``create_app`` and ``run``,
+the optional extra ``serve`` (``pip install '.[serve]'`` from a checkout, ``pip install
+'chinese-poker[serve]'`` once the package is published), imported only by ``create_app`` and ``run``,
 which say how to install it when it is missing.
 
 Modules, one job each: ``config`` (the limits), ``errors`` (the error type and body), ``bodies`` (reading
@@ -18,6 +19,7 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
+from chinese_poker._extras import install_hint
 from chinese_poker.serve.config import Limits
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,9 +39,10 @@ def require_extra() -> None:
     """Raise ``MissingExtraError`` unless the modules of the ``serve`` extra can be imported."""
     missing = [name for name in EXTRA_MODULES if importlib.util.find_spec(name) is None]
     if missing:
+        verb = "is" if len(missing) == 1 else "are"
         raise MissingExtraError(
-            f"the scoring service needs {' and '.join(missing)}, which are not installed; install the "
-            "extra with: pip install 'chinese-poker[serve]'"
+            f"the scoring service needs {' and '.join(missing)}, which {verb} not installed; install the "
+            f"serve extra with: {install_hint('serve')}"
         )
 
 
