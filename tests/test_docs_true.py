@@ -170,6 +170,7 @@ def install_texts() -> dict[str, str]:
     texts = {
         **doc_texts(),
         "serve --help": help_text("serve"),
+        "convert --help": help_text("convert"),
         "chinese_poker.arrow": missing_extra_message("chinese_poker.arrow", "pyarrow"),
         "chinese_poker.dask": missing_extra_message("chinese_poker.dask", "dask"),
     }
@@ -180,6 +181,7 @@ def test_every_optional_extra_says_what_to_run_from_a_checkout_and_once_publishe
     texts = install_texts()
     assert "pip install '.[arrow]'" in texts["chinese_poker.arrow"]
     assert "pip install '.[dask]'" in texts["chinese_poker.dask"]
+    assert "pip install '.[arrow]'" in texts["convert --help"]
     # Each line of install (paragraph, message) for an optional extra names both forms of the command.
     one_form = []
     for name, text in texts.items():

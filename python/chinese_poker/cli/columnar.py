@@ -8,6 +8,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from chinese_poker._extras import install_hint
 from chinese_poker.cli.common import CliError, json_lines_by_name, one_line, resolve_rules
 
 __all__ = ["add_convert_parser", "is_parquet", "run_convert", "score_columnar"]
@@ -85,7 +86,8 @@ def add_convert_parser(commands: Any, rules_help: str) -> None:
         "convert",
         help="convert a round file between JSON Lines and Parquet",
         description="Convert a round file between JSON Lines (*.jsonl, *.ndjson) and Parquet (*.parquet, "
-        "*.pq), by the files' names; every round is checked as score checks it. Needs the arrow extra.",
+        "*.pq), by the files' names; every round is checked as score checks it. Needs the arrow extra: "
+        f"{install_hint('arrow')}.",
     )
     convert.add_argument("source", help="the round file to read")
     convert.add_argument("target", help="the file to write (its name says the format)")
