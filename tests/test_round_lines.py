@@ -28,7 +28,7 @@ import io
 import json
 import os
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
 import pytest
 from chinese_poker import _core
@@ -77,10 +77,6 @@ def general_net_lines(body: bytes, rules: Rules, max_rounds: int) -> tuple[bytes
 
 class NotSimpleError(Exception):
     """A line is not of the fast reader's shape."""
-
-
-if TYPE_CHECKING:  # typing.Self is Python 3.11+; the annotations are never evaluated at run time
-    from typing_extensions import Self
 
 
 class Literal(int):
