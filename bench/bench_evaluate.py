@@ -12,8 +12,9 @@ import argparse
 import importlib
 import platform
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import chinese_poker as cp
 import numpy as np

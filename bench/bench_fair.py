@@ -29,8 +29,8 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from chinese_poker import Rules, arrange
 from chinese_poker.audit import audit_record

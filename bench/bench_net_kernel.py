@@ -19,8 +19,8 @@ from __future__ import annotations
 import argparse
 import platform
 import time
+from collections.abc import Callable
 from functools import partial
-from typing import Callable
 
 import numpy as np
 from chinese_poker.rules import Rules

@@ -17,7 +17,7 @@ import os
 import platform
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from chinese_poker import Rules, arrange_batch, evaluate_batch, settle_batch

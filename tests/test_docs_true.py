@@ -11,13 +11,13 @@ import json
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import chinese_poker as cp
 import chinese_poker._core as core
 import pytest
-import tomllib
 from chinese_poker._extras import OPTIONAL_EXTRAS
 from chinese_poker.cli import main
 from chinese_poker.rules import Rules

@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
-import tomllib
 from chinese_poker import presets as presets_module
 from chinese_poker import rules as rules_module
 from chinese_poker._toml import toml_value

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import chinese_poker as cp
 import numpy as np

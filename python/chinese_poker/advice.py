@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -57,7 +57,7 @@ __all__ = [
 
 #: What ``evaluate_setting`` takes as a setting: a ``Hand``, a ``(front, middle, back)`` triple, 13 cards
 #: (front 3, middle 5, back 5) or the text ``str(hand)`` gives.
-SettingLike = Union[Hand, str, Sequence[Any]]
+SettingLike = Hand | str | Sequence[Any]
 
 #: The most samples one ``evaluate_setting`` call deals.
 MAX_SAMPLES = 10_000_000

@@ -10,7 +10,6 @@ command line).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Union
 
 import chinese_poker._core as _core
 
@@ -33,8 +32,8 @@ DECK_SIZE = 52
 #: The jokers' texts, by code - 52.
 JOKERS = ("X1", "X2")
 
-CardLike = Union[str, int]
-CardsLike = Union[str, Iterable[CardLike]]
+CardLike = str | int
+CardsLike = str | Iterable[CardLike]
 
 
 def parse_card(token: CardLike) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from chinese_poker.cards import DECK_SIZE, JOKERS, CardsLike, format_card, parse
 from chinese_poker.rules import Rules, core_spec
 
 #: What every entry point accepts as rules: ``Rules``, a preset name, or a rules document (mapping).
-RulesLike = Union[Rules, str, Mapping[str, Any]]
+RulesLike = Rules | str | Mapping[str, Any]
 
 __all__ = [
     "ROW_NAMES",

@@ -31,7 +31,7 @@ import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, Union
+from typing import Literal
 
 import chinese_poker._core as _core
 
@@ -110,7 +110,7 @@ HomeRunScope = Literal["own_pairs", "table"]
 #: A custom royalty table as stored: ``(row, category, units)`` triples in canonical order.
 RoyaltyTable = tuple[tuple[str, str, int], ...]
 #: The ``royalties`` knob as stored: a built-in table's name or a custom table.
-Royalties = Union[str, RoyaltyTable]
+Royalties = str | RoyaltyTable
 #: The ``naturals`` knob as stored: ``(name, units)`` pairs, lowest kind first.
 Naturals = tuple[tuple[str, int], ...]
 

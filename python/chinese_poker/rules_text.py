@@ -7,11 +7,10 @@ mappings into rules (``Rules.from_json``, ``from_toml``, ``load``).
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-
-import tomllib
 
 import chinese_poker._jsontext as jsontext
 from chinese_poker._toml import toml_key, toml_value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Union, overload
+from typing import Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +20,7 @@ __all__ = ["DECIDED_BY", "MAX_STAKE", "HandLike", "SettleDetail", "settle", "set
 #: The greatest stake of one pair (the core's cap): with it and the rules' caps no total overflows.
 MAX_STAKE: int = _core.MAX_STAKE
 
-HandLike = Union[Hand, Sequence[Any]]
+HandLike = Hand | Sequence[Any]
 
 
 def _as_hand(value: HandLike, index: int, extra_suits: str = "", jokers: int = 0) -> Hand:

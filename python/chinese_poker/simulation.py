@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from chinese_poker._render import text_table
 from chinese_poker.arrange import STRATEGIES
@@ -51,7 +51,7 @@ class Strategy:
 
 
 #: A strategy, or just its name.
-StrategyLike = Union[str, Strategy]
+StrategyLike = str | Strategy
 
 
 def as_strategy(value: StrategyLike) -> Strategy:

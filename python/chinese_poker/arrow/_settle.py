@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +33,7 @@ from chinese_poker.settle import settle_batch
 
 __all__ = ["Batch", "arrange_arrow", "settle_arrow"]
 
-Batch = Union[pa.RecordBatch, pa.Table]
+Batch: TypeAlias = pa.RecordBatch | pa.Table
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 

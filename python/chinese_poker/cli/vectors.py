@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any
 
 from chinese_poker.cli.common import CliError, dumps, one_line, resolve_rules
 from chinese_poker.cli.progress import OutputWriter, progress_for

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Union
+from typing import Any
 
 from chinese_poker.formats.players import (
     parse_player,
@@ -42,7 +42,7 @@ __all__ = [
 #: The most players a round holds: 4 with one deck, plus one per added suit (RULES.md 1.1).
 MAX_PLAYERS = 6
 
-RoundId = Union[str, int]
+RoundId = str | int
 
 #: Keys a round object may hold that this package reads.
 ROUND_KEYS: tuple[str, ...] = ("id", "rules", "players", "stakes", "banker", "bets")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,7 +30,7 @@ __all__ = [
     "stay_value_of",
 ]
 
-RulesLike = Union[Rules, str, Mapping[str, Any]]
+RulesLike = Rules | str | Mapping[str, Any]
 
 #: How many 14-card hands the default stay value is the mean over (a fixed deal, so the value is fixed).
 STAY_SAMPLE_HANDS = 1000

@@ -8,13 +8,12 @@ default. A preset file is itself a valid rules document for ``Rules.load``. This
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
-
-import tomllib
 
 from chinese_poker._suggest import did_you_mean
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from typing import Union
 
 __all__ = ["RANKS", "SUITS", "CardsInput", "format_card", "parse_card", "parse_cards"]
 
@@ -35,7 +34,7 @@ SEPARATORS = frozenset(" \t\n\r\v\f,;\u00a0\u3000")
 #: The white space a single card's text may carry around it (ASCII only).
 ASCII_SPACE = " \t\n\r\v\f"
 
-CardsInput = Union[str, Iterable[Union[str, int]]]
+CardsInput = str | Iterable[str | int]
 
 
 def _card_at(text: str, pos: int) -> tuple[int, int] | None:

@@ -7,9 +7,9 @@ three_flushes, three_straight_flushes) search every split into back (5), middle 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import combinations, product
-from typing import Any, Callable
+from typing import Any
 
 from chinese_poker.reference.cards import CardsInput
 from chinese_poker.reference.evaluate import (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from chinese_poker.xcheck.cases import XRound
 __all__ = ["UNSEARCHED", "Net", "Pool", "rules_key", "search_space"]
 
 #: A round's nets, or ``None`` when refused.
-Net = Optional[tuple[int, ...]]
+Net = tuple[int, ...] | None
 
 #: Knobs the fit leaves at the base preset's value: the tool's rounds never use what they decide
 #: (stakes, a banker, surrender, fantasyland, the horse card, added suits, jokers, the table's Chi A).
