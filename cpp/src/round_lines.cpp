@@ -7,6 +7,7 @@
 #include "chinese_poker/card_text.hpp"
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/settle.hpp"
+#include "json_scan.hpp"
 
 namespace chinese_poker {
 
@@ -16,145 +17,7 @@ constexpr int kCardsPerHand = 13;
 constexpr int kRowSize[3] = {3, 5, 5};
 constexpr int kRowStart[3] = {0, 3, 8};
 
-// Space, tab or CR: one test of a bit mask (this runs between every two tokens).
-constexpr bool is_space(char c) noexcept {
-  constexpr std::uint64_t kSpaces = std::uint64_t{1} << ' ' | std::uint64_t{1} << '\t' | std::uint64_t{1} << '\r';
-  const auto byte = static_cast<unsigned char>(c);
-  return byte <= ' ' && (kSpaces >> byte & 1u) != 0;
-}
-
-// One line of the text, read token by token; every read checks the bounds first.
-class Line {
- public:
-  Line(std::string_view text, std::size_t begin, std::size_t end) noexcept : text_(text), pos_(begin), end_(end) {}
-
-  bool at_end() const noexcept { return pos_ >= end_; }
-  std::size_t pos() const noexcept { return pos_; }
-
-  // JSON's white space inside a line (a line holds no LF).
-  void skip_space() noexcept {
-    while (pos_ < end_ && is_space(text_[pos_])) ++pos_;
-  }
-
-  // The next byte, white space skipped, or '\0' at the end of the line (a NUL byte in the text is never
-  // a token the reader takes, so the two never need telling apart).
-  char next() noexcept {
-    skip_space();
-    return pos_ < end_ ? text_[pos_] : '\0';
-  }
-
-  // The next token is `c`: consumed (after white space), true.
-  bool take(char c) noexcept {
-    skip_space();
-    if (pos_ < end_ && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-
-  bool peek(char c) noexcept {
-    skip_space();
-    return pos_ < end_ && text_[pos_] == c;
-  }
-
-  // A string without escapes or control characters; `ascii`: printable ASCII only. The bytes between
-  // the quotes as [*begin, *begin + *length).
-  bool string(bool ascii, std::size_t* begin, std::size_t* length) noexcept {
-    if (!take('"')) return false;
-    const std::size_t start = pos_;
-    while (pos_ < end_) {
-      const unsigned char c = static_cast<unsigned char>(text_[pos_]);
-      if (c == '"') {
-        *begin = start;
-        *length = pos_ - start;
-        ++pos_;
-        return true;
-      }
-      // An escape, a control character (not allowed raw in JSON), or (ascii) DEL or any non-ASCII byte.
-      if (c == '\\' || c < 0x20 || (ascii && c >= 0x7F)) return false;
-      ++pos_;
-    }
-    return false;
-  }
-
-  // An integer in JSON's grammar (-?(0|[1-9][0-9]*)) that is neither a fraction nor an exponent and fits
-  // in int64.
-  bool integer(std::int64_t* value) noexcept {
-    skip_space();
-    bool negative = false;
-    if (pos_ < end_ && text_[pos_] == '-') {
-      negative = true;
-      ++pos_;
-    }
-    const std::size_t start = pos_;
-    // The magnitude is kept in uint64 and bounded before each step: at most 2^63 for a negative number,
-    // 2^63 - 1 otherwise (the bound's last digit is 8 or 7).
-    constexpr std::uint64_t kTenth = (std::uint64_t{1} << 63) / 10;
-    const std::uint64_t last_digit = negative ? 8 : 7;
-    std::uint64_t magnitude = 0;
-    while (pos_ < end_ && text_[pos_] >= '0' && text_[pos_] <= '9') {
-      const auto digit = static_cast<std::uint64_t>(text_[pos_] - '0');
-      if (magnitude > kTenth || (magnitude == kTenth && digit > last_digit)) return false;
-      magnitude = magnitude * 10 + digit;
-      ++pos_;
-    }
-    const std::size_t digits = pos_ - start;
-    if (digits == 0 || (digits > 1 && text_[start] == '0')) return false;
-    if (pos_ < end_ && (text_[pos_] == '.' || text_[pos_] == 'e' || text_[pos_] == 'E')) return false;
-    if (negative) {
-      // -2^63 has no positive int64; every other magnitude negates inside int64.
-      *value = magnitude == (std::uint64_t{1} << 63) ? std::numeric_limits<std::int64_t>::min()
-                                                     : -static_cast<std::int64_t>(magnitude);
-    } else {
-      *value = static_cast<std::int64_t>(magnitude);
-    }
-    return true;
-  }
-
-  // A card code 0..51 as a JSON integer (no sign, fraction or exponent): the common case of integer(),
-  // read in at most two digits.
-  bool card_code(int* code) noexcept {
-    skip_space();
-    if (pos_ >= end_) return false;
-    // One digit or two, chosen without a branch: half the codes have each, so a branch would mispredict.
-    const unsigned first = static_cast<unsigned char>(text_[pos_]) - unsigned{'0'};
-    if (first > 9) return false;
-    const unsigned second = pos_ + 1 < end_ ? static_cast<unsigned char>(text_[pos_ + 1]) - unsigned{'0'} : 10u;
-    const bool two = second <= 9;
-    if (two && first == 0) return false;  // a leading zero is not JSON
-    const unsigned value = two ? first * 10 + second : first;
-    pos_ += two ? 2 : 1;
-    if (pos_ < end_) {
-      const char c = text_[pos_];
-      if ((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E') return false;
-    }
-    if (value >= unsigned{kDeckSize}) return false;
-    *code = static_cast<int>(value);
-    return true;
-  }
-
-  // A key and its colon: the bytes up to the next quote, unchecked, since the caller takes only keys equal
-  // to names of plain ASCII letters. An escape, a control character or any other byte in the key makes it
-  // equal to none of them (an escaped quote ends it early, at a backslash), so it is refused all the same.
-  bool key(std::string_view* name) noexcept {
-    if (!take('"')) return false;
-    const std::size_t start = pos_;
-    while (pos_ < end_ && text_[pos_] != '"') ++pos_;
-    if (pos_ >= end_) return false;
-    *name = text_.substr(start, pos_ - start);
-    ++pos_;
-    return take(':');
-  }
-
-  std::string_view slice(std::size_t begin, std::size_t length) const noexcept { return text_.substr(begin, length); }
-
- private:
-  std::string_view text_;
-  std::size_t pos_;
-  std::size_t end_;
-};
-
+using Line = json::Scanner;
 
 // The common card text, two letters a card ("Ks Kh Kd", "ks,kh,kd") between ASCII separators (space,
 // ',' or ';'), read through a table: exactly `n` cards into `out`, true; false when the text is anything
@@ -188,11 +51,12 @@ bool plain_card_text(std::string_view text, std::size_t n, std::uint8_t* out) no
 bool read_row(Line& line, int size, std::uint8_t* out) {
   const auto n = static_cast<std::size_t>(size);
   if (line.peek('"')) {
-    std::size_t begin = 0, length = 0;
-    if (!line.string(false, &begin, &length)) return false;
-    if (plain_card_text(line.slice(begin, length), n, out)) return true;
+    json::StringSpan span;
+    if (!line.string(&span) || span.escaped) return false;
+    const std::string_view text = line.slice(span.begin, span.length);
+    if (plain_card_text(text, n, out)) return true;
     std::size_t count = 0;
-    const CardTextIssue issue = parse_card_text(line.slice(begin, length), out, n, &count);
+    const CardTextIssue issue = parse_card_text(text, out, n, &count);
     if (!issue.ok || count != n) return false;
     for (std::size_t k = 0; k < n; ++k) {
       if (out[k] >= kDeckSize) return false;  // a joker: the general path knows the pack
@@ -204,10 +68,10 @@ bool read_row(Line& line, int size, std::uint8_t* out) {
     if (k > 0 && !line.take(',')) return false;
     int card = -1;
     if (line.next() == '"') {
-      std::size_t begin = 0, length = 0;
-      if (!line.string(false, &begin, &length)) return false;
-      card = parse_card_token(line.slice(begin, length));
-    } else if (!line.card_code(&card)) {
+      json::StringSpan span;
+      if (!line.string(&span) || span.escaped) return false;
+      card = parse_card_token(line.slice(span.begin, span.length));
+    } else if (!line.small_code(unsigned{kDeckSize}, &card)) {
       return false;
     }
     if (card < 0 || card >= kDeckSize) return false;
@@ -248,9 +112,9 @@ bool read_player(Line& line, std::uint8_t* cards, std::string_view* name) {
       } else if (key == "name") {
         if ((seen & 8u) != 0) return false;
         seen |= 8u;
-        std::size_t begin = 0, length = 0;
-        if (!line.string(true, &begin, &length)) return false;
-        *name = line.slice(begin, length);
+        json::StringSpan span;
+        if (!line.string(&span) || !span.plain) return false;
+        *name = line.slice(span.begin, span.length);
         if (!usable_name(*name)) return false;
       } else {
         return false;
@@ -302,10 +166,13 @@ bool read_round(Line& line, int max_players, std::uint8_t* cards, int* players, 
         has_id = true;
         if (line.peek('"')) {
           id->kind = RoundIdKind::kString;
-          if (!line.string(true, &id->begin, &id->length)) return false;
+          json::StringSpan span;
+          if (!line.string(&span) || !span.plain) return false;
+          id->begin = span.begin;
+          id->length = span.length;
         } else {
           id->kind = RoundIdKind::kInteger;
-          if (!line.integer(&id->value)) return false;
+          if (!line.int64(&id->value)) return false;
         }
       } else if (key == "players") {
         if (has_players) return false;
