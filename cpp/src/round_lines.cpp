@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <unordered_map>
 
 #include "chinese_poker/card_text.hpp"
 #include "chinese_poker/cards.hpp"
@@ -310,6 +311,496 @@ bool settle_net_lines(std::string_view text, const RulesSpec& rules, std::size_t
   write_net_lines(text, lines, net.data(), out);
   *more = lines.more;
   return true;
+}
+
+}  // namespace chinese_poker
+
+// ----- Every round the format allows ------------------------------------------------------------------
+
+namespace chinese_poker {
+
+namespace {
+
+// What one line's reading gathers before it is kept in the scan.
+struct Reading {
+  ScannedRound* round;
+  std::uint8_t* cards;       // room for kMaxPlayers x 13
+  std::int64_t stakes[kMaxPlayers * kMaxPlayers];
+  std::int64_t bets[kMaxPlayers];
+  std::size_t stake_rows = 0, stake_columns = 0, bet_count = 0;
+  bool has_stakes = false, has_bets = false;
+  bool banker_by_name = false;
+  std::string_view banker_name;
+  std::size_t rules_begin = 0, rules_length = 0;
+  bool has_rules = false;
+};
+
+// A JSON boolean into bit `seat` of `*mask`.
+bool read_flag(Line& line, int seat, std::uint8_t* mask) noexcept {
+  bool flag = false;
+  if (!line.boolean(&flag)) return false;
+  if (flag) *mask = static_cast<std::uint8_t>(*mask | 1u << seat);
+  return true;
+}
+
+bool read_any_player(Line& line, int seat, Reading* reading) {
+  ScannedRound& round = *reading->round;
+  if (!line.take('{')) return false;
+  // bit 0..2: front, middle, back; 3: name; 4: surrender; 5: fantasyland; 6: cards; 7: declare_natural
+  unsigned seen = 0;
+  std::uint8_t declare = 0;
+  std::uint8_t* cards = reading->cards + seat * kCardsPerHand;
+  if (!line.peek('}')) {
+    do {
+      std::string_view key;
+      if (!line.key(&key)) return false;
+      unsigned bit = 0;
+      bool ok = false;
+      int row = -1;
+      if (key == "front") row = 0;
+      else if (key == "middle") row = 1;
+      else if (key == "back") row = 2;
+      if (row >= 0) {
+        bit = 1u << row;
+        ok = read_row(line, kRowSize[row], cards + kRowStart[row]);
+      } else if (key == "name") {
+        bit = 8u;
+        json::StringSpan span;
+        ok = line.string(&span) && span.plain && usable_name(line.slice(span.begin, span.length));
+        round.name_begin[seat] = span.begin;
+        round.name_length[seat] = span.length;
+        round.named[seat] = true;
+      } else if (key == "surrender") {
+        bit = 16u;
+        ok = read_flag(line, seat, &round.surrendered);
+      } else if (key == "fantasyland") {
+        bit = 32u;
+        ok = read_flag(line, seat, &round.fantasyland);
+      } else if (key == "cards") {
+        bit = 64u;
+        ok = read_row(line, kCardsPerHand, cards);
+      } else if (key == "declare_natural") {
+        bit = 128u;
+        ok = read_flag(line, 0, &declare);
+      }
+      if (!ok || (seen & bit) != 0) return false;
+      seen |= bit;
+    } while (line.take(','));
+  }
+  if (!line.take('}')) return false;
+  if (declare != 0) round.declared = static_cast<std::uint8_t>(round.declared | 1u << seat);
+  // Either a setting (front, middle and back, no declaration) or 13 cards (declared or in row order).
+  return (seen & 71u) == 7u ? declare == 0 : (seen & 71u) == 64u;
+}
+
+std::string_view name_of(std::string_view text, const ScannedRound& round, int seat, char* default_name) noexcept {
+  if (round.named[seat]) return text.substr(round.name_begin[seat], round.name_length[seat]);
+  default_name[0] = 'P';
+  default_name[1] = static_cast<char>('1' + seat);
+  return std::string_view(default_name, 2);
+}
+
+bool read_any_players(Line& line, int max_players, Reading* reading) {
+  ScannedRound& round = *reading->round;
+  if (!line.take('[')) return false;
+  int count = 0;
+  if (!line.peek(']')) {
+    do {
+      if (count >= max_players) return false;
+      if (!read_any_player(line, count, reading)) return false;
+      ++count;
+    } while (line.take(','));
+  }
+  if (!line.take(']') || count < kMinPlayers) return false;
+  const std::string_view text = line.text();
+  for (int a = 0; a < count; ++a) {
+    char name_a[2], name_b[2];
+    for (int b = a + 1; b < count; ++b) {
+      if (name_of(text, round, a, name_a) == name_of(text, round, b, name_b)) return false;
+    }
+  }
+  std::uint64_t held = 0;
+  for (int k = 0; k < count * kCardsPerHand; ++k) {
+    const std::uint64_t bit = std::uint64_t{1} << reading->cards[k];
+    if ((held & bit) != 0) return false;
+    held |= bit;
+  }
+  round.players = count;
+  return true;
+}
+
+// A list of at most `most` int64 values into `out`.
+bool int_list(Line& line, std::int64_t* out, std::size_t most, std::size_t* count) noexcept {
+  if (!line.take('[')) return false;
+  *count = 0;
+  if (line.take(']')) return true;
+  do {
+    if (*count == most || !line.int64(out + *count)) return false;
+    ++*count;
+  } while (line.take(','));
+  return line.take(']');
+}
+
+bool read_stakes(Line& line, Reading* reading) noexcept {
+  if (line.word("null")) return true;
+  reading->has_stakes = true;
+  if (!line.take('[')) return false;
+  reading->stake_rows = 0;
+  if (line.take(']')) return false;
+  do {
+    if (reading->stake_rows == kMaxPlayers) return false;
+    std::size_t count = 0;
+    if (!int_list(line, reading->stakes + reading->stake_rows * kMaxPlayers, kMaxPlayers, &count)) return false;
+    // Every row as long as the first: the matrix is square, checked against the player count later.
+    if (reading->stake_rows > 0 && count != reading->stake_columns) return false;
+    reading->stake_columns = count;
+    ++reading->stake_rows;
+  } while (line.take(','));
+  return line.take(']') && reading->stake_columns == reading->stake_rows;
+}
+
+bool read_any_round(Line& line, int max_players, bool read_rules, Reading* reading) {
+  ScannedRound& round = *reading->round;
+  if (!line.take('{')) return false;
+  unsigned seen = 0;
+  std::size_t stake_size = 0;
+  if (!line.peek('}')) {
+    do {
+      std::string_view key;
+      if (!line.key(&key)) return false;
+      unsigned bit = 0;
+      bool ok = false;
+      if (key == "id") {
+        bit = 1u;
+        if (line.peek('"')) {
+          json::StringSpan span;
+          ok = line.string(&span) && span.plain;
+          round.id.kind = RoundIdKind::kString;
+          round.id.begin = span.begin;
+          round.id.length = span.length;
+        } else {
+          round.id.kind = RoundIdKind::kInteger;
+          ok = line.int64(&round.id.value);
+        }
+      } else if (key == "players") {
+        bit = 2u;
+        ok = read_any_players(line, max_players, reading);
+      } else if (key == "rules") {
+        bit = 4u;
+        line.skip_space();
+        const std::size_t start = line.pos();
+        ok = line.skip_value();
+        reading->has_rules = read_rules;
+        reading->rules_begin = start;
+        reading->rules_length = line.pos() - start;
+      } else if (key == "stakes") {
+        bit = 8u;
+        ok = read_stakes(line, reading);
+        stake_size = reading->stake_rows;
+      } else if (key == "banker") {
+        bit = 16u;
+        if (line.word("null")) {
+          ok = true;
+        } else if (line.peek('"')) {
+          json::StringSpan span;
+          ok = line.string(&span) && span.plain;
+          reading->banker_by_name = true;
+          reading->banker_name = line.slice(span.begin, span.length);
+        } else {
+          ok = line.int64(&round.banker) && round.banker >= 0;
+        }
+      } else if (key == "bets") {
+        bit = 32u;
+        if (line.word("null")) {
+          ok = true;
+        } else {
+          reading->has_bets = true;
+          std::size_t count = 0;
+          ok = int_list(line, reading->bets, kMaxPlayers, &count);
+          reading->bet_count = count;
+        }
+      } else if (key == "expected" || key == "tags" || key == "note") {
+        bit = key == "expected" ? 64u : key == "tags" ? 128u : 256u;
+        ok = line.skip_value();
+      }
+      if (!ok || (seen & bit) != 0) return false;
+      seen |= bit;
+    } while (line.take(','));
+  }
+  if (!line.take('}') || (seen & 2u) == 0 || !line.done()) return false;
+  const int players = round.players;
+  const auto p = static_cast<std::size_t>(players);
+  if (reading->has_stakes && stake_size != p) return false;
+  if (reading->banker_by_name) {
+    char name[2];
+    round.banker = -1;
+    for (int seat = 0; seat < players; ++seat) {
+      if (name_of(line.text(), round, seat, name) == reading->banker_name) round.banker = seat;
+    }
+    if (round.banker < 0) return false;
+  }
+  if (round.banker >= players) return false;
+  if (reading->has_bets) {
+    if (round.banker < 0 || reading->bet_count != p) return false;
+    for (std::size_t k = 0; k < p; ++k) {
+      if (reading->bets[k] < 1 || reading->bets[k] > kMaxBet) return false;
+    }
+  }
+  return true;
+}
+
+bool has_high_byte(std::string_view text, std::size_t begin, std::size_t end) noexcept {
+  unsigned high = 0;
+  for (std::size_t k = begin; k < end; ++k) high |= static_cast<unsigned char>(text[k]);
+  return (high & 0x80u) != 0;
+}
+
+}  // namespace
+
+void scan_round_lines(std::string_view text, std::int64_t first_position, int max_players, bool read_rules,
+                      RoundScan* out) {
+  if (max_players > kMaxPlayers) max_players = kMaxPlayers;
+  std::size_t lines = 1;
+  for (std::size_t k = text.find('\n'); k != std::string_view::npos; k = text.find('\n', k + 1)) ++lines;
+  out->rounds.clear();
+  out->rounds.reserve(lines);
+  out->cards.assign(lines * std::size_t{kMaxPlayers} * kCardsPerHand, 0);
+  out->stakes.clear();
+  out->bets.clear();
+  out->rules.clear();
+  std::unordered_map<std::string_view, int> rules_index;
+  std::size_t cards_used = 0;
+  std::size_t line_number = 0;
+  std::int64_t position = first_position;
+  Reading reading{};
+  for (std::size_t begin = 0; begin <= text.size(); ++line_number) {
+    const std::size_t end = line_end(text, begin);
+    if (!blank(text, begin, end)) {
+      out->rounds.emplace_back();
+      ScannedRound& round = out->rounds.back();
+      round.line = line_number;
+      round.begin = begin;
+      round.end = end;
+      reading = Reading{};
+      reading.round = &round;
+      reading.cards = out->cards.data() + cards_used;
+      Line line(text, begin, end);
+      bool ok = (!has_high_byte(text, begin, end) || json::valid_utf8(text.substr(begin, end - begin))) &&
+                read_any_round(line, max_players, read_rules, &reading);
+      if (ok && max_players < kMinPlayers) ok = false;
+      if (ok) {
+        round.read = true;
+        round.cards = cards_used;
+        cards_used += static_cast<std::size_t>(round.players) * kCardsPerHand;
+        if (round.id.kind == RoundIdKind::kPosition) round.id.value = position;
+        const auto p = static_cast<std::size_t>(round.players);
+        if (reading.has_stakes) {
+          round.stakes = out->stakes.size();
+          for (std::size_t i = 0; i < p; ++i) {
+            out->stakes.insert(out->stakes.end(), reading.stakes + i * kMaxPlayers, reading.stakes + i * kMaxPlayers + p);
+          }
+        }
+        if (reading.has_bets) {
+          round.bets = out->bets.size();
+          out->bets.insert(out->bets.end(), reading.bets, reading.bets + p);
+        }
+        if (reading.has_rules) {
+          const std::string_view value = text.substr(reading.rules_begin, reading.rules_length);
+          const auto found = rules_index.find(value);
+          if (found != rules_index.end()) {
+            round.rules = found->second;
+          } else {
+            round.rules = static_cast<int>(out->rules.size());
+            rules_index.emplace(value, round.rules);
+            out->rules.emplace_back(reading.rules_begin, reading.rules_length);
+          }
+        }
+      } else {
+        const std::size_t keep_line = round.line, keep_begin = round.begin, keep_end = round.end;
+        round = ScannedRound{};
+        round.line = keep_line;
+        round.begin = keep_begin;
+        round.end = keep_end;
+      }
+      ++position;
+    }
+    begin = end + 1;
+  }
+}
+
+namespace {
+
+// The inputs of the rounds `group` of `scan` (all of one player count), gathered for settle_batch.
+struct GroupInputs {
+  std::vector<std::uint8_t> cards, surrendered, fantasyland, declared;
+  std::vector<std::int64_t> stakes, banker, bets;
+  BatchInputs inputs;
+
+  void gather(const RoundScan& scan, const std::size_t* group, std::size_t count, int players) {
+    const auto p = static_cast<std::size_t>(players);
+    cards.resize(count * p * kCardsPerHand);
+    bool any_declared = false, any_stakes = false, any_surrender = false, any_fantasyland = false, any_banker = false, any_bets = false;
+    for (std::size_t k = 0; k < count; ++k) {
+      const ScannedRound& round = scan.rounds[group[k]];
+      std::memcpy(cards.data() + k * p * kCardsPerHand, scan.cards.data() + round.cards, p * kCardsPerHand);
+      any_stakes |= round.stakes != ScannedRound::kNone;
+      any_surrender |= round.surrendered != 0;
+      any_declared |= round.declared != 0;
+      any_fantasyland |= round.fantasyland != 0;
+      any_banker |= round.banker >= 0;
+      any_bets |= round.bets != ScannedRound::kNone;
+    }
+    inputs = BatchInputs{};
+    if (any_stakes) {
+      stakes.assign(count * p * p, 1);
+      for (std::size_t k = 0; k < count; ++k) {
+        const ScannedRound& round = scan.rounds[group[k]];
+        if (round.stakes != ScannedRound::kNone) {
+          std::memcpy(stakes.data() + k * p * p, scan.stakes.data() + round.stakes, p * p * sizeof(std::int64_t));
+        }
+      }
+      inputs.stakes = stakes.data();
+    }
+    if (any_surrender || any_fantasyland || any_declared) {
+      surrendered.assign(count * p, 0);
+      fantasyland.assign(count * p, 0);
+      declared.assign(count * p, 0);
+      for (std::size_t k = 0; k < count; ++k) {
+        const ScannedRound& round = scan.rounds[group[k]];
+        for (std::size_t s = 0; s < p; ++s) {
+          surrendered[k * p + s] = static_cast<std::uint8_t>(round.surrendered >> s & 1u);
+          fantasyland[k * p + s] = static_cast<std::uint8_t>(round.fantasyland >> s & 1u);
+          declared[k * p + s] = static_cast<std::uint8_t>(round.declared >> s & 1u);
+        }
+      }
+      if (any_surrender) inputs.surrendered = surrendered.data();
+      if (any_fantasyland) inputs.fantasyland = fantasyland.data();
+      if (any_declared) inputs.declared = declared.data();
+    }
+    if (any_banker) {
+      banker.assign(count, -1);
+      bets.assign(count * p, 1);
+      for (std::size_t k = 0; k < count; ++k) {
+        const ScannedRound& round = scan.rounds[group[k]];
+        banker[k] = round.banker;
+        if (round.bets != ScannedRound::kNone) {
+          std::memcpy(bets.data() + k * p, scan.bets.data() + round.bets, p * sizeof(std::int64_t));
+        }
+      }
+      inputs.banker = banker.data();
+      if (any_bets) inputs.bets = bets.data();
+    }
+  }
+};
+
+}  // namespace
+
+void settle_scanned_net(std::string_view text, RoundScan* scan, const std::vector<const RulesSpec*>& rules,
+                        const RulesSpec& fallback, const Parallel& parallel, std::string* out,
+                        std::vector<std::size_t>* ends) {
+  const std::size_t total = scan->rounds.size();
+  // Group the read rounds by (rules, player count), each group in input order: a counting sort by key.
+  const std::size_t kinds = (rules.size() + 1) * (kMaxPlayers + 1);
+  std::vector<std::size_t> start(kinds + 1, 0);
+  auto key_of = [&](const ScannedRound& round) {
+    return static_cast<std::size_t>(round.rules + 1) * (kMaxPlayers + 1) + static_cast<std::size_t>(round.players);
+  };
+  for (ScannedRound& round : scan->rounds) {
+    if (!round.read) continue;
+    const RulesSpec* spec = round.rules >= 0 ? rules[static_cast<std::size_t>(round.rules)] : &fallback;
+    if (spec == nullptr || spec->extra_suits != 0 || spec->jokers != 0) {
+      round.read = false;
+      continue;
+    }
+    ++start[key_of(round) + 1];
+  }
+  for (std::size_t k = 0; k < kinds; ++k) start[k + 1] += start[k];
+  std::vector<std::size_t> order(start[kinds]);
+  {
+    std::vector<std::size_t> fill(start.begin(), start.end() - 1);
+    for (std::size_t r = 0; r < total; ++r) {
+      if (scan->rounds[r].read) order[fill[key_of(scan->rounds[r])]++] = r;
+    }
+  }
+  // Net units per round, at each round's own offset (players per round differ).
+  std::vector<std::size_t> net_at(total + 1, 0);
+  for (std::size_t r = 0; r < total; ++r) {
+    net_at[r + 1] = net_at[r] + static_cast<std::size_t>(scan->rounds[r].read ? scan->rounds[r].players : 0);
+  }
+  std::vector<std::int64_t> net(net_at[total]);
+  std::vector<std::int64_t> group_net;
+  GroupInputs gathered;
+  for (std::size_t kind = 0; kind < kinds; ++kind) {
+    const std::size_t count = start[kind + 1] - start[kind];
+    if (count == 0) continue;
+    const std::size_t* group = order.data() + start[kind];
+    const int players = scan->rounds[group[0]].players;
+    const int rules_index = scan->rounds[group[0]].rules;
+    const RulesSpec& spec = rules_index >= 0 ? *rules[static_cast<std::size_t>(rules_index)] : fallback;
+    const auto p = static_cast<std::size_t>(players);
+    gathered.gather(*scan, group, count, players);
+    group_net.resize(count * p);
+    BatchOutputs outputs;
+    outputs.net = group_net.data();
+    SettleError error =
+        settle_batch(gathered.cards.data(), count, players, spec, gathered.inputs, outputs, parallel);
+    if (error) {
+      // Some round is rejected: each is settled on its own, and those the core rejects are left.
+      for (std::size_t k = 0; k < count; ++k) {
+        GroupInputs one;
+        one.gather(*scan, group + k, 1, players);
+        BatchOutputs single;
+        single.net = group_net.data() + k * p;
+        if (settle_batch(one.cards.data(), 1, players, spec, one.inputs, single, Parallel{})) {
+          scan->rounds[group[k]].read = false;
+        }
+      }
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+      if (scan->rounds[group[k]].read) {
+        std::memcpy(net.data() + net_at[group[k]], group_net.data() + k * p, p * sizeof(std::int64_t));
+      }
+    }
+  }
+  // The lines, in input order.
+  constexpr std::string_view kHead = "{\"id\":", kMiddle = ",\"net\":[", kTail = "]}\n";
+  std::size_t room = 0;
+  for (const ScannedRound& round : scan->rounds) {
+    if (!round.read) continue;
+    room += kHead.size() + (round.id.kind == RoundIdKind::kString ? round.id.length + 2 : kIntChars) +
+            kMiddle.size() + static_cast<std::size_t>(round.players) * (kIntChars + 1) + kTail.size();
+  }
+  const std::size_t first = out->size();
+  out->resize(first + room);
+  char* const base = &(*out)[0];
+  char* at = base + first;
+  char* const end = at + room;
+  ends->assign(total, 0);
+  for (std::size_t r = 0; r < total; ++r) {
+    const ScannedRound& round = scan->rounds[r];
+    if (round.read) {
+      std::memcpy(at, kHead.data(), kHead.size());
+      at += kHead.size();
+      if (round.id.kind == RoundIdKind::kString) {
+        *at++ = '"';
+        std::memcpy(at, text.data() + round.id.begin, round.id.length);
+        at += round.id.length;
+        *at++ = '"';
+      } else {
+        at = write_int(at, end, round.id.value);
+      }
+      std::memcpy(at, kMiddle.data(), kMiddle.size());
+      at += kMiddle.size();
+      for (std::size_t s = 0; s < static_cast<std::size_t>(round.players); ++s) {
+        if (s > 0) *at++ = ',';
+        at = write_int(at, end, net[net_at[r] + s]);
+      }
+      std::memcpy(at, kTail.data(), kTail.size());
+      at += kTail.size();
+    }
+    (*ends)[r] = static_cast<std::size_t>(at - base);
+  }
+  out->resize(static_cast<std::size_t>(at - base));
 }
 
 }  // namespace chinese_poker
