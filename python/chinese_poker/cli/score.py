@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import codecs
 import sys
-from pathlib import Path
 from collections.abc import Iterable
+from pathlib import Path
 from typing import IO, Any
 
 from chinese_poker.cli.columnar import is_parquet, score_columnar
@@ -176,7 +176,7 @@ def open_output(path: str | None) -> IO[str]:
     if path in (None, "-"):
         return sys.stdout
     try:
-        return Path(path).open("w", encoding="utf-8")  # noqa: SIM115
+        return Path(path).open("w", encoding="utf-8")
     except OSError as error:
         raise CliError(f"cannot write {path!r}: {one_line(error)}") from None
 

@@ -20,9 +20,9 @@ __all__ = [
     "RawRound",
     "RecordStream",
     "count_json_lines",
+    "json_line_round",
     "read_json_records",
     "read_rounds",
-    "json_line_round",
     "sniff_json_lines",
     "stream_rounds",
 ]
