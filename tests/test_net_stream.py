@@ -133,12 +133,14 @@ def test_most_rounds_are_the_cores() -> None:
     items = list(net_stream_module.net_stream(io.BytesIO(body)))
     settled = sum(item.rounds for item in items if isinstance(item, net_stream_module.NetLines))
     left = [item for item in items if not isinstance(item, net_stream_module.NetLines)]
-    # What may be left: escapes or non-ASCII in ids and names, ids past int64, fantasyland or surrender
-    # under rules without them, bankers that are not seats.
+    # What may be left: an id past int64, a blank or repeated name, and the inputs the core refuses here
+    # (fantasyland or surrender under rules without them, a banker that is not a seat). Escapes and
+    # UTF-8 in ids and names are the core's.
     for raw in left:
         text = json.dumps(raw.data, ensure_ascii=False)
-        odd = any(key in text for key in ("fantasyland", "surrender", "banker", "\\", "é", "Zoë", "  "))
-        odd = odd or raw.data.get("id") == 2**70
+        names = [player.get("name") for player in raw.data["players"]]
+        odd = any(key in text for key in ("fantasyland", "surrender", "banker"))
+        odd = odd or raw.data.get("id") == 2**70 or "  " in names or len(set(names)) < len(names)
         assert odd, text
     assert settled + len(left) == 40
     assert settled >= 25
@@ -167,3 +169,27 @@ def test_out_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert out.count("\n") >= 5
     assert target.read_text(encoding="utf-8") == out
+
+
+def test_escapes_and_utf8_in_ids_and_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ids and names with escapes and UTF-8 are read by the core and written back as the general path
+    writes them; a lone surrogate is the general path's (it writes it back as its escape)."""
+    hands = (
+        '{"name":NAME,"front":"As Ks Qs","middle":"2c 3c 4c 5c 7d","back":"2d 3d 4d 5d 7h"},'
+        '{"front":"Ah Kh Qh","middle":"2h 3h 4h 5h 7s","back":"8c 8d 8h 9c 9d"}'
+    )
+    ids = [r'"\u00e9\ud83c\udca1\u0001\"\\\/"', '"Zoë"', r'"\ud800"', r'"tab\t\b\f\r\n"', '"x\\u007f"']
+    names = [r'"N\u00f6"', '"Zoë"', r'"P\u0032"', r'"\u00a0"', '"a\\\\b"']
+    lines = []
+    for k, (rid, name) in enumerate(zip(ids, names, strict=True)):
+        banker = f',"banker":{name},"bets":[1,3]' if k == 1 else ""
+        lines.append(f'{{"id":{rid},"players":[{hands.replace("NAME", name)}]{banker}}}')
+    path = tmp_path / "escapes.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    fast = run_score(path, ["--keep-going"], fast=True, monkeypatch=monkeypatch)
+    assert fast == run_score(path, ["--keep-going"], fast=False, monkeypatch=monkeypatch)
+    assert fast[1].splitlines()[0] == '{"id":"é\U0001f0a1\\u0001\\"\\\\/","net":[0,0]}'  # both foul
+    assert fast[1].count("\n") == 3  # round 3's name P\u0032 repeats P2's, round 4's \u00a0 is blank
+    items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
+    left = [item.position for item in items if not isinstance(item, net_stream_module.NetLines)]
+    assert left == [3, 4]  # the lone surrogate (and repeated name), the name that is only white space

@@ -103,7 +103,8 @@ void register_round_lines(py::module_& m) {
   m.def(
       "settle_net_chunk",
       [](const py::bytes& chunk, std::int64_t first_position, int max_players, bool read_rules,
-         const Resolver& resolve, const RulesSpec& fallback, const py::object& threads) -> ChunkAnswer {
+         const Resolver& resolve, const RulesSpec& fallback, const py::object& threads,
+         bool ascii_output) -> ChunkAnswer {
         check_rules(fallback);
         const int players_limit = player_limit(max_players);
         const Parallel parallel = parallel_from(threads);
@@ -111,7 +112,7 @@ void register_round_lines(py::module_& m) {
         RoundScan scan;
         {
           py::gil_scoped_release release;
-          scan_round_lines(text, first_position, players_limit, read_rules, &scan);
+          scan_round_lines(text, first_position, players_limit, read_rules, ascii_output, &scan);
         }
         std::vector<const RulesSpec*> specs(scan.rules.size(), nullptr);
         std::vector<RulesSpec> held;
@@ -145,13 +146,14 @@ void register_round_lines(py::module_& m) {
         return ChunkAnswer(py::make_tuple(py::bytes(out), line_ends, left));
       },
       py::arg("chunk"), py::arg("first_position"), py::arg("max_players"), py::arg("read_rules"),
-      py::arg("resolve"), py::arg("fallback"), py::arg("threads") = 1,
+      py::arg("resolve"), py::arg("fallback"), py::arg("threads") = 1, py::arg("ascii_output") = false,
       "Whole JSON Lines (no byte order mark) read, settled and written as net lines, every round the reader\n"
       "takes (cpp/include/chinese_poker/round_lines.hpp, scan_round_lines), the GIL released but for\n"
       "`resolve`: called once with the distinct `rules` values (bytes) when read_rules, it gives each one's\n"
       "rules or None. `fallback`: the rules of a round naming none; `first_position`: the first round's\n"
       "1-based position in its file. (lines, ends, left): ends[r] where round r's line ends in lines (a left\n"
-      "round writes none), left the rounds for the general path as (round, line, begin, end).");
+      "round writes none), left the rounds for the general path as (round, line, begin, end). ascii_output:\n"
+      "leave to the general path every round whose id is not ASCII (the lines are then ASCII).");
 }
 
 }  // namespace chinese_poker::bindings

@@ -331,9 +331,36 @@ struct Reading {
   bool has_stakes = false, has_bets = false;
   bool banker_by_name = false;
   std::string_view banker_name;
+  std::string banker_value;  // a banker's name given with escapes, its value
   std::size_t rules_begin = 0, rules_length = 0;
   bool has_rules = false;
+  std::string* strings = nullptr;  // RoundScan::strings
+  bool ascii_output = false;
 };
+
+// A string token that is not plain: its value appended to *strings (begin and length there); false when
+// it holds a lone surrogate, or (ascii) a byte beyond ASCII.
+bool decode_into(std::string_view raw, bool ascii, std::string* strings, std::size_t* begin, std::size_t* length) {
+  std::string value;
+  if (!json::decode_string(raw, &value)) return false;
+  if (ascii) {
+    for (const char c : value) {
+      if (static_cast<unsigned char>(c) >= 0x80) return false;
+    }
+  }
+  *begin = strings->size();
+  *length = value.size();
+  strings->append(value);
+  return true;
+}
+
+// Printable ASCII other than a space: a character that no strip() takes away.
+bool has_mark(std::string_view value) noexcept {
+  for (const char c : value) {
+    if (c > ' ' && c < 0x7F) return true;
+  }
+  return false;
+}
 
 // A JSON boolean into bit `seat` of `*mask`.
 bool read_flag(Line& line, int seat, std::uint8_t* mask) noexcept {
@@ -366,10 +393,18 @@ bool read_any_player(Line& line, int seat, Reading* reading) {
       } else if (key == "name") {
         bit = 8u;
         json::StringSpan span;
-        ok = line.string(&span) && span.plain && usable_name(line.slice(span.begin, span.length));
-        round.name_begin[seat] = span.begin;
-        round.name_length[seat] = span.length;
+        ok = line.string(&span);
         round.named[seat] = true;
+        if (ok && span.plain) {
+          ok = usable_name(line.slice(span.begin, span.length));
+          round.name_begin[seat] = span.begin;
+          round.name_length[seat] = span.length;
+        } else if (ok) {
+          round.name_decoded[seat] = true;
+          ok = decode_into(line.slice(span.begin, span.length), false, reading->strings, &round.name_begin[seat],
+                           &round.name_length[seat]) &&
+               has_mark(std::string_view(*reading->strings).substr(round.name_begin[seat], round.name_length[seat]));
+        }
       } else if (key == "surrender") {
         bit = 16u;
         ok = read_flag(line, seat, &round.surrendered);
@@ -393,8 +428,11 @@ bool read_any_player(Line& line, int seat, Reading* reading) {
   return (seen & 71u) == 7u ? declare == 0 : (seen & 71u) == 64u;
 }
 
-std::string_view name_of(std::string_view text, const ScannedRound& round, int seat, char* default_name) noexcept {
-  if (round.named[seat]) return text.substr(round.name_begin[seat], round.name_length[seat]);
+std::string_view name_of(std::string_view text, std::string_view strings, const ScannedRound& round, int seat,
+                         char* default_name) noexcept {
+  if (round.named[seat]) {
+    return (round.name_decoded[seat] ? strings : text).substr(round.name_begin[seat], round.name_length[seat]);
+  }
   default_name[0] = 'P';
   default_name[1] = static_cast<char>('1' + seat);
   return std::string_view(default_name, 2);
@@ -416,7 +454,9 @@ bool read_any_players(Line& line, int max_players, Reading* reading) {
   for (int a = 0; a < count; ++a) {
     char name_a[2], name_b[2];
     for (int b = a + 1; b < count; ++b) {
-      if (name_of(text, round, a, name_a) == name_of(text, round, b, name_b)) return false;
+      if (name_of(text, *reading->strings, round, a, name_a) == name_of(text, *reading->strings, round, b, name_b)) {
+        return false;
+      }
     }
   }
   std::uint64_t held = 0;
@@ -474,10 +514,15 @@ bool read_any_round(Line& line, int max_players, bool read_rules, Reading* readi
         bit = 1u;
         if (line.peek('"')) {
           json::StringSpan span;
-          ok = line.string(&span) && span.plain;
+          ok = line.string(&span);
           round.id.kind = RoundIdKind::kString;
           round.id.begin = span.begin;
           round.id.length = span.length;
+          if (ok && !span.plain) {
+            round.id.decoded = true;
+            ok = decode_into(line.slice(span.begin, span.length), reading->ascii_output, reading->strings,
+                             &round.id.begin, &round.id.length);
+          }
         } else {
           round.id.kind = RoundIdKind::kInteger;
           ok = line.int64(&round.id.value);
@@ -503,9 +548,14 @@ bool read_any_round(Line& line, int max_players, bool read_rules, Reading* readi
           ok = true;
         } else if (line.peek('"')) {
           json::StringSpan span;
-          ok = line.string(&span) && span.plain;
+          ok = line.string(&span);
           reading->banker_by_name = true;
-          reading->banker_name = line.slice(span.begin, span.length);
+          if (ok && span.plain) {
+            reading->banker_name = line.slice(span.begin, span.length);
+          } else if (ok) {
+            ok = json::decode_string(line.slice(span.begin, span.length), &reading->banker_value);
+            reading->banker_name = reading->banker_value;
+          }
         } else {
           ok = line.int64(&round.banker) && round.banker >= 0;
         }
@@ -535,7 +585,7 @@ bool read_any_round(Line& line, int max_players, bool read_rules, Reading* readi
     char name[2];
     round.banker = -1;
     for (int seat = 0; seat < players; ++seat) {
-      if (name_of(line.text(), round, seat, name) == reading->banker_name) round.banker = seat;
+      if (name_of(line.text(), *reading->strings, round, seat, name) == reading->banker_name) round.banker = seat;
     }
     if (round.banker < 0) return false;
   }
@@ -558,7 +608,7 @@ bool has_high_byte(std::string_view text, std::size_t begin, std::size_t end) no
 }  // namespace
 
 void scan_round_lines(std::string_view text, std::int64_t first_position, int max_players, bool read_rules,
-                      RoundScan* out) {
+                      bool ascii_output, RoundScan* out) {
   if (max_players > kMaxPlayers) max_players = kMaxPlayers;
   std::size_t lines = 1;
   for (std::size_t k = text.find('\n'); k != std::string_view::npos; k = text.find('\n', k + 1)) ++lines;
@@ -568,6 +618,7 @@ void scan_round_lines(std::string_view text, std::int64_t first_position, int ma
   out->stakes.clear();
   out->bets.clear();
   out->rules.clear();
+  out->strings.clear();
   std::unordered_map<std::string_view, int> rules_index;
   std::size_t cards_used = 0;
   std::size_t line_number = 0;
@@ -582,6 +633,8 @@ void scan_round_lines(std::string_view text, std::int64_t first_position, int ma
       round.begin = begin;
       round.end = end;
       reading = Reading{};
+      reading.strings = &out->strings;
+      reading.ascii_output = ascii_output;
       reading.round = &round;
       reading.cards = out->cards.data() + cards_used;
       Line line(text, begin, end);
@@ -693,6 +746,41 @@ struct GroupInputs {
   }
 };
 
+// A string value as JSON the way Python's json.dumps writes it without ensure_ascii: the quote, the
+// backslash and the control characters escaped (the common ones by letter, the rest as \u00XX in lower
+// case), every other byte as it is.
+char* write_json_string(std::string_view value, char* at) noexcept {
+  constexpr char kHexDigits[] = "0123456789abcdef";
+  *at++ = '"';
+  for (const char c : value) {
+    const auto byte = static_cast<unsigned char>(c);
+    char letter = 0;
+    switch (c) {
+      case '"': letter = '"'; break;
+      case '\\': letter = '\\'; break;
+      case '\n': letter = 'n'; break;
+      case '\r': letter = 'r'; break;
+      case '\t': letter = 't'; break;
+      case '\b': letter = 'b'; break;
+      case '\f': letter = 'f'; break;
+      default: break;
+    }
+    if (letter != 0) {
+      *at++ = '\\';
+      *at++ = letter;
+    } else if (byte < 0x20) {
+      std::memcpy(at, "\\u00", 4);
+      at[4] = kHexDigits[byte >> 4];
+      at[5] = kHexDigits[byte & 15];
+      at += 6;
+    } else {
+      *at++ = c;
+    }
+  }
+  *at++ = '"';
+  return at;
+}
+
 }  // namespace
 
 void settle_scanned_net(std::string_view text, RoundScan* scan, const std::vector<const RulesSpec*>& rules,
@@ -767,8 +855,10 @@ void settle_scanned_net(std::string_view text, RoundScan* scan, const std::vecto
   std::size_t room = 0;
   for (const ScannedRound& round : scan->rounds) {
     if (!round.read) continue;
-    room += kHead.size() + (round.id.kind == RoundIdKind::kString ? round.id.length + 2 : kIntChars) +
-            kMiddle.size() + static_cast<std::size_t>(round.players) * (kIntChars + 1) + kTail.size();
+    // An escaped byte takes at most 6 (\u001f).
+    const std::size_t id_room = round.id.decoded ? round.id.length * 6 + 2 : round.id.length + 2;
+    room += kHead.size() + (round.id.kind == RoundIdKind::kString ? id_room : kIntChars) + kMiddle.size() +
+            static_cast<std::size_t>(round.players) * (kIntChars + 1) + kTail.size();
   }
   const std::size_t first = out->size();
   out->resize(first + room);
@@ -781,7 +871,9 @@ void settle_scanned_net(std::string_view text, RoundScan* scan, const std::vecto
     if (round.read) {
       std::memcpy(at, kHead.data(), kHead.size());
       at += kHead.size();
-      if (round.id.kind == RoundIdKind::kString) {
+      if (round.id.kind == RoundIdKind::kString && round.id.decoded) {
+        at = write_json_string(std::string_view(scan->strings).substr(round.id.begin, round.id.length), at);
+      } else if (round.id.kind == RoundIdKind::kString) {
         *at++ = '"';
         std::memcpy(at, text.data() + round.id.begin, round.id.length);
         at += round.id.length;

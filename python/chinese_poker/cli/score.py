@@ -194,7 +194,8 @@ def _score(
     total: int | None = None
     try:
         if fast and args.output == "net" and args.format == "jsonl" and json_lines_by_name(source):
-            records = net_stream(stream, rules, threads=getattr(args, "threads", 1))
+            ascii_only = not _writes_utf8(target)
+            records = net_stream(stream, rules, threads=getattr(args, "threads", 1), ascii_only=ascii_only)
         else:
             read = stream_rounds(stream, json_lines=json_lines_by_name(source))
             records, total = read.records, read.total
@@ -210,9 +211,9 @@ def _score(
     count = 0
     try:
         for raw in records:
-            if isinstance(raw, NetLines):  # rounds the core settled (their lines are ASCII)
+            if isinstance(raw, NetLines):  # rounds the core settled
                 count += raw.rounds
-                writer.write(raw.lines.decode("ascii"))
+                writer.write(raw.lines.decode("utf-8"))
                 progress.update(count)
                 continue
             count += 1

@@ -33,7 +33,7 @@ CHUNK_BYTES = 4 * 1024 * 1024
 
 @dataclass(frozen=True)
 class NetLines:
-    """The net lines of ``rounds`` consecutive rounds the core settled, ready to write."""
+    """The net lines of ``rounds`` consecutive rounds the core settled, ready to write (UTF-8)."""
 
     lines: bytes
     rounds: int
@@ -96,20 +96,22 @@ def net_stream(
     threads: int = 1,
     max_players: int = MAX_PLAYERS,
     chunk_bytes: int | None = None,
+    ascii_only: bool = False,
 ) -> Iterator[NetLines | RawRound]:
     """The net output of the JSON Lines ``stream``, in input order: ``NetLines`` for runs of rounds the
     core settled, and each other round as its ``RawRound`` for the caller's general path. ``rules``: what
     every round is settled by (as ``score --rules``), else each round's own, else ``pagat``;
     ``max_players``: the most players a round may have (a round with more is the general path's); ``threads``:
     the core's threads (0: every core; the bytes do not depend on it); ``chunk_bytes``: how much is read at a
-    time (default ``CHUNK_BYTES``)."""
+    time (default ``CHUNK_BYTES``); ``ascii_only``: the lines must be ASCII (``dumps(..., ascii_only=True)``
+    for a stream that cannot write UTF-8), so a round whose id is not is left to the general path."""
     cache = _RulesCache()
     fallback = core_spec(rules if rules is not None else Rules.preset())
     position = 1  # of the next round in the stream
     line_number = 1  # of the next line
     for offset, chunk in _chunks(stream, chunk_bytes or CHUNK_BYTES):
         lines, ends, left = _core.settle_net_chunk(
-            chunk, position, max_players, rules is None, cache.resolve, fallback, threads
+            chunk, position, max_players, rules is None, cache.resolve, fallback, threads, ascii_only
         )
         count = len(ends)
         done = 0  # rounds of the chunk given out
