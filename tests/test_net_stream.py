@@ -12,7 +12,10 @@ import contextlib
 import functools
 import io
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +196,32 @@ def test_escapes_and_utf8_in_ids_and_names(tmp_path: Path, monkeypatch: pytest.M
     items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
     left = [item.position for item in items if not isinstance(item, net_stream_module.NetLines)]
     assert left == [3, 4]  # the lone surrogate (and repeated name), the name that is only white space
+
+
+def test_net_output_streams_in_flat_memory(tmp_path: Path) -> None:
+    """A file of 400,000 rounds (about 110 MB, whose rounds held at once would take more than the bound)
+    goes through the core in chunks: the process's peak stays under 200 MiB."""
+    if os.environ.get("CP_SANITIZED") == "1":
+        pytest.skip("peak memory is not the program's under AddressSanitizer")
+    line = dumps(mixed_round(random.Random(5), 0)).encode() + b"\n"
+    count = 400_000
+    path = tmp_path / "many.jsonl"
+    with path.open("wb") as stream:
+        for _ in range(count // 1000):
+            stream.write(line * 1000)
+    script = (
+        "import resource, subprocess, sys\n"
+        "child = subprocess.Popen([sys.executable, '-m', 'chinese_poker', 'score', sys.argv[1],"
+        " '--format', 'jsonl', '--output', 'net', '--progress', 'never'], stdout=subprocess.PIPE)\n"
+        "lines = 0\n"
+        "for chunk in iter(lambda: child.stdout.read(1 << 20), b''):\n"
+        "    lines += chunk.count(b'\\n')\n"
+        "code = child.wait()\n"
+        "print(code, lines, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True, timeout=900
+    )
+    code, lines, peak_kib = (int(field) for field in result.stdout.split())
+    assert (code, lines) == (0, count)
+    assert peak_kib < 200 * 1024, f"peak RSS {peak_kib / 1024:.0f} MiB"
