@@ -69,16 +69,16 @@ def _chunks(stream: IO[bytes], size: int) -> Iterator[tuple[int, bytes]]:
     carry = b""
     first = True
     while True:
-        block = stream.read(size)
+        block = stream.read(max(size, len(jsontext.BOM)) if first else size)
+        if not block:
+            if carry:
+                yield offset, carry
+            return
         if first:
             first = False
             if block.startswith(jsontext.BOM):
                 block = block[len(jsontext.BOM) :]
                 offset = len(jsontext.BOM)
-        if not block:
-            if carry:
-                yield offset, carry
-            return
         data = carry + block if carry else block
         cut = data.rfind(b"\n")
         if cut < 0:
