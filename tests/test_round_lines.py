@@ -17,6 +17,8 @@ does not take. For every body:
   reader does, the pack is one plain deck and the general path settles every round read.
 
 So a refusal is always one the documentation names, and an answer is always the general path's answer.
+The round-by-round reader (``formats.net_stream`` over ``_core.settle_net_chunk``) is compared on the same
+bodies: with the general path in each left round's place it gives every round's line and every error.
 ``CP_FUZZ_CASES`` (default 40, more under ``.ci/sanitized_pytest``) scales the number of bodies: 75 a unit
 (3,000 by default).
 """
@@ -35,6 +37,7 @@ from chinese_poker import _core
 from chinese_poker.cards import format_card, parse_card, parse_cards
 from chinese_poker.cli.common import dumps
 from chinese_poker.cli.score import settle_record
+from chinese_poker.formats.net_stream import NetLines, net_stream
 from chinese_poker.formats.records import stream_rounds
 from chinese_poker.formats.rounds import MAX_PLAYERS, RoundError, round_net_output
 from chinese_poker.rules import Rules, core_spec
@@ -469,3 +472,42 @@ def test_fast_reader_player_limit(max_players: int) -> None:
     for _ in range(20):
         body = (json.dumps(random_round(rng, rng.randint(2, 4))) + "\n").encode()
         check_body(body, "pagat", 10, max_players)
+
+
+# ----- round by round: every round the reader takes, the rest by the general path --------------------------
+
+
+def each_round(records: Any, rules: Rules | None) -> list[str]:
+    """Each round's net line, or its error message, as ``score --keep-going`` gives them."""
+    answers: list[str] = []
+    for item in records:
+        if isinstance(item, NetLines):
+            lines = item.lines.decode("utf-8").splitlines(keepends=True)
+            assert len(lines) == item.rounds
+            answers.extend(lines)
+            continue
+        try:
+            rnd, settlement = settle_record(item, rules)
+        except RoundError as error:
+            answers.append(f"error: {error}")
+            continue
+        answers.append(dumps(round_net_output(rnd, settlement)) + "\n")
+    return answers
+
+
+def test_round_by_round_reader_fuzz_agrees_with_the_general_path() -> None:
+    """On the fuzz's bodies (damaged ones among them), the core's reader with the general path in each
+    left round's place gives every round's line and every error of the general path, in order, over any
+    chunking and thread count."""
+    rng = random.Random(20261203)
+    core_rounds = 0
+    for case in range(CASES // 3):
+        body = random_body(rng)
+        rules = rng.choice([None, Rules.preset(rng.choice(PRESETS))])
+        general = each_round(stream_rounds(io.BytesIO(body), json_lines=True).records, rules)
+        chunk = rng.choice([1, 64, 1 << 20])
+        stream = net_stream(io.BytesIO(body), rules, chunk_bytes=chunk, threads=rng.choice([1, 2]))
+        items = list(stream)
+        assert each_round(items, rules) == general, (case, body)
+        core_rounds += sum(item.rounds for item in items if isinstance(item, NetLines))
+    assert core_rounds >= CASES // 6  # the core took rounds (most bodies are damaged: about one a body)

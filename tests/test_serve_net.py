@@ -384,36 +384,38 @@ def test_the_property_test_meets_the_fast_path() -> None:
 def test_score_output_net_fast_path_on_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``score --output net`` reads a JSON Lines file of the common shape through the core at once: the same
-    bytes as the rounds read one by one (the fast path turned off by a file limit of 0 bytes)."""
+    """``score --output net`` reads a JSON Lines file through the core (mixed player counts included): the
+    same bytes as the rounds read one by one by the general path (``run(..., fast=False)``)."""
+    import functools  # noqa: PLC0415
+
     from chinese_poker.cli import score  # noqa: PLC0415
 
-    calls: list[bool] = []
-    settle = _core.settle_net_lines
+    calls: list[int] = []
+    settle = _core.settle_net_chunk
 
-    def counted(*args: Any, **kwargs: Any) -> tuple[bytes, bool] | None:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         answer = settle(*args, **kwargs)
-        calls.append(answer is not None)
+        calls.append(len(answer[2]))  # the rounds left to the general path
         return answer
 
-    monkeypatch.setattr(_core, "settle_net_lines", counted)
+    monkeypatch.setattr(_core, "settle_net_chunk", counted)
     path = tmp_path / "rounds.jsonl"
     lines = [json.dumps({"id": f"t{k}", "players": E2_PLAYERS[: 2 + k % 3]}) for k in range(3)]
     path.write_text("\n".join(lines[:1] * 3) + "\n\n" + json.dumps(codes_round(E2_PLAYERS[:2])) + "\n")
-    whole = score.FAST_FILE_BYTES
+    run = score.run
     for rules in ([], ["--rules", "wikipedia-2-4"]):
         outputs = []
-        for limit in (whole, 0):
-            monkeypatch.setattr(score, "FAST_FILE_BYTES", limit)
+        for fast in (True, False):
+            monkeypatch.setattr(score, "run", functools.partial(run, fast=fast))
             assert main(["score", str(path), "--format", "jsonl", "--output", "net", *rules]) == 0
             outputs.append(capsys.readouterr().out)
         assert outputs[0] == outputs[1]
-        assert calls.pop() is True  # the first run took the fast path; the second never called it
+        assert calls.pop() == 0  # the fast run left no round to the general path; the other never called it
         assert calls == []
     assert outputs[0].splitlines()[-1] == '{"id":4,"net":[4,-4]}'  # wikipedia-2-4: North scoops East
-    # A file of mixed player counts is left to the general path (and gives what it gives).
-    monkeypatch.setattr(score, "FAST_FILE_BYTES", whole)
+    # A file of mixed player counts is read by the core too.
+    monkeypatch.setattr(score, "run", run)
     path.write_text("\n".join(lines) + "\n")
     assert main(["score", str(path), "--format", "jsonl", "--output", "net"]) == 0
-    assert calls == [False]
+    assert calls == [0]
     assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == ["t0", "t1", "t2"]

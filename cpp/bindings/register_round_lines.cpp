@@ -5,7 +5,11 @@
 #include <string>
 #include <string_view>
 
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
 #include <pybind11/typing.h>
+#include <vector>
 
 #include "chinese_poker/round_lines.hpp"
 #include "chinese_poker/settle.hpp"
@@ -26,6 +30,11 @@ std::size_t round_limit(py::ssize_t max_rounds) {
 using ReadAnswer = py::typing::Optional<
     py::typing::Tuple<py::array_t<std::uint8_t>, py::typing::List<py::typing::Union<py::int_, py::str>>, bool>>;
 using SettleAnswer = py::typing::Optional<py::typing::Tuple<py::bytes, bool>>;
+// The net lines of a chunk, where each round's line ends, and the rounds left to the general path as
+// (round index, 0-based line in the chunk, first byte, end byte).
+using ChunkAnswer = py::typing::Tuple<py::bytes, py::array_t<std::uint64_t>,
+                                      py::typing::List<py::typing::Tuple<int, int, int, int>>>;
+using Resolver = py::typing::Callable<py::typing::List<py::typing::Optional<RulesSpec>>(py::typing::List<py::bytes>)>;
 
 int player_limit(int max_players) {
   if (max_players < kMinPlayers || max_players > kMaxPlayers) {
@@ -91,6 +100,60 @@ void register_round_lines(py::module_& m) {
       "A JSON Lines body of the common shape (see read_round_lines) settled under `rules` and written as net\n"
       "lines, {\"id\":ID,\"net\":[...]} each (docs/JSON_FORMAT.md): (lines bytes, more). None when the body\n"
       "is of another shape, the rules add suits or jokers, or the core rejects a round. Releases the GIL.");
+  m.def(
+      "settle_net_chunk",
+      [](const py::bytes& chunk, std::int64_t first_position, int max_players, bool read_rules,
+         const Resolver& resolve, const RulesSpec& fallback, const py::object& threads,
+         bool ascii_output) -> ChunkAnswer {
+        check_rules(fallback);
+        const int players_limit = player_limit(max_players);
+        const Parallel parallel = parallel_from(threads);
+        const std::string_view text = chunk;
+        RoundScan scan;
+        {
+          py::gil_scoped_release release;
+          scan_round_lines(text, first_position, players_limit, read_rules, ascii_output, &scan);
+        }
+        std::vector<const RulesSpec*> specs(scan.rules.size(), nullptr);
+        std::vector<RulesSpec> held;
+        if (!scan.rules.empty()) {
+          py::list values;
+          for (const auto& [begin, length] : scan.rules) values.append(py::bytes(text.substr(begin, length)));
+          const py::list resolved = resolve(values);
+          if (resolved.size() != specs.size()) throw py::value_error("the resolver must give one rules per value");
+          held.reserve(specs.size());
+          for (std::size_t k = 0; k < specs.size(); ++k) {
+            if (resolved[k].is_none()) continue;
+            held.push_back(resolved[k].cast<RulesSpec>());
+            check_rules(held.back());
+            specs[k] = &held.back();
+          }
+        }
+        std::string out;
+        std::vector<std::size_t> ends;
+        {
+          py::gil_scoped_release release;
+          settle_scanned_net(text, &scan, specs, fallback, parallel, &out, &ends);
+        }
+        py::array_t<std::uint64_t> line_ends(static_cast<py::ssize_t>(ends.size()));
+        std::uint64_t* at = line_ends.mutable_data();
+        for (std::size_t k = 0; k < ends.size(); ++k) at[k] = ends[k];
+        py::list left;
+        for (std::size_t r = 0; r < scan.rounds.size(); ++r) {
+          const ScannedRound& round = scan.rounds[r];
+          if (!round.read) left.append(py::make_tuple(r, round.line, round.begin, round.end));
+        }
+        return ChunkAnswer(py::make_tuple(py::bytes(out), line_ends, left));
+      },
+      py::arg("chunk"), py::arg("first_position"), py::arg("max_players"), py::arg("read_rules"),
+      py::arg("resolve"), py::arg("fallback"), py::arg("threads") = 1, py::arg("ascii_output") = false,
+      "Whole JSON Lines (no byte order mark) read, settled and written as net lines, every round the reader\n"
+      "takes (cpp/include/chinese_poker/round_lines.hpp, scan_round_lines), the GIL released but for\n"
+      "`resolve`: called once with the distinct `rules` values (bytes) when read_rules, it gives each one's\n"
+      "rules or None. `fallback`: the rules of a round naming none; `first_position`: the first round's\n"
+      "1-based position in its file. (lines, ends, left): ends[r] where round r's line ends in lines (a left\n"
+      "round writes none), left the rounds for the general path as (round, line, begin, end). ascii_output:\n"
+      "leave to the general path every round whose id is not ASCII (the lines are then ASCII).");
 }
 
 }  // namespace chinese_poker::bindings

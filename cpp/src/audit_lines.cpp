@@ -8,6 +8,7 @@
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/fair.hpp"
 #include "chinese_poker/settle.hpp"
+#include "json_scan.hpp"
 
 namespace chinese_poker {
 
@@ -16,167 +17,24 @@ namespace {
 constexpr int kHand = 13;
 constexpr int kRowSize[3] = {3, 5, 5};
 constexpr int kRowStart[3] = {0, 3, 8};
-constexpr int kMaxDepth = 64;          // deeper JSON is left to the general path
-constexpr std::size_t kMaxDigits = 1000;  // longer numbers too (Python's int conversion has a limit)
 constexpr std::size_t kMaxClientSeeds = 16;
 constexpr std::string_view kDomain = "chinese-poker/deal/v1";
 
-constexpr bool is_space(char c) noexcept { return c == ' '; }
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+// A line is read token by token by the shared JSON scanner. The line was checked first to hold only
+// printable ASCII and no backslash (plain_line), so its white space is spaces and a string has no escape.
+using Reader = json::Scanner;
 
-// One line, token by token. The line was checked first to hold only printable ASCII and no backslash
-// (its white space is spaces), so a string is the bytes up to the next quote.
-class Reader {
- public:
-  explicit Reader(std::string_view text) noexcept : text_(text) {}
-
-  bool at_end() noexcept {
-    skip();
-    return pos_ >= text_.size();
-  }
-  void skip() noexcept {
-    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
-  }
-  bool peek(char c) noexcept {
-    skip();
-    return pos_ < text_.size() && text_[pos_] == c;
-  }
-  bool take(char c) noexcept {
-    if (!peek(c)) return false;
-    ++pos_;
-    return true;
-  }
-  std::size_t pos() const noexcept { return pos_; }
-  std::string_view text() const noexcept { return text_; }
-
-  bool string(std::string_view* out) noexcept {
-    if (!take('"')) return false;
-    const std::size_t start = pos_;
-    const void* quote = std::memchr(text_.data() + start, '"', text_.size() - start);
-    if (quote == nullptr) return false;
-    pos_ = static_cast<std::size_t>(static_cast<const char*>(quote) - text_.data());
-    *out = text_.substr(start, pos_ - start);
-    ++pos_;
-    return true;
-  }
-
-  bool key(std::string_view* out) noexcept { return string(out) && take(':'); }
-
-  bool word(std::string_view literal) noexcept {
-    skip();
-    if (text_.substr(pos_, literal.size()) != literal) return false;
-    pos_ += literal.size();
-    return pos_ >= text_.size() || !is_word(text_[pos_]);
-  }
-
-  bool boolean(bool* out) noexcept {
-    if (word("true")) {
-      *out = true;
-      return true;
-    }
-    if (word("false")) {
-      *out = false;
-      return true;
-    }
-    return false;
-  }
-
-  // A JSON number; `integer`: without fraction or exponent. The text in *out.
-  bool number(bool integer, std::string_view* out) noexcept {
-    skip();
-    const std::size_t start = pos_;
-    if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
-    const std::size_t digits = pos_;
-    while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
-    const std::size_t count = pos_ - digits;
-    if (count == 0 || count > kMaxDigits || (count > 1 && text_[digits] == '0')) return false;
-    if (pos_ < text_.size() && text_[pos_] == '.') {
-      if (integer) return false;
-      const std::size_t at = ++pos_;
-      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
-      if (pos_ == at || pos_ - at > kMaxDigits) return false;
-    }
-    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-      if (integer) return false;
-      ++pos_;
-      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
-      const std::size_t at = pos_;
-      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
-      if (pos_ == at || pos_ - at > 4) return false;
-    }
-    if (pos_ < text_.size() && is_word(text_[pos_])) return false;
-    *out = text_.substr(start, pos_ - start);
-    return true;
-  }
-
-  bool int64(std::int64_t* out) noexcept {
-    std::string_view digits;
-    if (!number(true, &digits)) return false;
-    const std::from_chars_result got = std::from_chars(digits.data(), digits.data() + digits.size(), *out);
-    return got.ec == std::errc() && got.ptr == digits.data() + digits.size();
-  }
-
-  bool uint64(std::uint64_t* out) noexcept {
-    std::string_view digits;
-    if (!number(true, &digits) || digits[0] == '-') return false;
-    const std::from_chars_result got = std::from_chars(digits.data(), digits.data() + digits.size(), *out);
-    return got.ec == std::errc() && got.ptr == digits.data() + digits.size();
-  }
-
-  // Any JSON value, checked and passed over.
-  bool skip_value(int depth = 0) noexcept {
-    if (depth > kMaxDepth) return false;
-    skip();
-    if (pos_ >= text_.size()) return false;
-    const char c = text_[pos_];
-    if (c == '"') {
-      std::string_view s;
-      return string(&s);
-    }
-    if (c == '{') {
-      ++pos_;
-      if (take('}')) return true;
-      do {
-        std::string_view name;
-        if (!key(&name) || !skip_value(depth + 1)) return false;
-      } while (take(','));
-      return take('}');
-    }
-    if (c == '[') {
-      ++pos_;
-      if (take(']')) return true;
-      do {
-        if (!skip_value(depth + 1)) return false;
-      } while (take(','));
-      return take(']');
-    }
-    if (c == 't') return word("true");
-    if (c == 'f') return word("false");
-    if (c == 'n') return word("null");
-    std::string_view digits;
-    return number(false, &digits);
-  }
-
-  // A list of at most `most` int64 values.
-  bool ints(std::int64_t* out, int most, int* count) noexcept {
-    if (!take('[')) return false;
-    *count = 0;
-    if (take(']')) return true;
-    do {
-      if (*count == most || !int64(out + *count)) return false;
-      ++*count;
-    } while (take(','));
-    return take(']');
-  }
-
- private:
-  static constexpr bool is_word(char c) noexcept {
-    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
-  }
-
-  std::string_view text_;
-  std::size_t pos_ = 0;
-};
+// A list of at most `most` int64 values.
+bool ints(Reader& line, std::int64_t* out, int most, int* count) noexcept {
+  if (!line.take('[')) return false;
+  *count = 0;
+  if (line.take(']')) return true;
+  do {
+    if (*count == most || !line.int64(out + *count)) return false;
+    ++*count;
+  } while (line.take(','));
+  return line.take(']');
+}
 
 // Printable ASCII and no backslash: the lines this reader takes at all (the trailing CRs of a CRLF file
 // are taken off first, as the general reader takes them off).
@@ -355,7 +213,7 @@ bool read_receipt(Reader& line, Receipt* out) noexcept {
       ok = line.word("null");
     } else if (key == "net") {
       bit = 1u << 9;
-      ok = line.ints(out->net, kMaxPlayers, &out->net_count);
+      ok = ints(line, out->net, kMaxPlayers, &out->net_count);
     } else if (key == "pairs") {
       bit = 1u << 10;
       ok = read_receipt_pairs(line, out);
@@ -719,7 +577,7 @@ bool once(bool* seen) noexcept {
 
 bool read_top(Reader& line, const AuditConfig& config, Top* top) noexcept {
   if (!line.take('{')) return false;
-  if (line.take('}')) return line.at_end();
+  if (line.take('}')) return line.done();
   do {
     std::string_view key;
     if (!line.key(&key)) return false;
@@ -737,7 +595,7 @@ bool read_top(Reader& line, const AuditConfig& config, Top* top) noexcept {
     } else if (key == "rules_digest") {
       ok = once(&top->has_digest) && (line.word("null") || line.string(&top->digest));
     } else if (key == "net") {
-      ok = once(&top->has_net) && line.ints(top->net, kMaxPlayers, &top->net_count);
+      ok = once(&top->has_net) && ints(line, top->net, kMaxPlayers, &top->net_count);
     } else if (key == "pairs") {
       ok = once(&top->has_pairs) && output_units(line, top->units, &top->units_count);
     } else if (key == "id") {
@@ -761,7 +619,7 @@ bool read_top(Reader& line, const AuditConfig& config, Top* top) noexcept {
     }
     if (!ok) return false;
   } while (line.take(','));
-  return line.take('}') && line.at_end();
+  return line.take('}') && line.done();
 }
 
 bool output_round(const Top& top, const AuditConfig& config) noexcept {

@@ -2406,6 +2406,44 @@ static void test_pack_strengths() {
   CHECK(row_strengths(4, Wheel::Low).empty());
 }
 
+// Every round the format allows, and the rest left round by round: a mix of player counts and rules,
+// an escaped id, a declaration, one round left (a card twice) between two read.
+static void test_scan_round_lines() {
+  const std::string a = R"({"front":[0,1,2],"middle":[3,4,5,6,7],"back":[8,9,10,11,12]})";
+  const std::string b = R"({"name":"B\u00f6","front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s","back":["As","Ah","Ad","Ac","8h"]})";
+  const std::string c = R"({"cards":[13,14,15,16,17,18,19,20,21,22,23,24,25],"declare_natural":false})";
+  const std::string body = "{\"id\":\"q\\\"\\u00e9\",\"rules\":\"x\",\"players\":[" + a + "," + b + "," + c + "]}\n" +
+                           "\n{\"players\":[" + a + "," + a + "]}\n" +
+                           "{\"rules\":\"x\",\"note\":[1,{\"k\":null}],\"players\":[" + a + "," + b + "],\"stakes\":[[1,2],[2,1]]}";
+  RoundScan scan;
+  scan_round_lines(body, 5, 6, true, false, &scan);
+  CHECK(scan.rounds.size() == 3);
+  CHECK(scan.rounds[0].read && scan.rounds[0].players == 3 && scan.rounds[0].rules == 0);
+  CHECK(scan.rounds[0].id.decoded && scan.strings.substr(scan.rounds[0].id.begin, scan.rounds[0].id.length) == "q\"\xC3\xA9");
+  CHECK(scan.rounds[0].name_decoded[1] && scan.rounds[0].line == 0);
+  CHECK(!scan.rounds[1].read && scan.rounds[1].line == 2);  // a card twice: the general path's
+  CHECK(scan.rounds[2].read && scan.rounds[2].players == 2 && scan.rounds[2].rules == 0);
+  CHECK(scan.rounds[2].id.kind == RoundIdKind::kPosition && scan.rounds[2].id.value == 7);
+  CHECK(scan.rounds[2].stakes != ScannedRound::kNone && scan.stakes[scan.rounds[2].stakes + 1] == 2);
+  CHECK(scan.rules.size() == 1 && body.substr(scan.rules[0].first, scan.rules[0].second) == "\"x\"");
+  const RulesSpec pagat;
+  std::string out;
+  std::vector<std::size_t> ends;
+  settle_scanned_net(body, &scan, {&pagat}, pagat, Parallel{}, &out, &ends);
+  CHECK(ends.size() == 3 && ends[0] == ends[1] && ends[2] == out.size());
+  const std::string head = "{\"id\":\"q\\\"\xC3\xA9\",\"net\":[";
+  CHECK(out.compare(0, head.size(), head) == 0);
+  CHECK(out.compare(ends[1], 14, "{\"id\":7,\"net\":") == 0);
+  // Rules that could not be resolved leave their rounds.
+  scan_round_lines(body, 1, 6, true, false, &scan);
+  out.clear();
+  settle_scanned_net(body, &scan, {nullptr}, pagat, Parallel{}, &out, &ends);
+  CHECK(out.empty() && !scan.rounds[0].read && !scan.rounds[2].read);
+  // ascii_output leaves the id that is not ASCII.
+  scan_round_lines(body, 1, 6, false, true, &scan);
+  CHECK(!scan.rounds[0].read && scan.rounds[2].read && scan.rounds[2].rules == -1);
+}
+
 static void test_round_lines() {
   const std::string a = R"({"front":[0,1,2],"middle":[3,4,5,6,7],"back":[8,9,10,11,12]})";
   const std::string b = R"({"name":"Bo","front":"Ks Kh Kd","middle":"Qs Qh Qd Qc 8s","back":["As","Ah","Ad","Ac","8h"]})";
@@ -2655,6 +2693,7 @@ int main() {
   test_jokers();
   test_pack_strengths();
   test_round_lines();
+  test_scan_round_lines();
   test_fair();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -1,7 +1,7 @@
 # Type stubs of the compiled core (private: use the chinese_poker package).
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -276,6 +276,16 @@ def read_round_lines(
 def settle_net_lines(
     body: bytes, rules: RulesSpec, max_rounds: int, max_players: int, threads: int = 1
 ) -> tuple[bytes, bool] | None: ...
+def settle_net_chunk(
+    chunk: bytes,
+    first_position: int,
+    max_players: int,
+    read_rules: bool,
+    resolve: Callable[[list[bytes]], list[RulesSpec | None]],
+    fallback: RulesSpec,
+    threads: int = 1,
+    ascii_output: bool = False,
+) -> tuple[bytes, npt.NDArray[np.uint64], list[tuple[int, int, int, int]]]: ...
 def fair_sha256(data: bytes) -> bytes: ...
 def fair_hmac_sha256(key: bytes, data: bytes) -> bytes: ...
 def fair_deal(key: bytes, prefix: bytes, pack: bytes, count: int, nonce: int) -> bytes: ...

@@ -18,10 +18,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "chinese_poker/parallel.hpp"
 #include "chinese_poker/rules.hpp"
+#include "chinese_poker/settle.hpp"
 
 namespace chinese_poker {
 
@@ -34,6 +36,9 @@ struct RoundLineId {
   std::int64_t value = 0;   // kPosition: the position; kInteger: the integer
   std::size_t begin = 0;    // kString: the bytes between the quotes, as an offset into the text
   std::size_t length = 0;
+  // scan_round_lines only: the string held an escape or a byte beyond ASCII, and [begin, begin + length)
+  // is its value (UTF-8, escapes undone) in RoundScan::strings instead.
+  bool decoded = false;
 };
 
 struct RoundLines {
@@ -60,5 +65,77 @@ void write_net_lines(std::string_view text, const RoundLines& lines, const std::
 // rules' pack is not one plain 52-card deck (added suits or jokers), or the core rejects a round.
 [[nodiscard]] bool settle_net_lines(std::string_view text, const RulesSpec& rules, std::size_t max_rounds,
                                     int max_players, const Parallel& parallel, std::string* out, bool* more);
+
+
+// ----- Every round the format allows, round by round ---------------------------------------------------
+//
+// scan_round_lines reads every line of a chunk of JSON Lines (whole lines, no byte order mark: the caller
+// takes it off) and marks each round read or left (to the general path, which gives its answer or its
+// error: the reader never says what is wrong). A read round is an object with
+// - "players": 2 to max_players objects of "front", "middle" and "back", or "cards" (13, in row order)
+//   with an optional "declare_natural" (true or false); an optional "name", unique in the round beside the
+//   default names; optional "surrender" and "fantasyland" (true or false);
+// - optionally "id": an integer within int64, or a string;
+// - optionally "rules": any JSON value, its bytes kept once per distinct spelling in `rules`, for the
+//   caller to resolve by the general rules reader;
+// - optionally "stakes" (a P x P list of integers, or null), "banker" (a player's name, a seat or null),
+//   "bets" (with a banker: P integers 1..kMaxBet, or null), and the metadata keys "expected", "tags" and
+//   "note" (any JSON, never read).
+// Strings (ids, names) may hold escapes and UTF-8 but no lone surrogate; a name needs one printable ASCII
+// byte other than a space (so that the general reader too finds it not blank), and with `ascii_output` an
+// id's value must be ASCII. No key twice, the line valid UTF-8, cards as above (one 52-card pack, no joker,
+// no card twice); the values the core checks (stakes, surrender and fantasyland under the rules) are
+// checked when the round is settled. Everything else is left.
+struct ScannedRound {
+  std::size_t line = 0;   // 0-based line number in the chunk
+  std::size_t begin = 0;  // the line's bytes [begin, end) in the chunk, without its LF
+  std::size_t end = 0;
+  bool read = false;      // false: left to the general path (nothing below is set)
+  int players = 0;
+  int rules = -1;         // index into RoundScan::rules; -1: the round names no rules (or they are ignored)
+  RoundLineId id;         // kPosition: `value` is the round's 1-based position in the whole file
+  // Each player's name as the bytes of the text (printable ASCII, no escape), or with name_decoded[p] its
+  // value (UTF-8, escapes undone) in RoundScan::strings; named[p] false: the default name P1, P2, ...
+  std::size_t name_begin[kMaxPlayers] = {};
+  std::size_t name_length[kMaxPlayers] = {};
+  bool named[kMaxPlayers] = {};
+  bool name_decoded[kMaxPlayers] = {};
+  std::size_t cards = 0;  // offset into RoundScan::cards of players x 13 codes (front 3, middle 5, back 5)
+  // Per-round inputs (BatchInputs): a bit per seat, the banker's seat (-1: none), and offsets into
+  // RoundScan::stakes (players x players) and RoundScan::bets (players), kNone when absent.
+  std::uint8_t declared = 0;
+  std::uint8_t surrendered = 0;
+  std::uint8_t fantasyland = 0;
+  std::int64_t banker = -1;
+  std::size_t stakes = kNone;
+  std::size_t bets = kNone;
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+};
+
+struct RoundScan {
+  std::vector<ScannedRound> rounds;  // one per non-blank line, in order
+  std::vector<std::uint8_t> cards;
+  std::vector<std::int64_t> stakes;
+  std::vector<std::int64_t> bets;
+  std::string strings;  // the values of ids and names given with escapes or bytes beyond ASCII
+  // The distinct "rules" values, each as its bytes [first, first + second) in the chunk.
+  std::vector<std::pair<std::size_t, std::size_t>> rules;
+};
+
+// Reads every line of `text` into `out`. `first_position`: the 1-based position of the chunk's first
+// round in its file (ids default to it); `read_rules`: false when every round's rules are overridden
+// (the "rules" value is then only checked as JSON). Allocates per chunk and per distinct rules value.
+void scan_round_lines(std::string_view text, std::int64_t first_position, int max_players, bool read_rules,
+                      bool ascii_output, RoundScan* out);
+
+// Settles the read rounds of `scan` and writes their net lines (as write_net_lines; a decoded id as
+// Python's json.dumps writes it without ensure_ascii) into `out` in order; `ends[r]` is where round r's line ends in `out` (a left round writes nothing). `rules[k]`: the
+// rules of scan.rules[k], null when they could not be resolved; `fallback`: the rules of a round that
+// names none. A round whose rules are null or add suits or jokers, or that the core rejects, is marked
+// left in `scan` for the general path. Rounds are settled in groups of one player count and one rules,
+// each on `parallel`'s threads: the bytes do not depend on the thread count.
+void settle_scanned_net(std::string_view text, RoundScan* scan, const std::vector<const RulesSpec*>& rules,
+                        const RulesSpec& fallback, const Parallel& parallel, std::string* out,
+                        std::vector<std::size_t>* ends);
 
 }  // namespace chinese_poker

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,7 +22,7 @@ from chinese_poker.cli.common import (
 )
 from chinese_poker.cli.progress import OutputWriter, progress_for
 from chinese_poker.cli.round_table import format_round_table
-from chinese_poker.formats.net_lines import settle_net_lines
+from chinese_poker.formats.net_stream import NetLines, net_stream
 from chinese_poker.formats.records import RawRound, count_json_lines, stream_rounds
 from chinese_poker.formats.rounds import (
     OUTPUT_SHAPES,
@@ -59,7 +60,11 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         help="table (default), json (a list of output rounds), jsonl (one per line) or parquet "
         "(Arrow columns, written to -o; docs/JSON_FORMAT.md 5)",
     )
-    score.add_argument("-o", "--out", help="with --format parquet: the Parquet file to write")
+    score.add_argument(
+        "-o",
+        "--out",
+        help="output file (default: stdout); with --format parquet the Parquet file to write (required)",
+    )
     score.add_argument(
         "--output",
         choices=OUTPUT_SHAPES,
@@ -68,6 +73,13 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         "net units",
     )
     score.add_argument("--explain", action="store_true", help="add the unit-by-unit explanation")
+    score.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="with --output net: the core settles on this many threads (0: every core); the output is the "
+        "same for every count (default 1)",
+    )
     score.add_argument(
         "--keep-going",
         action="store_true",
@@ -121,37 +133,12 @@ def settle_record(raw: RawRound, rules: Rules | None) -> tuple[Round, Settlement
         raise RoundError("a value is nested too deeply", raw.where) from None
 
 
-#: The largest JSON Lines file ``--output net`` reads at once to try the core's fast path; a larger file
-#: is streamed (memory stays flat), as is every file the fast path does not read.
-FAST_FILE_BYTES = 64 * 1024 * 1024
-#: No round limit on the command line (the fast path takes one).
-_ALL_ROUNDS = 2**62
-
-
-def _net_fast(args: argparse.Namespace, rules: Rules | None) -> str | None:
-    """The net lines of a JSON Lines file of the common shape (``formats.net_lines``, the service's
-    fast path: the same bytes as the rounds settled one by one), or ``None`` for any other input: stdin,
-    another kind of file, a file past ``FAST_FILE_BYTES``, or any round the fast path leaves to the general
-    one (any bad round included, which the general path then reports)."""
-    if args.output != "net" or args.format != "jsonl" or args.file in (None, "-"):
-        return None
-    path = Path(args.file)
-    if not json_lines_by_name(args.file):
-        return None
-    try:
-        if not path.is_file() or path.stat().st_size > FAST_FILE_BYTES:
-            return None
-        data = path.read_bytes()
-    except OSError:
-        return None  # the general path reports it
-    answer = settle_net_lines(data, rules, max_rounds=_ALL_ROUNDS)
-    return answer[0].decode("ascii") if answer is not None else None
-
-
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, *, fast: bool = True) -> int:
     """Settle the rounds of ``args.file`` as they are read (JSON Lines is streamed: output is written round
     by round, memory stays flat); exit code 0, or 2 when a round could not be settled. ``--output net`` on
-    a JSON Lines file of the common shape is settled at once by the core instead (``_net_fast``)."""
+    a JSON Lines file is settled by the core chunk by chunk instead (``formats.net_stream``), every round
+    it does not take by the general path in its place (``fast=False``: every round by the general path,
+    which tests compare it with)."""
     if args.format == "parquet" or is_parquet(args.file):
         return score_columnar(args)
     if args.output == "net" and args.format == "table":
@@ -170,35 +157,65 @@ def run(args: argparse.Namespace) -> int:
             args.receipt_key = read_key_file(args.receipt_key_file)
         except ValueError as error:
             raise CliError(one_line(error)) from None
+    if getattr(args, "threads", 1) < 0:
+        raise CliError(f"--threads must be 0 (every core) or more, got {args.threads}")
     rules = resolve_rules(args.rules) if args.rules is not None else None
-    fast = _net_fast(args, rules)
-    if fast is not None:
-        OutputWriter(None).write(fast)
-        return 0
     stream, source = open_input(args.file)
+    target = open_output(getattr(args, "out", None))
     try:
-        return _score(args, rules, stream, safe_text(source))
+        return _score(args, rules, stream, safe_text(source), target, fast=fast)
     finally:
         if args.file not in (None, "-"):
             stream.close()
+        if target is not sys.stdout:
+            target.close()
 
 
-def _score(args: argparse.Namespace, rules: Rules | None, stream: IO[bytes], source: str) -> int:
+def open_output(path: str | None) -> IO[str]:
+    """Where the output goes: ``path`` (``None`` or ``"-"``: stdout) opened for writing UTF-8."""
+    if path in (None, "-"):
+        return sys.stdout
     try:
-        read = stream_rounds(stream, json_lines=json_lines_by_name(source))
+        return Path(path).open("w", encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"cannot write {path!r}: {one_line(error)}") from None
+
+
+def _score(
+    args: argparse.Namespace,
+    rules: Rules | None,
+    stream: IO[bytes],
+    source: str,
+    target: IO[str],
+    *,
+    fast: bool = True,
+) -> int:
+    records: Iterable[RawRound | NetLines]
+    total: int | None = None
+    try:
+        if fast and args.output == "net" and args.format == "jsonl" and json_lines_by_name(source):
+            ascii_only = not _writes_utf8(target)
+            records = net_stream(stream, rules, threads=getattr(args, "threads", 1), ascii_only=ascii_only)
+        else:
+            read = stream_rounds(stream, json_lines=json_lines_by_name(source))
+            records, total = read.records, read.total
     except OSError as error:
         raise CliError(f"cannot read {source!r}: {one_line(error)}") from None
-    total = read.total
     if total is None and args.progress != "never" and args.file not in (None, "-"):
         total = count_json_lines(args.file)  # a file can be read twice: a bar with a percentage
     progress = progress_for(args.progress, total, "settling", unit="rounds")
-    writer = OutputWriter(progress)
+    writer = OutputWriter(progress, target)
     ascii_only = not _writes_utf8(writer.stream)
     outputs: list[dict[str, Any]] = []
     bad = 0
     count = 0
     try:
-        for raw in read.records:
+        for raw in records:
+            if isinstance(raw, NetLines):  # rounds the core settled
+                count += raw.rounds
+                writer.write(raw.lines.decode("utf-8"))
+                progress.update(count)
+                continue
             count += 1
             try:
                 rnd, settlement = settle_record(raw, rules)

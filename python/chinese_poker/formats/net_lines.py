@@ -7,7 +7,8 @@ round, in order. It reads only the common shape of rounds (an optional ``id`` an
 any other body, for rules with added suits or jokers, and for any bad round it answers ``None``, and the
 caller takes the general path (``parse_round``, ``settle_round``, ``round_net_output``), which gives every
 answer and names every error.
-The command line (``score --output net``) and the service (``output=net``) both call it.
+The command line (``score --output net``) and the service (``output=net``) read through
+``formats.net_stream`` instead, which takes every round of the format and leaves the rest round by round.
 """
 
 from __future__ import annotations

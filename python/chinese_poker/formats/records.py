@@ -20,6 +20,7 @@ __all__ = [
     "RawRound",
     "RecordStream",
     "count_json_lines",
+    "json_line_round",
     "read_json_records",
     "read_rounds",
     "sniff_json_lines",
@@ -146,12 +147,17 @@ def _json_lines(lines: Iterable[_Line]) -> Iterator[RawRound]:
         if not line.strip():
             continue
         position += 1
-        try:
-            text = jsontext.decode_utf8(line.rstrip(b"\r\n"), offset)
-        except JSONTextError as error:
-            yield RawRound(position, number, error=str(error))
-            continue
-        yield _line_record(position, number, text)
+        yield json_line_round(position, number, offset, line)
+
+
+def json_line_round(position: int, number: int, offset: int, line: bytes) -> RawRound:
+    """The raw round of one non-blank JSON Lines line: its ``position`` among the file's rounds, its 1-based
+    line ``number``, and the byte ``offset`` in the file where ``line`` starts (named by a UTF-8 error)."""
+    try:
+        text = jsontext.decode_utf8(line.rstrip(b"\r\n"), offset)
+    except JSONTextError as error:
+        return RawRound(position, number, error=str(error))
+    return _line_record(position, number, text)
 
 
 def _document(lines: Iterable[_Line]) -> RecordStream:

@@ -6,9 +6,9 @@ each round is checked and settled by the command's own ``settle_record`` and wri
 ``round_output`` (or, for ``output=net``, ``round_net_output``) and ``dumps``. Only the service's own
 additions are handled here: a player's ``dealt`` cards (``serve.dealt``) and the limits (``serve.config``).
 
-A batch asking for ``output=net`` first goes to the core's fast path (``formats.net_lines``): it reads
-only the common shape of rounds, and for any other body answers None, and the batch then takes the general
-path above, which gives every answer and every error. Both write the same bytes for the same rounds.
+A batch asking for ``output=net`` goes through the core's reader (``formats.net_stream``): it settles
+every round it takes and hands each other round back in its place, for the general path above, which gives
+its answer or its error. Both write the same bytes and the same errors for the same rounds.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 from chinese_poker._core import InputError
 from chinese_poker.cli.common import dumps, one_line
 from chinese_poker.cli.score import settle_record
-from chinese_poker.formats.net_lines import settle_net_lines
+from chinese_poker.formats.net_stream import NetLines, net_stream
 from chinese_poker.formats.records import RawRound, stream_rounds
 from chinese_poker.formats.rounds import OUTPUT_SHAPES, RoundError, round_net_output, round_output
 from chinese_poker.rules import Rules
@@ -125,23 +125,48 @@ def output_shape(query: Mapping[str, str], explain: bool) -> str:
     return output
 
 
-def _net_fast(body: bytes, rules: Rules | None, limits: Limits) -> Reply | None:
-    """The net lines of a body of the common shape, from the core (every round read, settled and written
-    there, the GIL released); None for any other body."""
-    answer = settle_net_lines(body, rules, max_rounds=limits.max_rounds, max_players=limits.max_players)
-    if answer is None:
-        return None
-    lines, more = answer
-    if more:  # every round before the limit is good: the general path too answers 413
+def _net_lines(body: bytes, rules: Rules | None, limits: Limits) -> Reply:
+    """The net lines of a batch through the core's reader (``formats.net_stream``): the rounds it takes
+    settled and written there, every other round by ``settled_line`` in its place, and the same answer and
+    the same error as the general path, round for round (the first bad round fails the request)."""
+    parts: list[bytes] = []
+    count = 0
+    for item in net_stream(io.BytesIO(body), rules, max_players=limits.max_players):
+        if isinstance(item, NetLines):
+            if count + item.rounds > limits.max_rounds:
+                raise ApiError(413, "too_many_rounds", f"more than {limits.max_rounds} rounds in one request")
+            count += item.rounds
+            parts.append(item.lines)
+            continue
+        parts.append(_general_line(item, rules, limits, count, output="net").encode("utf-8"))
+        count += 1
+    if not count:
+        raise ApiError(422, "no_rounds", "no rounds")
+    return Reply(b"".join(parts), JSON_LINES)
+
+
+def _general_line(
+    raw: RawRound, rules: Rules | None, limits: Limits, count: int, *, explain: bool = False,
+    output: str = "full", receipt: bool = False,
+) -> str:  # fmt: skip
+    """One round of a batch by the general path, after ``count`` rounds: its line, or the request's error."""
+    if count >= limits.max_rounds:
         raise ApiError(413, "too_many_rounds", f"more than {limits.max_rounds} rounds in one request")
-    return Reply(lines, JSON_LINES)
+    if raw.error is not None:
+        raise ApiError.from_round_error(
+            RoundError(raw.error, raw.where), raw.position - 1, 400, "malformed_json"
+        )
+    try:
+        return settled_line(raw, rules, limits, explain=explain, output=output, receipt=receipt)
+    except RoundError as error:
+        raise ApiError.from_round_error(error, raw.position - 1) from None
 
 
 def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits, *, fast: bool = True) -> Reply:
     """``POST /v1/settle/batch``: JSON Lines rounds; the answer is what ``score FILE.jsonl --format jsonl``
     writes (with ``output=net``, what ``score --output net`` writes). The first bad round fails the request
     (as ``score`` without ``--keep-going``): a malformed or non-UTF-8 line is a 400, any other bad round a
-    422, more than ``limits.max_rounds`` rounds a 413. ``fast``: try the core's fast path for ``output=net``
+    422, more than ``limits.max_rounds`` rounds a 413. ``fast``: ``output=net`` through the core's reader
     (tests turn it off to compare the two paths)."""
     rules = query_rules(query)
     explain = query_flag(query, "explain")
@@ -150,21 +175,12 @@ def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits, *, fast:
     if receipt and output == "net":
         raise ApiError(422, "bad_request", "receipt=true needs output=full: the net output has no receipt")
     if output == "net" and fast:
-        reply = _net_fast(body, rules, limits)
-        if reply is not None:
-            return reply
+        return _net_lines(body, rules, limits)
     lines: list[str] = []
     for raw in stream_rounds(io.BytesIO(body), json_lines=True).records:
-        if len(lines) >= limits.max_rounds:
-            raise ApiError(413, "too_many_rounds", f"more than {limits.max_rounds} rounds in one request")
-        if raw.error is not None:
-            raise ApiError.from_round_error(
-                RoundError(raw.error, raw.where), raw.position - 1, 400, "malformed_json"
-            )
-        try:
-            lines.append(settled_line(raw, rules, limits, explain=explain, output=output, receipt=receipt))
-        except RoundError as error:
-            raise ApiError.from_round_error(error, raw.position - 1) from None
+        lines.append(
+            _general_line(raw, rules, limits, len(lines), explain=explain, output=output, receipt=receipt)
+        )
     if not lines:
         raise ApiError(422, "no_rounds", "no rounds")
     return Reply("".join(lines).encode("utf-8"), JSON_LINES)
