@@ -23,10 +23,18 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         "input, without rules), reading one answer line per round from its stdout (at least "
         '{"id": ..., "net": [...]}). Targeted rounds for every knob, then random rounds; with --fit the '
         "rules the engine plays are inferred and printed as a rules file. Each class of remaining "
-        "disagreements is shrunk to a minimal round. Exit code 0 only when nothing disagrees, 1 when "
+        "disagreements is shrunk to a minimal round. With --url, the same lines go to an HTTP endpoint. "
+        "Exit code 0 only when nothing disagrees, 1 when "
         "something does, 2 on bad input or an engine that breaks the protocol.",
     )
-    xcheck.add_argument("--engine", required=True, metavar="COMMAND", help="the engine's command line")
+    target = xcheck.add_mutually_exclusive_group(required=True)
+    target.add_argument("--engine", metavar="COMMAND", help="the engine's command line")
+    target.add_argument(
+        "--url",
+        metavar="URL",
+        help="an HTTP endpoint instead: each batch of rounds is POSTed as a JSON Lines body, answered by "
+        "one answer line per round",
+    )
     mode = xcheck.add_mutually_exclusive_group()
     mode.add_argument("--fit", action="store_true", help="infer the engine's rules (default: check --rules)")
     mode.add_argument("--rules", help=f"the rules the engine should play: {rules_help} (default pagat)")
@@ -50,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     """Cross-check the engine; the exit code is 0 only when nothing disagrees."""
     # Imported here so that other commands start without loading the cross-check machinery.
     from chinese_poker.xcheck.engine import Engine, EngineError  # noqa: PLC0415
+    from chinese_poker.xcheck.remote import HttpEngine  # noqa: PLC0415
     from chinese_poker.xcheck.run import report_text, run_xcheck  # noqa: PLC0415
 
     if args.budget < 1:
@@ -64,8 +73,13 @@ def run(args: argparse.Namespace) -> int:
             bar.clear()
             sys.stderr.write(f"xcheck: {text}\n")
 
+    engine: Engine | HttpEngine
     try:
-        engine = Engine(args.engine, timeout=args.timeout)
+        engine = (
+            HttpEngine(args.url, timeout=args.timeout)
+            if args.url is not None
+            else Engine(args.engine, timeout=args.timeout)
+        )
     except EngineError as error:
         raise CliError(str(error)) from None
     try:
@@ -75,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         engine.close()
         bar.close()
-    report["engine"] = args.engine
+    report["engine"] = args.engine if args.url is None else args.url
     report["engine_stderr"] = engine.stderr
     if args.json:
         Path(args.json).write_text(dumps(report, indent=2) + "\n", encoding="utf-8")

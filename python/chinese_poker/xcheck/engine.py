@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["STDERR_KEEP", "Answer", "Engine", "EngineError", "parse_answer"]
+__all__ = ["STDERR_KEEP", "Answer", "Engine", "EngineError", "Pending", "parse_answer"]
 
 #: How much of the engine's stderr the report keeps (its end).
 STDERR_KEEP = 20_000
@@ -79,6 +79,56 @@ def parse_answer(data: Mapping[str, Any], players: int) -> Answer:
         if all(isinstance(u, int) and not isinstance(u, bool) for u in units):
             pair_units = tuple(units)  # type: ignore[arg-type]
     return Answer(net=net, foul=foul, natural=natural, pair_units=pair_units)
+
+
+class Pending:
+    """The rounds of one request and the answers read so far; ``take`` reads one answer line."""
+
+    def __init__(self, rounds: Sequence[Mapping[str, Any]]) -> None:
+        self.rounds = rounds
+        self.waiting = {str(r["id"]): index for index, r in enumerate(rounds)}
+        self._answers: list[Answer | None] = [None] * len(rounds)
+        self.payload = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rounds).encode()
+
+    @property
+    def first(self) -> str:
+        """The first round (in the order sent) not answered yet."""
+        return min(self.waiting, key=self.waiting.__getitem__)
+
+    def take(self, line: bytes, source: str = "engine") -> None:
+        """Read one answer line (blank lines are skipped); ``EngineError`` naming the round when it is
+        not an answer to a round still waiting."""
+        text = line.decode("utf-8", "replace").strip()
+        if not text:
+            return
+        first = self.first if self.waiting else str(self.rounds[-1]["id"])
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise EngineError(
+                f"round {first}: the {source}'s answer is not JSON ({error.msg}): {text[:120]}"
+            ) from None
+        if not isinstance(data, dict) or "id" not in data:
+            raise EngineError(
+                f'round {first}: the {source}\'s answer is not an object with an "id": {text[:120]}'
+            )
+        rid = str(data["id"])
+        if rid not in self.waiting:
+            raise EngineError(f"round {first}: the {source} answered a round that was not asked (id {rid!r})")
+        self.settle(rid, data)
+
+    def settle(self, rid: str, data: Mapping[str, Any]) -> None:
+        """Record the answer object ``data`` of the waiting round ``rid``."""
+        index = self.waiting.pop(rid)
+        try:
+            self._answers[index] = parse_answer(data, len(self.rounds[index]["players"]))
+        except ValueError as error:
+            raise EngineError(f"round {rid}: malformed answer: {error}") from None
+
+    def answers(self) -> list[Answer]:
+        """The answers in the order of the rounds (once none is waiting)."""
+        assert not self.waiting
+        return [a for a in self._answers if a is not None]
 
 
 class Engine:
@@ -159,14 +209,10 @@ class Engine:
         order of ``rounds``."""
         if not rounds:
             return []
-        ids = [str(r["id"]) for r in rounds]
-        waiting = {rid: index for index, rid in enumerate(ids)}
-        payload = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rounds).encode()
-        writer = threading.Thread(target=self._write, args=(payload,), daemon=True)
+        pending = Pending(rounds)
+        writer = threading.Thread(target=self._write, args=(pending.payload,), daemon=True)
         writer.start()
-        answers: list[Answer | None] = [None] * len(rounds)
-        while waiting:
-            first = min(waiting, key=waiting.__getitem__)
+        while pending.waiting:
             # The first answer may wait for the engine to start (an interpreter, a JIT).
             wait = self.timeout if self._answered else self.startup_timeout
             try:
@@ -174,38 +220,16 @@ class Engine:
                 self._answered = True
             except queue.Empty:
                 raise EngineError(
-                    f"round {first}: no answer within {wait:g} s (the engine may be stuck or "
+                    f"round {pending.first}: no answer within {wait:g} s (the engine may be stuck or "
                     "buffering its output: flush stdout after each line)"
                 ) from None
             if line is None:
                 self._lines.put(None)
-                raise EngineError(f"round {first}: no answer: {self._exit_text()}")
-            text = line.decode("utf-8", "replace").strip()
-            if not text:
-                continue
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise EngineError(
-                    f"round {first}: the engine's answer is not JSON ({error.msg}): {text[:120]}"
-                ) from None
-            if not isinstance(data, dict) or "id" not in data:
-                raise EngineError(
-                    f'round {first}: the engine\'s answer is not an object with an "id": {text[:120]}'
-                )
-            rid = str(data["id"])
-            if rid not in waiting:
-                raise EngineError(
-                    f"round {first}: the engine answered a round that was not asked (id {rid!r})"
-                )
-            index = waiting.pop(rid)
-            try:
-                answers[index] = parse_answer(data, len(rounds[index]["players"]))
-            except ValueError as error:
-                raise EngineError(f"round {rid}: malformed answer: {error}") from None
+                raise EngineError(f"round {pending.first}: no answer: {self._exit_text()}")
+            pending.take(line)
         writer.join(timeout=self.timeout)
         self.rounds_sent += len(rounds)
-        return [a for a in answers if a is not None]
+        return pending.answers()
 
     def close(self) -> None:
         """Close the engine's stdin and wait briefly for it to exit (killed if it does not)."""
