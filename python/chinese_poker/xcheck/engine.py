@@ -95,26 +95,31 @@ class Pending:
         """The first round (in the order sent) not answered yet."""
         return min(self.waiting, key=self.waiting.__getitem__)
 
+    def _next(self) -> str:
+        # The round an error names: the first still waiting (the last sent when none is).
+        return self.first if self.waiting else str(self.rounds[-1]["id"])
+
     def take(self, line: bytes, source: str = "engine") -> None:
         """Read one answer line (blank lines are skipped); ``EngineError`` naming the round when it is
         not an answer to a round still waiting."""
         text = line.decode("utf-8", "replace").strip()
         if not text:
             return
-        first = self.first if self.waiting else str(self.rounds[-1]["id"])
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise EngineError(
-                f"round {first}: the {source}'s answer is not JSON ({error.msg}): {text[:120]}"
+                f"round {self._next()}: the {source}'s answer is not JSON ({error.msg}): {text[:120]}"
             ) from None
         if not isinstance(data, dict) or "id" not in data:
             raise EngineError(
-                f'round {first}: the {source}\'s answer is not an object with an "id": {text[:120]}'
+                f'round {self._next()}: the {source}\'s answer is not an object with an "id": {text[:120]}'
             )
         rid = str(data["id"])
         if rid not in self.waiting:
-            raise EngineError(f"round {first}: the {source} answered a round that was not asked (id {rid!r})")
+            raise EngineError(
+                f"round {self._next()}: the {source} answered a round that was not asked (id {rid!r})"
+            )
         self.settle(rid, data)
 
     def settle(self, rid: str, data: Mapping[str, Any]) -> None:
@@ -149,7 +154,6 @@ class Engine:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                bufsize=0,
             )
         except OSError as error:
             raise EngineError(f"cannot start the engine {command!r}: {error}") from None
