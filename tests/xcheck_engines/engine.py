@@ -1,6 +1,7 @@
 """A mutant engine for the cross-check tests: reads rounds as JSON Lines on stdin, answers nets.
 
-``engine.py library RULES_JSON``: the library under rules the tool is not told.
+``engine.py library RULES_JSON [ignore_stakes]``: the library under rules the tool is not told (with
+``ignore_stakes``, a planted bug: a round's stakes matrix is not read).
 ``engine.py reference PRESET BUG``: the pure-Python reference under a preset, with a planted bug no knob
 expresses (``two_pair_low``, ``wheel_back``, ``royalty_to_loser``, ``natural_tiebreak_reversed``,
 ``cap_off_by_one``, or ``none``). Protocol faults for the protocol tests: ``fault KIND`` (``crash``,
@@ -95,7 +96,12 @@ def _reference_net(data: dict[str, Any], rules: dict[str, Any]) -> list[int]:
             players.append({"declared": player["cards"]})
         else:
             players.append({row: player[row] for row in ("front", "middle", "back")})
-    return list(ref_settle.settle(players, rules)["net"])
+    flags = [bool(p.get("surrender")) for p in data["players"]]
+    surrender = flags if any(flags) else None
+    settled = ref_settle.settle(
+        players, rules, data.get("stakes"), surrender, banker=data.get("banker"), bets=data.get("bets")
+    )
+    return list(settled["net"])
 
 
 def main() -> int:
@@ -103,6 +109,7 @@ def main() -> int:
     rules_value: Any = None
     ref_rules: dict[str, Any] = {}
     fault = ""
+    ignore_stakes = mode == "library" and sys.argv[3:] == ["ignore_stakes"]
     if mode == "library":
         rules_value = Rules.from_dict(json.loads(sys.argv[2])).to_dict()
     elif mode == "reference":
@@ -131,6 +138,8 @@ def main() -> int:
                 net = _reference_net(data, ref_rules)
             else:
                 data["rules"] = rules_value
+                if ignore_stakes:
+                    data.pop("stakes", None)
                 rnd = parse_round(data)
                 net = list(settle_round(rnd).net)
             answer: dict[str, Any] = {"id": data["id"], "net": net}

@@ -38,6 +38,13 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
     mode = xcheck.add_mutually_exclusive_group()
     mode.add_argument("--fit", action="store_true", help="infer the engine's rules (default: check --rules)")
     mode.add_argument("--rules", help=f"the rules the engine should play: {rules_help} (default pagat)")
+    xcheck.add_argument(
+        "--probe",
+        metavar="INPUTS",
+        default="",
+        help="send rounds with these per-round inputs too, comma-separated: stakes, surrender, banker "
+        "(with bets), or all (default none: an engine may not read them)",
+    )
     xcheck.add_argument("--seed", type=int, default=1, help="seed of the rounds (default 1)")
     xcheck.add_argument(
         "--budget", type=int, default=3000, help="most rounds sent to the engine (default 3000)"
@@ -58,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     """Cross-check the engine; the exit code is 0 only when nothing disagrees."""
     # Imported here so that other commands start without loading the cross-check machinery.
     from chinese_poker.xcheck.engine import Engine, EngineError  # noqa: PLC0415
+    from chinese_poker.xcheck.probes import parse_probes  # noqa: PLC0415
     from chinese_poker.xcheck.remote import HttpEngine  # noqa: PLC0415
     from chinese_poker.xcheck.run import report_text, run_xcheck  # noqa: PLC0415
 
@@ -65,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--budget must be at least 1, got {args.budget}")
     if not args.timeout > 0:
         raise CliError(f"--timeout must be positive, got {args.timeout}")
+    try:
+        probes = parse_probes(args.probe)
+    except ValueError as error:
+        raise CliError(str(error)) from None
     rules = None if args.fit else resolve_rules(args.rules)
     bar = progress_for(args.progress, args.budget, "xcheck", unit="rounds")
 
@@ -84,7 +96,13 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     try:
         report = run_xcheck(
-            engine.ask, rules=rules, seed=args.seed, budget=args.budget, log=log, progress=bar.update
+            engine.ask,
+            rules=rules,
+            seed=args.seed,
+            budget=args.budget,
+            log=log,
+            progress=bar.update,
+            probes=probes,
         )
     finally:
         engine.close()

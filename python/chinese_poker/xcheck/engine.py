@@ -34,13 +34,22 @@ class EngineError(RuntimeError):
 @dataclass(frozen=True)
 class Answer:
     """One engine answer: ``net`` per player (``None`` when the engine refused the round with an
-    ``error``), and the richer per-player fields when the engine gave them (``None`` otherwise)."""
+    ``error``), and the richer fields when the engine gave them (``None`` otherwise): per player ``foul``
+    and ``natural`` (its name, ``None`` for none), per pair (in the order (0, 1), (0, 2), ... of the pairs
+    settled; a banker round's pairs with the banker only) ``units`` and ``rows`` (the three comparisons
+    from the first player's view, ``None`` where a side has no setting)."""
 
     net: tuple[int, ...] | None
     error: str | None = None
     foul: tuple[bool, ...] | None = None
     natural: tuple[str | None, ...] | None = None
     pair_units: tuple[int, ...] | None = None
+    pair_rows: tuple[tuple[int, ...] | None, ...] | None = None
+
+    @property
+    def rich(self) -> bool:
+        """Whether the answer has any field beyond the net."""
+        return any(f is not None for f in (self.foul, self.natural, self.pair_units, self.pair_rows))
 
 
 def _ints(value: object, what: str, count: int) -> tuple[int, ...]:
@@ -59,8 +68,10 @@ def _player_field(players: object, key: str, count: int) -> tuple[Any, ...] | No
     return tuple(p[key] for p in players)
 
 
-def parse_answer(data: Mapping[str, Any], players: int) -> Answer:
-    """An answer object of a round of ``players`` players; ``ValueError`` saying what is wrong."""
+def parse_answer(data: Mapping[str, Any], players: int, pair_count: int | None = None) -> Answer:
+    """An answer object of a round of ``players`` players (``pair_count`` pairs settled: every pair when
+    ``None``); ``ValueError`` saying what is wrong. Richer fields that are not all well formed are left
+    out (``None``): only the net is required."""
     if "error" in data and "net" not in data:
         return Answer(net=None, error=str(data["error"])[:500])
     if "net" not in data:
@@ -73,12 +84,36 @@ def parse_answer(data: Mapping[str, Any], players: int) -> Answer:
     if natural is not None and not all(n is None or isinstance(n, str) for n in natural):
         natural = None
     pair_units: tuple[int, ...] | None = None
+    pair_rows: tuple[tuple[int, ...] | None, ...] | None = None
     pairs = data.get("pairs")
-    if isinstance(pairs, list) and len(pairs) == players * (players - 1) // 2:
+    if isinstance(pairs, list) and len(pairs) == (pair_count if pair_count is not None else _pairs(players)):
         units = [p.get("units") if isinstance(p, Mapping) else None for p in pairs]
-        if all(isinstance(u, int) and not isinstance(u, bool) for u in units):
+        if all(_is_int(u) for u in units):
             pair_units = tuple(units)  # type: ignore[arg-type]
-    return Answer(net=net, foul=foul, natural=natural, pair_units=pair_units)
+        pair_rows = _pair_rows(pairs)
+    return Answer(net=net, foul=foul, natural=natural, pair_units=pair_units, pair_rows=pair_rows)
+
+
+def _pair_rows(pairs: list[Any]) -> tuple[tuple[int, ...] | None, ...] | None:
+    """Every pair's ``rows`` (three of -1, 0, 1, or null), or None when one is missing or malformed."""
+    out: list[tuple[int, ...] | None] = []
+    for pair in pairs:
+        rows = pair.get("rows", False) if isinstance(pair, Mapping) else False
+        if rows is None:
+            out.append(None)
+        elif isinstance(rows, list) and len(rows) == 3 and all(_is_int(v) and v in (-1, 0, 1) for v in rows):
+            out.append(tuple(rows))
+        else:
+            return None
+    return tuple(out)
+
+
+def _pairs(players: int) -> int:
+    return players * (players - 1) // 2
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class Pending:
@@ -126,7 +161,9 @@ class Pending:
         """Record the answer object ``data`` of the waiting round ``rid``."""
         index = self.waiting.pop(rid)
         try:
-            self._answers[index] = parse_answer(data, len(self.rounds[index]["players"]))
+            players = len(self.rounds[index]["players"])
+            banker = self.rounds[index].get("banker") is not None
+            self._answers[index] = parse_answer(data, players, players - 1 if banker else None)
         except ValueError as error:
             raise EngineError(f"round {rid}: malformed answer: {error}") from None
 

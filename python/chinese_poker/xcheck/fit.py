@@ -20,6 +20,7 @@ from chinese_poker.rules import Rules
 from chinese_poker.xcheck.cases import XRound, random_rounds, targeted_rounds
 from chinese_poker.xcheck.engine import Answer
 from chinese_poker.xcheck.oracle import Net, Pool, rules_key, search_space
+from chinese_poker.xcheck.probes import probe_rounds
 
 __all__ = ["FitResult", "Observed", "agrees", "coordinate_search", "fit", "nearest_preset", "neighbours"]
 
@@ -193,10 +194,12 @@ def fit(
     seed: int,
     budget: int,
     probe_batch: int = 64,
+    probes: frozenset[str] = frozenset(),
     log: Callable[[str], None] = lambda _: None,
 ) -> FitResult:
     """Fit the engine's rules from ``observed`` (already answered), spending at most ``budget`` more
-    rounds on probes through ``ask``."""
+    rounds on probes through ``ask``; ``probes``: the per-round inputs the fresh rounds may have too
+    (``chinese_poker.xcheck.probes``)."""
     preset, preset_score = nearest_preset(observed)
     log(f"nearest preset: {preset} ({preset_score} of {len(observed.pool)} rounds disagree)")
     rules, score = coordinate_search(observed, Rules.preset(preset))
@@ -205,6 +208,7 @@ def fit(
         [
             *(r.with_id(f"p-{r.rid}") for r in targeted_rounds(seed + 7919)),
             *(r.with_id(f"p-{r.rid}") for r in random_rounds(seed + 7919, 800)),
+            *(r.with_id(f"p-{r.rid}") for r in probe_rounds(seed + 7919, probes)),
         ]
     )
     used: set[int] = set()
@@ -223,9 +227,9 @@ def fit(
             if not chosen:
                 break
         used.update(chosen)
-        probes = [fresh.rounds[i] for i in chosen]
-        observed.add(probes, ask(probes))
-        spent += len(probes)
+        asked = [fresh.rounds[i] for i in chosen]
+        observed.add(asked, ask(asked))
+        spent += len(asked)
         revealed = observed.score(rules) - score
         rules, score = coordinate_search(observed, rules)
         if checking and revealed > 0:

@@ -18,6 +18,7 @@ from chinese_poker.rules import Rules
 from chinese_poker.xcheck.cases import XRound, random_rounds, targeted_rounds
 from chinese_poker.xcheck.engine import Answer, EngineError
 from chinese_poker.xcheck.fit import FIT_PRESETS, FitResult, Observed, fit
+from chinese_poker.xcheck.probes import probe_rounds
 from chinese_poker.xcheck.shrink import DisagreementClass, classify
 
 __all__ = ["Budget", "closest_preset", "report_text", "rules_file", "run_xcheck"]
@@ -128,10 +129,14 @@ def run_xcheck(
     log: Callable[[str], None] = lambda _: None,
     progress: Callable[[int], None] = lambda _: None,
     max_classes: int = 8,
+    probes: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
-    """Run a cross-check and return the report; ``rules=None`` fits them (``--fit``)."""
+    """Run a cross-check and return the report; ``rules=None`` fits them (``--fit``); ``probes``: the
+    per-round inputs (stakes, surrender, banker) sent too."""
     meter = Budget(ask_raw, budget, progress=progress)
-    report: dict[str, Any] = {"seed": seed, "budget": budget, "fit": rules is None, "error": None}
+    report: dict[str, Any] = {
+        "seed": seed, "budget": budget, "fit": rules is None, "probes": sorted(probes), "error": None,
+    }  # fmt: skip
     observed = Observed()
     fitted: FitResult | None = None
     current = rules if rules is not None else Rules()
@@ -139,12 +144,13 @@ def run_xcheck(
     try:
         # The fit keeps the last fifth of the budget for shrinking; a check sends four fifths up front.
         first = budget // 2 if rules is None else budget * 4 // 5
-        targeted = targeted_rounds(seed)[:first]
+        targeted = [*targeted_rounds(seed), *probe_rounds(seed, probes)][:first]
         initial = [*targeted, *random_rounds(seed, max(0, first - len(targeted)))]
         observed.add(initial, meter.ask(initial))
         log(f"sent {meter.sent} rounds ({len(targeted)} targeted)")
         if rules is None:
-            fitted = fit(meter.ask, observed, seed=seed, budget=max(0, budget * 4 // 5 - meter.sent), log=log)
+            left = max(0, budget * 4 // 5 - meter.sent)
+            fitted = fit(meter.ask, observed, seed=seed, budget=left, probes=probes, log=log)
             current = fitted.rules
         classes = classify(meter.ask, observed, current, max_classes=max_classes, seed=seed)
     except EngineError as error:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -35,9 +35,7 @@ Ask = Callable[[Sequence[XRound]], list[Answer]]
 
 
 def _net(rnd: XRound, rules: Rules) -> tuple[int, ...] | None:
-    cards = np.array([rnd.hands], dtype=np.uint8)
-    declared = np.array([rnd.declared], dtype=bool)
-    return settle_one(cards, declared, rules)
+    return settle_one(rnd, rules)
 
 
 def explaining_knobs(
@@ -145,7 +143,7 @@ def _variants(rng: random.Random, rnd: XRound, count: int) -> list[XRound]:
         else:
             m = rng.randrange(13)
             hands[p][k], hands[p][m] = hands[p][m], hands[p][k]
-        cand = XRound(f"{rnd.rid}~{len(out)}", tuple(tuple(h) for h in hands), rnd.declared, rnd.tag)
+        cand = replace(rnd, rid=f"{rnd.rid}~{len(out)}", hands=tuple(tuple(h) for h in hands))
         if complexity(cand) < base and all(cand.hands != o.hands for o in out):
             out.append(cand)
         if len(out) == count:
@@ -162,15 +160,11 @@ def shrink(
     for size in (2, 3):
         if best.players <= size:
             break
-        subsets = [
-            XRound(
-                f"{rnd.rid}-seats{''.join(str(s + 1) for s in seats)}",
-                tuple(best.hands[s] for s in seats),
-                tuple(best.declared[s] for s in seats),
-                rnd.tag,
-            )
+        made = (
+            best.seats(seats, f"{rnd.rid}-seats{''.join(str(s + 1) for s in seats)}")
             for seats in itertools.combinations(range(best.players), size)
-        ]
+        )
+        subsets = [subset for subset in made if subset is not None]
         found = _disagreeing(ask, subsets, rules)
         if found:
             best, best_answer = min(found, key=lambda item: complexity(item[0]))
