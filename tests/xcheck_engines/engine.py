@@ -1,7 +1,9 @@
 """A mutant engine for the cross-check tests: reads rounds as JSON Lines on stdin, answers nets.
 
-``engine.py library RULES_JSON [ignore_stakes]``: the library under rules the tool is not told (with
-``ignore_stakes``, a planted bug: a round's stakes matrix is not read).
+``engine.py library RULES_JSON [ignore_stakes|rich|rich_foul_hidden]``: the library under rules the tool is
+not told; ``ignore_stakes`` plants a bug (a round's stakes matrix is not read), ``rich`` answers the full
+output of ``chinese-poker score`` (fouls, naturals, pairs' rows and units), and ``rich_foul_hidden`` does
+with a bug only the richer fields show (every player reported as not fouled; the nets are right).
 ``engine.py reference PRESET BUG``: the pure-Python reference under a preset, with a planted bug no knob
 expresses (``two_pair_low``, ``wheel_back``, ``royalty_to_loser``, ``natural_tiebreak_reversed``,
 ``cap_off_by_one``, or ``none``). Protocol faults for the protocol tests: ``fault KIND`` (``crash``,
@@ -16,7 +18,7 @@ import sys
 import time
 from typing import Any
 
-from chinese_poker.formats.rounds import parse_round, settle_round
+from chinese_poker.formats.rounds import parse_round, round_output, settle_round
 from chinese_poker.rules import Rules
 
 # The package's face re-exports functions of these names: the modules themselves are needed to plant bugs.
@@ -109,7 +111,7 @@ def main() -> int:
     rules_value: Any = None
     ref_rules: dict[str, Any] = {}
     fault = ""
-    ignore_stakes = mode == "library" and sys.argv[3:] == ["ignore_stakes"]
+    variant = sys.argv[3] if mode == "library" and len(sys.argv) > 3 else ""
     if mode == "library":
         rules_value = Rules.from_dict(json.loads(sys.argv[2])).to_dict()
     elif mode == "reference":
@@ -138,11 +140,17 @@ def main() -> int:
                 net = _reference_net(data, ref_rules)
             else:
                 data["rules"] = rules_value
-                if ignore_stakes:
+                if variant == "ignore_stakes":
                     data.pop("stakes", None)
                 rnd = parse_round(data)
                 net = list(settle_round(rnd).net)
             answer: dict[str, Any] = {"id": data["id"], "net": net}
+            if variant.startswith("rich"):
+                answer = round_output(rnd, settle_round(rnd))
+                answer["net"] = net
+                if variant == "rich_foul_hidden":
+                    for player in answer["players"]:
+                        player["foul"] = False
         except ValueError as error:
             answer = {"id": data["id"], "error": str(error)}
         if fault == "error":

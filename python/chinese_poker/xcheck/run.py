@@ -92,6 +92,8 @@ def _answer_json(answer: Answer) -> dict[str, Any]:
         out["natural"] = list(answer.natural)
     if answer.pair_units is not None:
         out["pair_units"] = list(answer.pair_units)
+    if answer.pair_rows is not None:
+        out["pair_rows"] = [None if rows is None else list(rows) for rows in answer.pair_rows]
     return out
 
 
@@ -112,6 +114,7 @@ def _class_json(item: DisagreementClass, rules: Rules) -> dict[str, Any]:
         "count": item.count,
         "round_ids": item.round_ids,
         "pattern": item.pattern,
+        "differs": item.differs,
         "players": item.minimal.players,
         "minimal_round": item.minimal.to_json(),
         "engine_answer": _answer_json(item.engine_answer),
@@ -199,7 +202,9 @@ def report_text(report: dict[str, Any]) -> str:
         for player in item["minimal_round"]["players"]:
             rows = player.get("cards") or " | ".join(player[r] for r in ("front", "middle", "back"))
             lines.append(f"    {player['name']}: {rows}")
-        lines.append(f"  engine net {item['engine_answer']['net']}, library net {item['library_net']}")
+        differs = ", ".join(item["differs"]) or "net"
+        nets = f"engine net {item['engine_answer']['net']}, library net {item['library_net']}"
+        lines.append(f"  {nets} (they differ in: {differs})")
     return "\n".join(lines) + "\n"
 
 

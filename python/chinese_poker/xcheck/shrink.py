@@ -23,8 +23,8 @@ from chinese_poker.evaluation import category, evaluate_batch
 from chinese_poker.rules import Rules
 from chinese_poker.xcheck.cases import XRound
 from chinese_poker.xcheck.engine import Answer
-from chinese_poker.xcheck.fit import Observed, agrees, neighbours
-from chinese_poker.xcheck.oracle import Pool, settle_one
+from chinese_poker.xcheck.fit import Observed, agrees, differences, neighbours
+from chinese_poker.xcheck.oracle import Outcome, Pool, settle_one
 
 __all__ = ["NO_KNOB", "DisagreementClass", "classify", "explaining_knobs", "round_pattern", "shrink"]
 
@@ -38,6 +38,10 @@ def _net(rnd: XRound, rules: Rules) -> tuple[int, ...] | None:
     return settle_one(rnd, rules)
 
 
+def _outcome(rnd: XRound, rules: Rules, rich: bool) -> Outcome:
+    return Pool([rnd]).outcomes(rules, rich)[0]
+
+
 def explaining_knobs(
     rounds: Sequence[XRound], answers: Sequence[Answer], rules: Rules, observed: Observed | None = None
 ) -> list[list[str]]:
@@ -45,10 +49,12 @@ def explaining_knobs(
     ``observed`` (every round answered), only changes that break at most half as many agreeing rounds of
     it as they mend count: a change that mends one round by chance and breaks others explains nothing."""
     pool = Pool(rounds)
+    rich = any(a.rich for a in answers)
     out: list[list[str]] = [[] for _ in rounds]
     bad = observed.score(rules) if observed is not None else 0
     for knob, value, cand in neighbours(rules):
-        fixed = [i for i, (net, answer) in enumerate(zip(pool.nets(cand), answers)) if agrees(net, answer)]
+        outcomes = pool.outcomes(cand, rich)
+        fixed = [i for i, (outcome, answer) in enumerate(zip(outcomes, answers)) if agrees(outcome, answer)]
         if not fixed:
             continue
         if observed is not None:
@@ -120,7 +126,7 @@ def _disagreeing(ask: Ask, candidates: Sequence[XRound], rules: Rules) -> list[t
     if not candidates:
         return []
     answers = ask(candidates)
-    return [(r, a) for r, a in zip(candidates, answers) if not agrees(_net(r, rules), a)]
+    return [(r, a) for r, a in zip(candidates, answers) if not agrees(_outcome(r, rules, a.rich), a)]
 
 
 def _variants(rng: random.Random, rnd: XRound, count: int) -> list[XRound]:
@@ -181,7 +187,8 @@ def shrink(
 @dataclass
 class DisagreementClass:
     """Disagreements explained alike: ``knobs`` (the single-knob changes that explain them; empty: none
-    does), how many rounds, the first rounds' ids, and the minimal round with both answers."""
+    does), how many rounds, the first rounds' ids, and the minimal round with both answers and the fields
+    they differ in (``differs``: ``net``, ``foul``, ``natural``, ``units``, ``rows``)."""
 
     knobs: list[str]
     count: int
@@ -191,6 +198,7 @@ class DisagreementClass:
     library_net: tuple[int, ...] | None
     pattern: str
     explanation: str = field(default="")
+    differs: list[str] = field(default_factory=list)
 
 
 def classify(
@@ -233,6 +241,7 @@ def classify(
                 minimal=small,
                 engine_answer=small_answer,
                 library_net=_net(small, rules),
+                differs=differences(_outcome(small, rules, small_answer.rich), small_answer),
                 pattern=pattern,
                 explanation=("the knob(s) " + ", ".join(knob_list or knobs) + " would explain it")
                 if knobs
