@@ -122,11 +122,19 @@ def round_pattern(rnd: XRound) -> str:
     return "; ".join(f"P{p + 1} " + "/".join(cats[3 * p : 3 * p + 3]) for p in range(rnd.players))
 
 
-def _disagreeing(ask: Ask, candidates: Sequence[XRound], rules: Rules) -> list[tuple[XRound, Answer]]:
+def _disagreeing(
+    ask: Ask, candidates: Sequence[XRound], rules: Rules, explained_by: Rules | None = None
+) -> list[tuple[XRound, Answer]]:
+    """The candidates on which the engine disagrees with ``rules`` (and agrees with ``explained_by``)."""
     if not candidates:
         return []
     answers = ask(candidates)
-    return [(r, a) for r, a in zip(candidates, answers) if not agrees(_outcome(r, rules, a.rich), a)]
+    return [
+        (r, a)
+        for r, a in zip(candidates, answers)
+        if not agrees(_outcome(r, rules, a.rich), a)
+        and (explained_by is None or agrees(_outcome(r, explained_by, a.rich), a))
+    ]
 
 
 def _variants(rng: random.Random, rnd: XRound, count: int) -> list[XRound]:
@@ -158,9 +166,20 @@ def _variants(rng: random.Random, rnd: XRound, count: int) -> list[XRound]:
 
 
 def shrink(
-    ask: Ask, rnd: XRound, answer: Answer, rules: Rules, *, steps: int = 8, batch: int = 16, seed: int = 0
+    ask: Ask,
+    rnd: XRound,
+    answer: Answer,
+    rules: Rules,
+    *,
+    steps: int = 8,
+    batch: int = 16,
+    seed: int = 0,
+    explained_by: Rules | None = None,
 ) -> tuple[XRound, Answer]:
-    """A minimal round that still disagrees, found from ``rnd`` (whose answer was ``answer``)."""
+    """A minimal round that still disagrees, found from ``rnd`` (whose answer was ``answer``): the fewest
+    players, then the simplest rows. With ``explained_by`` (the rules with the knob that explains the
+    round's class changed), every smaller round kept is one the knob still explains: the minimal round
+    shows the knob, not some other disagreement met on the way."""
     rng = random.Random(f"xcheck-shrink-{seed}-{rnd.rid}")
     best, best_answer = rnd, answer
     for size in (2, 3):
@@ -171,13 +190,13 @@ def shrink(
             for seats in itertools.combinations(range(best.players), size)
         )
         subsets = [subset for subset in made if subset is not None]
-        found = _disagreeing(ask, subsets, rules)
+        found = _disagreeing(ask, subsets, rules, explained_by)
         if found:
             best, best_answer = min(found, key=lambda item: complexity(item[0]))
             break
     for step in range(steps):
         candidates = [v.with_id(f"{rnd.rid}-s{step}-{k}") for k, v in enumerate(_variants(rng, best, batch))]
-        found = _disagreeing(ask, candidates, rules)
+        found = _disagreeing(ask, candidates, rules, explained_by)
         if not found:
             continue
         best, best_answer = min(found, key=lambda item: complexity(item[0]))
@@ -212,14 +231,22 @@ def classify(
     groups: dict[tuple[str, ...], list[int]] = {}
     for index, found in enumerate(explained):
         groups.setdefault(tuple(found), []).append(index)
+    changed = {f"{knob}={_text(value)}": cand for knob, value, cand in neighbours(rules)}
     classes: list[DisagreementClass] = []
     order = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
     for knobs, members in order[:max_classes]:
         tries = sorted(members[:4] if not knobs else members[:1], key=lambda i: complexity(rounds[i]))
+        explained_by = changed.get(knobs[0]) if knobs else None
         seen: dict[str, DisagreementClass] = {}
         for rank, member in enumerate(tries):
             small, small_answer = shrink(
-                ask, rounds[member], answers[member], rules, seed=seed, steps=shrink_steps
+                ask,
+                rounds[member],
+                answers[member],
+                rules,
+                seed=seed,
+                steps=shrink_steps,
+                explained_by=explained_by,
             )
             pattern = round_pattern(small)
             same = next(
