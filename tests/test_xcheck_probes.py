@@ -1,6 +1,6 @@
-"""The per-round inputs ``xcheck --probe`` sends (stakes, surrenders, banker rounds with bets): the oracle
-against the reference on such rounds, seat subsets of them, a fit that recovers ``surrender_units``, and
-an engine that ignores stakes shown as a minimal round."""
+"""What ``xcheck --probe`` sends (stakes, surrenders, banker rounds with bets, jokers): the oracle against
+the reference on such rounds, seat subsets of them, fits that recover ``surrender_units`` and ``jokers``,
+and an engine that ignores stakes shown as a minimal round."""
 
 from __future__ import annotations
 
@@ -51,13 +51,27 @@ def test_oracle_agrees_with_the_reference_on_probe_rounds(preset: str, surrender
         (True, False, False),
         (False, True, False),
         (False, False, True),
+        (False, False, False),
     ]
+    assert all(r.jokers > 0 for r in rounds[36:])
     rules = Rules.preset(preset).replace(surrender_units=surrender_units)
-    resolved = dict(reference_settle.resolve_rules(preset), surrender_units=surrender_units)
+    resolved = reference_settle.resolve_rules(rules.to_dict())
     nets = Pool(rounds).nets(rules)
     assert nets == [reference_net(r, resolved) for r in rounds]
-    # Surrenders are refused exactly when the rules have no surrender.
+    # Surrenders are refused exactly when the rules have no surrender, jokers when they have none.
     assert [n is None for n in nets[12:24]] == [surrender_units == 0] * 12
+    assert [n is None for n in nets[36:]] == [True] * 12
+
+
+@pytest.mark.parametrize(("preset", "jokers"), [("pagat", 1), ("pagat", 2), ("shisanshui-app", 2)])
+def test_oracle_agrees_with_the_reference_on_joker_rounds(preset: str, jokers: int) -> None:
+    rounds = probe_rounds(6, ["jokers"])
+    rules = Rules.preset(preset).replace(jokers=jokers)
+    nets = Pool(rounds).nets(rules)
+    assert nets == [reference_net(r, reference_settle.resolve_rules(rules.to_dict())) for r in rounds]
+    # X2 is refused by a pack of one joker.
+    assert [n is None for n in nets] == [r.jokers > jokers for r in rounds]
+    assert any(r.jokers == 2 for r in rounds)
 
 
 def test_probe_rounds_are_reproducible_and_carry_their_inputs() -> None:
@@ -96,8 +110,8 @@ def test_seat_subsets_keep_the_inputs() -> None:
 
 def test_an_unknown_probe_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert parse_probes("all") == frozenset(PROBES)
-    assert main(["xcheck", "--engine", "true", "--probe", "stakes,jokers"]) == 2
-    assert "--probe: unknown input 'jokers' (choose from stakes, surrender, banker, or all)" in (
+    assert main(["xcheck", "--engine", "true", "--probe", "stakes,fantasyland"]) == 2
+    assert "--probe: unknown input 'fantasyland' (choose from stakes, surrender, banker, jokers, or all)" in (
         capsys.readouterr().err
     )
 
@@ -108,10 +122,23 @@ def test_fit_recovers_surrender_units(tmp_path: Path) -> None:
         tmp_path, "--fit", "--probe", "all", "--engine", library_engine(truth), "--budget", "600"
     )
     assert code == 0, report["classes"]
-    assert report["probes"] == ["banker", "stakes", "surrender"]
+    assert report["probes"] == ["banker", "jokers", "stakes", "surrender"]
     fitted = Rules.from_toml(report["rules_file"])
     assert fitted.surrender_units == 3
     fresh = Pool(targeted_rounds(77)[::2] + list(random_rounds(77, 300)) + probe_rounds(77, PROBES))
+    assert [r.rid for r, a, b in zip(fresh.rounds, fresh.nets(fitted), fresh.nets(truth)) if a != b] == []
+
+
+@pytest.mark.parametrize("jokers", [1, 2])
+def test_fit_recovers_the_jokers(tmp_path: Path, jokers: int) -> None:
+    truth = Rules.preset("pagat").replace(jokers=jokers, scoop_bonus=3)
+    code, report = run_tool(
+        tmp_path, "--fit", "--probe", "jokers", "--engine", library_engine(truth), "--budget", "500"
+    )
+    assert code == 0, report["classes"]
+    fitted = Rules.from_toml(report["rules_file"])
+    assert fitted.jokers == jokers
+    fresh = Pool(list(random_rounds(78, 300)) + probe_rounds(78, ["jokers"], count=60))
     assert [r.rid for r, a, b in zip(fresh.rounds, fresh.nets(fitted), fresh.nets(truth)) if a != b] == []
 
 

@@ -42,8 +42,8 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         "--probe",
         metavar="INPUTS",
         default="",
-        help="send rounds with these per-round inputs too, comma-separated: stakes, surrender, banker "
-        "(with bets), or all (default none: an engine may not read them)",
+        help="send rounds with these too, comma-separated: stakes, surrender, banker (with bets), jokers, "
+        "or all (default none: an engine may not read them)",
     )
     xcheck.add_argument("--seed", type=int, default=1, help="seed of the rounds (default 1)")
     xcheck.add_argument(

@@ -46,10 +46,10 @@ class Facts:
 Outcome = Union[tuple[int, ...], Facts, None]
 
 #: Knobs the fit leaves at the base preset's value: the tool's rounds never use what they decide
-#: (false declarations, fantasyland, the horse card, added suits, jokers, the table's Chi A).
+#: (false declarations, fantasyland, the horse card, added suits, the table's Chi A).
 UNSEARCHED = frozenset({
     "false_declaration_units", "fantasyland", "horse_card", "horse_multiplier",
-    "extra_suits", "jokers", "ace_basis",
+    "extra_suits", "ace_basis",
 })  # fmt: skip
 
 _SMALL_INTS = (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 20)
@@ -77,7 +77,7 @@ class Pool:
         self._facts = {}
         by_kind: dict[_GroupKey, list[int]] = {}
         for index, rnd in enumerate(self.rounds):
-            by_kind.setdefault((rnd.players, any(rnd.declared), *rnd.inputs), []).append(index)
+            by_kind.setdefault((rnd.players, any(rnd.declared), *rnd.inputs, rnd.jokers), []).append(index)
         for key, indices in by_kind.items():
             self._groups[key] = (indices, _arrays([self.rounds[i] for i in indices], key))
 
@@ -106,11 +106,13 @@ class Pool:
 
     def _fill(self, rules: Rules, *, detail: bool) -> list[Any]:
         out: list[Any] = [None] * len(self.rounds)
-        for (_, declaring, _, surrendering, _), (indices, arrays) in self._groups.items():
+        for (_, declaring, _, surrendering, _, jokers), (indices, arrays) in self._groups.items():
             if declaring and not rules.naturals and rules.false_declaration_units == 0:
                 continue  # every declaration is refused: rules without naturals
             if surrendering and rules.surrender_units == 0:
                 continue  # every surrender is refused: rules without surrender
+            if jokers > rules.jokers:
+                continue  # a joker the pack does not hold is refused
             self._settle(indices, arrays, rules, out, detail=detail)
         return out
 
@@ -165,13 +167,13 @@ class Pool:
             )
 
 
-#: A group of rounds settled together: players, declaring, stakes, surrenders, a banker.
-_GroupKey = tuple[int, bool, bool, bool, bool]
+#: A group of rounds settled together: players, declaring, stakes, surrenders, a banker, jokers needed.
+_GroupKey = tuple[int, bool, bool, bool, bool, int]
 
 
 def _arrays(rounds: Sequence[XRound], key: _GroupKey) -> dict[str, np.ndarray]:
     """``settle_batch``'s arrays of rounds of one group: the cards, and the inputs the group has."""
-    players, _, staked, surrendering, banked = key
+    players, _, staked, surrendering, banked, _ = key
     arrays = {
         "rounds": np.array([r.hands for r in rounds], dtype=np.uint8).reshape(-1, players, 13),
         "declared": np.array([r.declared for r in rounds], dtype=bool).reshape(-1, players),

@@ -1,5 +1,6 @@
-"""Rounds with the per-round inputs of docs/JSON_FORMAT.md 1 that an engine may or may not read: stakes
-matrices, surrenders, banker rounds with bets (``chinese-poker xcheck --probe stakes,surrender,banker``).
+"""Rounds with what an engine may or may not read: the per-round inputs of docs/JSON_FORMAT.md 1 (stakes
+matrices, surrenders, banker rounds with bets) and the jokers of RULES.md 1.2
+(``chinese-poker xcheck --probe stakes,surrender,banker,jokers``).
 
 They are sent only when asked for: an engine that plays none of them would disagree on every such round
 without its rules differing. Each kind is ``count`` random rounds (those of ``random_rounds``, from their
@@ -20,7 +21,7 @@ from chinese_poker.xcheck.cases import XRound, random_rounds
 __all__ = ["PROBES", "parse_probes", "probe_rounds"]
 
 #: The per-round inputs ``--probe`` can send.
-PROBES = ("stakes", "surrender", "banker")
+PROBES = ("stakes", "surrender", "banker", "jokers")
 
 
 def parse_probes(text: str) -> frozenset[str]:
@@ -51,7 +52,14 @@ def _with_input(rng: random.Random, rnd: XRound, kind: str) -> XRound:
         count = 2 if players == 4 and rng.random() < 0.3 else 1
         seats = set(rng.sample(range(players), count))
         return replace(rnd, surrender=tuple(seat in seats for seat in range(players)))
-    return replace(rnd, banker=rng.randrange(players), bets=tuple(rng.randint(1, 5) for _ in range(players)))
+    if kind == "banker":
+        bets = tuple(rng.randint(1, 5) for _ in range(players))
+        return replace(rnd, banker=rng.randrange(players), bets=bets)
+    # Jokers: a card of one player's laid rows becomes X1 (code 52), now and then another one X2 (53).
+    hands = [list(hand) for hand in rnd.hands]
+    for joker in (52, 53) if rng.random() < 0.4 else (52,):
+        hands[rng.randrange(players)][rng.randrange(13)] = joker
+    return replace(rnd, hands=tuple(tuple(hand) for hand in hands))
 
 
 def probe_rounds(

@@ -101,7 +101,8 @@ def _categories(rnd: XRound) -> list[str]:
 
 
 def _strength(row: tuple[int, ...]) -> int:
-    return int(evaluate_batch(np.array([row], dtype=np.uint8))[0])
+    # jokers=2: a joker of a --probe jokers round evaluates as the card it stands for.
+    return int(evaluate_batch(np.array([row], dtype=np.uint8), jokers=2)[0])
 
 
 def complexity(rnd: XRound) -> tuple[int, int, int]:

@@ -42,6 +42,12 @@ class XRound:
         """Which per-round inputs the round has: stakes, surrenders, a banker (with bets)."""
         return (self.stakes is not None, self.surrender is not None, self.banker is not None)
 
+    @property
+    def jokers(self) -> int:
+        """How many jokers the pack must hold for the round: 2 when ``X2`` (53) is held, 1 for ``X1`` only."""
+        held = {c for hand in self.hands for c in hand if c >= 52}
+        return 2 if 53 in held else len(held)
+
     def with_id(self, rid: str) -> XRound:
         return replace(self, rid=rid)
 
