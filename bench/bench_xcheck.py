@@ -7,8 +7,10 @@ second and gets the default budget; the slow one answers 150 a second (a JavaScr
 exhaustive natural search is about that fast) and is given ``--budget``. For every run the table shows the
 wall-clock seconds of the whole command (the engine's start included), the rounds sent, the seconds as a
 fraction of the target (under 2 minutes for the fast engine, under 10 for the slow one), whether the fitted
-rules give the engine's nets on 2,000 fresh rounds (zero disagreements), and whether the slow run fitted
-the same rules as the fast one (the same nets on those rounds). Run from the repository root:
+rules give the engine's nets on fresh rounds (zero disagreements: 2,000 random rounds, the targeted rounds
+of another seed and 100 rounds of each ``--probe`` kind), and whether the slow run fitted the same rules
+as the fast one (the same nets on those rounds). The last rule set needs ``--probe all`` to be seen.
+Run from the repository root:
 
     PYTHONPATH=$PWD/python python bench/bench_xcheck.py [--slow-budget 1500] [--only NAME]
 """
@@ -27,6 +29,7 @@ from pathlib import Path
 from chinese_poker.rules import Rules
 from chinese_poker.xcheck.cases import random_rounds, targeted_rounds
 from chinese_poker.xcheck.oracle import Pool
+from chinese_poker.xcheck.probes import PROBES, probe_rounds
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "bench" / "xcheck_engine.py"
@@ -42,12 +45,15 @@ TRUTHS = {
     "capsa-susun scoop_multiplier=3 middle_vs_back=strict": Rules.preset("capsa-susun").replace(
         scoop_multiplier=3, middle_vs_back="strict"
     ),
+    "pagat surrender_units=2 jokers=2 (--probe all)": Rules.preset("pagat").replace(
+        surrender_units=2, jokers=2
+    ),
 }
 
 
-def run_fit(truth: Rules, rate: float, budget: int | None) -> tuple[float, dict[str, object]]:
-    """The seconds of one ``xcheck --fit`` run against the engine playing ``truth`` at ``rate``, and its
-    report."""
+def run_fit(truth: Rules, rate: float, budget: int | None, probe: str) -> tuple[float, dict[str, object]]:
+    """The seconds of one ``xcheck --fit`` run (with ``--probe probe`` when given) against the engine
+    playing ``truth`` at ``rate``, and its report."""
     engine = shlex.join([sys.executable, str(ENGINE), json.dumps(truth.to_dict()), str(rate)])
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
@@ -55,6 +61,8 @@ def run_fit(truth: Rules, rate: float, budget: int | None) -> tuple[float, dict[
         command += ["--json", str(report), "--progress", "never", "--quiet"]
         if budget is not None:
             command += ["--budget", str(budget)]
+        if probe:
+            command += ["--probe", probe]
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         seconds = time.perf_counter() - started
@@ -68,7 +76,7 @@ def main() -> int:
     parser.add_argument("--slow-budget", type=int, default=1500, help="--budget of the slow runs")
     parser.add_argument("--only", choices=sorted(TRUTHS), help="one rule set only")
     args = parser.parse_args()
-    fresh = Pool(targeted_rounds(99) + list(random_rounds(99, 2000)))
+    fresh = Pool(targeted_rounds(99) + list(random_rounds(99, 2000)) + probe_rounds(99, PROBES, count=100))
     header = (
         f"{'engine rules (not told to the tool)':<58} {'rounds/s':>8} {'budget':>7} {'seconds':>8} "
         f"{'sent':>6} {'of target':>9} {'fresh diffs':>11} {'same as fast':>12}"
@@ -80,8 +88,9 @@ def main() -> int:
             continue
         truth_nets = fresh.nets(truth)
         fast_nets = None
+        probe = "all" if "--probe all" in name else ""
         for rate, budget in ((FAST, None), (SLOW, args.slow_budget)):
-            seconds, report = run_fit(truth, rate, budget)
+            seconds, report = run_fit(truth, rate, budget, probe)
             fitted = Rules.from_toml(str(report["rules_file"]))
             nets = fresh.nets(fitted)
             diffs = sum(a != b for a, b in zip(nets, truth_nets))

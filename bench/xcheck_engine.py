@@ -4,7 +4,8 @@
     python bench/xcheck_engine.py RULES_JSON RATE
 
 It reads whatever lines have arrived, settles the plain rounds of each player count at once
-(``settle_net_lines``, the core's JSON Lines path) and the others (declared naturals) one by one, and
+(``settle_net_lines``, the core's JSON Lines path) and the others (declared naturals; a batch holding
+stakes, surrenders, a banker, jokers or a refused round) one by one, and
 answers them (answers may come in any order), the n-th answer not before n / RATE seconds have passed
 since its first line, so that it answers like an engine of that speed.
 """
@@ -22,24 +23,31 @@ from chinese_poker.formats.rounds import parse_round, settle_round
 from chinese_poker.rules import Rules
 
 
+def _one(data: dict[str, Any], rules: Rules) -> bytes:
+    data["rules"] = rules.to_dict()
+    try:
+        answer: dict[str, Any] = {"id": data["id"], "net": list(settle_round(parse_round(data)).net)}
+    except ValueError as error:
+        answer = {"id": data["id"], "error": str(error)}
+    return json.dumps(answer).encode() + b"\n"
+
+
 def _answers(lines: list[bytes], rules: Rules) -> list[bytes]:
-    plain: dict[int, list[bytes]] = {}
+    plain: dict[int, list[tuple[bytes, dict[str, Any]]]] = {}
     out: list[bytes] = []
     for line in lines:
         data: dict[str, Any] = json.loads(line)
         if any("cards" in p for p in data["players"]):
-            data["rules"] = rules.to_dict()
-            try:
-                answer: dict[str, Any] = {"id": data["id"], "net": list(settle_round(parse_round(data)).net)}
-            except ValueError as error:
-                answer = {"id": data["id"], "error": str(error)}
-            out.append(json.dumps(answer).encode() + b"\n")
+            out.append(_one(data, rules))
         else:
-            plain.setdefault(len(data["players"]), []).append(line)
+            plain.setdefault(len(data["players"]), []).append((line, data))
     for group in plain.values():
-        settled = settle_net_lines(b"\n".join(group) + b"\n", rules, max_rounds=len(group) + 1)
-        assert settled is not None, "the tool's plain rounds are of the common shape"
-        out.append(settled[0])
+        body = b"\n".join(line for line, _ in group) + b"\n"
+        settled = settle_net_lines(body, rules, max_rounds=len(group) + 1)
+        if settled is not None:
+            out.append(settled[0])
+        else:  # stakes, surrenders, a banker, jokers or a refused round: one by one
+            out += [_one(data, rules) for _, data in group]
     return out
 
 
