@@ -14,7 +14,7 @@ import pytest
 from chinese_poker.cli import main
 from chinese_poker.formats.rounds import parse_round, round_output, settle_round
 from chinese_poker.rules import Rules
-from chinese_poker.xcheck.cases import random_rounds, targeted_rounds
+from chinese_poker.xcheck.cases import random_rounds, round_from_json, targeted_rounds
 from chinese_poker.xcheck.engine import Engine, EngineError
 from chinese_poker.xcheck.oracle import Pool
 
@@ -145,6 +145,12 @@ def test_check_mode_names_the_knob(tmp_path: Path) -> None:
     first = report["classes"][0]
     assert "wheel=second" in first["knobs"]
     assert first["players"] == 2
+    # The minimal round still shows the knob: under wheel=second the library gives the engine's answer.
+    minimal = round_from_json(first["minimal_round"], "m", "minimal")
+    assert minimal is not None
+    shown = Pool([minimal]).nets(Rules.preset("pagat").replace(wheel="second"))[0]
+    assert shown is not None
+    assert list(shown) == first["engine_answer"]["net"] != first["library_net"]
 
 
 # The zoo --------------------------------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 """A mutant engine for the cross-check tests: reads rounds as JSON Lines on stdin, answers nets.
 
-``engine.py library RULES_JSON``: the library under rules the tool is not told.
+``engine.py library RULES_JSON [ignore_stakes|rich|rich_foul_hidden]``: the library under rules the tool is
+not told; ``ignore_stakes`` plants a bug (a round's stakes matrix is not read), ``rich`` answers the full
+output of ``chinese-poker score`` (fouls, naturals, pairs' rows and units), and ``rich_foul_hidden`` does
+with a bug only the richer fields show (every player reported as not fouled; the nets are right).
 ``engine.py reference PRESET BUG``: the pure-Python reference under a preset, with a planted bug no knob
 expresses (``two_pair_low``, ``wheel_back``, ``royalty_to_loser``, ``natural_tiebreak_reversed``,
 ``cap_off_by_one``, or ``none``). Protocol faults for the protocol tests: ``fault KIND`` (``crash``,
@@ -15,7 +18,7 @@ import sys
 import time
 from typing import Any
 
-from chinese_poker.formats.rounds import parse_round, settle_round
+from chinese_poker.formats.rounds import parse_round, round_output, settle_round
 from chinese_poker.rules import Rules
 
 # The package's face re-exports functions of these names: the modules themselves are needed to plant bugs.
@@ -95,7 +98,12 @@ def _reference_net(data: dict[str, Any], rules: dict[str, Any]) -> list[int]:
             players.append({"declared": player["cards"]})
         else:
             players.append({row: player[row] for row in ("front", "middle", "back")})
-    return list(ref_settle.settle(players, rules)["net"])
+    flags = [bool(p.get("surrender")) for p in data["players"]]
+    surrender = flags if any(flags) else None
+    settled = ref_settle.settle(
+        players, rules, data.get("stakes"), surrender, banker=data.get("banker"), bets=data.get("bets")
+    )
+    return list(settled["net"])
 
 
 def main() -> int:
@@ -103,6 +111,7 @@ def main() -> int:
     rules_value: Any = None
     ref_rules: dict[str, Any] = {}
     fault = ""
+    variant = sys.argv[3] if mode == "library" and len(sys.argv) > 3 else ""
     if mode == "library":
         rules_value = Rules.from_dict(json.loads(sys.argv[2])).to_dict()
     elif mode == "reference":
@@ -131,9 +140,17 @@ def main() -> int:
                 net = _reference_net(data, ref_rules)
             else:
                 data["rules"] = rules_value
+                if variant == "ignore_stakes":
+                    data.pop("stakes", None)
                 rnd = parse_round(data)
                 net = list(settle_round(rnd).net)
             answer: dict[str, Any] = {"id": data["id"], "net": net}
+            if variant.startswith("rich"):
+                answer = round_output(rnd, settle_round(rnd))
+                answer["net"] = net
+                if variant == "rich_foul_hidden":
+                    for player in answer["players"]:
+                        player["foul"] = False
         except ValueError as error:
             answer = {"id": data["id"], "error": str(error)}
         if fault == "error":

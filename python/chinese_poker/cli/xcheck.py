@@ -23,13 +23,28 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         "input, without rules), reading one answer line per round from its stdout (at least "
         '{"id": ..., "net": [...]}). Targeted rounds for every knob, then random rounds; with --fit the '
         "rules the engine plays are inferred and printed as a rules file. Each class of remaining "
-        "disagreements is shrunk to a minimal round. Exit code 0 only when nothing disagrees, 1 when "
+        "disagreements is shrunk to a minimal round. With --url, the same lines go to an HTTP endpoint. "
+        "Exit code 0 only when nothing disagrees, 1 when "
         "something does, 2 on bad input or an engine that breaks the protocol.",
     )
-    xcheck.add_argument("--engine", required=True, metavar="COMMAND", help="the engine's command line")
+    target = xcheck.add_mutually_exclusive_group(required=True)
+    target.add_argument("--engine", metavar="COMMAND", help="the engine's command line")
+    target.add_argument(
+        "--url",
+        metavar="URL",
+        help="an HTTP endpoint instead: each batch of rounds is POSTed as a JSON Lines body, answered by "
+        "one answer line per round",
+    )
     mode = xcheck.add_mutually_exclusive_group()
     mode.add_argument("--fit", action="store_true", help="infer the engine's rules (default: check --rules)")
     mode.add_argument("--rules", help=f"the rules the engine should play: {rules_help} (default pagat)")
+    xcheck.add_argument(
+        "--probe",
+        metavar="INPUTS",
+        default="",
+        help="send rounds with these too, comma-separated: stakes, surrender, banker (with bets), jokers, "
+        "or all (default none: an engine may not read them)",
+    )
     xcheck.add_argument("--seed", type=int, default=1, help="seed of the rounds (default 1)")
     xcheck.add_argument(
         "--budget", type=int, default=3000, help="most rounds sent to the engine (default 3000)"
@@ -50,12 +65,18 @@ def run(args: argparse.Namespace) -> int:
     """Cross-check the engine; the exit code is 0 only when nothing disagrees."""
     # Imported here so that other commands start without loading the cross-check machinery.
     from chinese_poker.xcheck.engine import Engine, EngineError  # noqa: PLC0415
+    from chinese_poker.xcheck.probes import parse_probes  # noqa: PLC0415
+    from chinese_poker.xcheck.remote import HttpEngine  # noqa: PLC0415
     from chinese_poker.xcheck.run import report_text, run_xcheck  # noqa: PLC0415
 
     if args.budget < 1:
         raise CliError(f"--budget must be at least 1, got {args.budget}")
     if not args.timeout > 0:
         raise CliError(f"--timeout must be positive, got {args.timeout}")
+    try:
+        probes = parse_probes(args.probe)
+    except ValueError as error:
+        raise CliError(str(error)) from None
     rules = None if args.fit else resolve_rules(args.rules)
     bar = progress_for(args.progress, args.budget, "xcheck", unit="rounds")
 
@@ -64,18 +85,29 @@ def run(args: argparse.Namespace) -> int:
             bar.clear()
             sys.stderr.write(f"xcheck: {text}\n")
 
+    engine: Engine | HttpEngine
     try:
-        engine = Engine(args.engine, timeout=args.timeout)
+        engine = (
+            HttpEngine(args.url, timeout=args.timeout)
+            if args.url is not None
+            else Engine(args.engine, timeout=args.timeout)
+        )
     except EngineError as error:
         raise CliError(str(error)) from None
     try:
         report = run_xcheck(
-            engine.ask, rules=rules, seed=args.seed, budget=args.budget, log=log, progress=bar.update
+            engine.ask,
+            rules=rules,
+            seed=args.seed,
+            budget=args.budget,
+            log=log,
+            progress=bar.update,
+            probes=probes,
         )
     finally:
         engine.close()
         bar.close()
-    report["engine"] = args.engine
+    report["engine"] = args.engine if args.url is None else args.url
     report["engine_stderr"] = engine.stderr
     if args.json:
         Path(args.json).write_text(dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -1,8 +1,6 @@
 """The rounds sent to an engine: targeted rounds for the knobs' boundaries, then random rounds.
 
-A round here is an ``XRound``: each player's 13 card codes as front 3, middle 5 and back 5 (a declared
-natural's 13 in any order) and whether the player declares a natural. ``to_json`` is its input object of
-docs/JSON_FORMAT.md without ``rules`` (the engine plays its own). ``targeted_rounds`` builds, from a seed,
+A round here is an ``XRound`` (``chinese_poker.xcheck.xround``). ``targeted_rounds`` builds, from a seed,
 rounds for what the knob table's knobs decide: rows that tie in rank (suit tie-breaks, suit orders),
 wheels against other straights, fouls on one and both sides, every royalty category in every row at
 several ranks, scoops and home runs at 2, 3 and 4 players, large amounts (caps), and 13-card naturals,
@@ -14,73 +12,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
 
-from chinese_poker.cards import format_card, parse_cards
+from chinese_poker.cards import parse_cards
 from chinese_poker.dealing import deal_hands
 from chinese_poker.formats.edge_cases import edge_cases, strongest_rows
 from chinese_poker.rules import Rules
+from chinese_poker.xcheck.xround import XRound, round_from_json
 
 __all__ = ["XRound", "random_rounds", "round_from_json", "targeted_rounds"]
-
-_ROWS = ("front", "middle", "back")
-_SLICES = ((0, 3), (3, 8), (8, 13))
-
-
-@dataclass(frozen=True)
-class XRound:
-    """One round: ``hands[p]`` the 13 codes of player p (front, middle, back), ``declared[p]`` whether p
-    declares a natural; ``tag`` what the round targets."""
-
-    rid: str
-    hands: tuple[tuple[int, ...], ...]
-    declared: tuple[bool, ...]
-    tag: str = "random"
-    origin: str = field(default="", compare=False)
-
-    @property
-    def players(self) -> int:
-        return len(self.hands)
-
-    def with_id(self, rid: str) -> XRound:
-        return replace(self, rid=rid)
-
-    def to_json(self) -> dict[str, Any]:
-        """The input object of the round (docs/JSON_FORMAT.md 1), without ``rules``."""
-        players: list[dict[str, Any]] = []
-        for index, (hand, declared) in enumerate(zip(self.hands, self.declared)):
-            entry: dict[str, Any] = {"name": f"P{index + 1}"}
-            if declared:
-                entry["cards"] = " ".join(format_card(c) for c in hand)
-                entry["declare_natural"] = True
-            else:
-                for row, (low, high) in zip(_ROWS, _SLICES):
-                    entry[row] = " ".join(format_card(c) for c in hand[low:high])
-            players.append(entry)
-        return {"id": self.rid, "players": players}
-
-
-def round_from_json(data: dict[str, Any], rid: str, tag: str) -> XRound | None:
-    """An ``XRound`` of a JSON round object, or ``None`` when it uses what the tool does not send
-    (stakes, a banker, surrender, fantasyland, jokers, more than four players)."""
-    if any(key in data for key in ("stakes", "banker", "bets")) or not 2 <= len(data["players"]) <= 4:
-        return None
-    hands: list[tuple[int, ...]] = []
-    declared: list[bool] = []
-    for player in data["players"]:
-        if player.get("surrender") or player.get("fantasyland"):
-            return None
-        try:
-            if "cards" in player:
-                codes = parse_cards(player["cards"])
-            else:
-                codes = tuple(c for row in _ROWS for c in parse_cards(player[row]))
-        except ValueError:
-            return None
-        hands.append(codes)
-        declared.append(bool(player.get("declare_natural")))
-    return XRound(rid, tuple(hands), tuple(declared), tag)
 
 
 def _rank_cards(rank: int) -> list[int]:

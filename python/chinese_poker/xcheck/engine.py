@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["STDERR_KEEP", "Answer", "Engine", "EngineError", "parse_answer"]
+__all__ = ["STDERR_KEEP", "Answer", "Engine", "EngineError", "Pending", "parse_answer"]
 
 #: How much of the engine's stderr the report keeps (its end).
 STDERR_KEEP = 20_000
@@ -34,13 +34,22 @@ class EngineError(RuntimeError):
 @dataclass(frozen=True)
 class Answer:
     """One engine answer: ``net`` per player (``None`` when the engine refused the round with an
-    ``error``), and the richer per-player fields when the engine gave them (``None`` otherwise)."""
+    ``error``), and the richer fields when the engine gave them (``None`` otherwise): per player ``foul``
+    and ``natural`` (its name, ``None`` for none), per pair (in the order (0, 1), (0, 2), ... of the pairs
+    settled; a banker round's pairs with the banker only) ``units`` and ``rows`` (the three comparisons
+    from the first player's view, ``None`` where a side has no setting)."""
 
     net: tuple[int, ...] | None
     error: str | None = None
     foul: tuple[bool, ...] | None = None
     natural: tuple[str | None, ...] | None = None
     pair_units: tuple[int, ...] | None = None
+    pair_rows: tuple[tuple[int, ...] | None, ...] | None = None
+
+    @property
+    def rich(self) -> bool:
+        """Whether the answer has any field beyond the net."""
+        return any(f is not None for f in (self.foul, self.natural, self.pair_units, self.pair_rows))
 
 
 def _ints(value: object, what: str, count: int) -> tuple[int, ...]:
@@ -59,8 +68,10 @@ def _player_field(players: object, key: str, count: int) -> tuple[Any, ...] | No
     return tuple(p[key] for p in players)
 
 
-def parse_answer(data: Mapping[str, Any], players: int) -> Answer:
-    """An answer object of a round of ``players`` players; ``ValueError`` saying what is wrong."""
+def parse_answer(data: Mapping[str, Any], players: int, pair_count: int | None = None) -> Answer:
+    """An answer object of a round of ``players`` players (``pair_count`` pairs settled: every pair when
+    ``None``); ``ValueError`` saying what is wrong. Richer fields that are not all well formed are left
+    out (``None``): only the net is required."""
     if "error" in data and "net" not in data:
         return Answer(net=None, error=str(data["error"])[:500])
     if "net" not in data:
@@ -73,12 +84,93 @@ def parse_answer(data: Mapping[str, Any], players: int) -> Answer:
     if natural is not None and not all(n is None or isinstance(n, str) for n in natural):
         natural = None
     pair_units: tuple[int, ...] | None = None
+    pair_rows: tuple[tuple[int, ...] | None, ...] | None = None
     pairs = data.get("pairs")
-    if isinstance(pairs, list) and len(pairs) == players * (players - 1) // 2:
+    if isinstance(pairs, list) and len(pairs) == (pair_count if pair_count is not None else _pairs(players)):
         units = [p.get("units") if isinstance(p, Mapping) else None for p in pairs]
-        if all(isinstance(u, int) and not isinstance(u, bool) for u in units):
+        if all(_is_int(u) for u in units):
             pair_units = tuple(units)  # type: ignore[arg-type]
-    return Answer(net=net, foul=foul, natural=natural, pair_units=pair_units)
+        pair_rows = _pair_rows(pairs)
+    return Answer(net=net, foul=foul, natural=natural, pair_units=pair_units, pair_rows=pair_rows)
+
+
+def _pair_rows(pairs: list[Any]) -> tuple[tuple[int, ...] | None, ...] | None:
+    """Every pair's ``rows`` (three of -1, 0, 1, or null), or None when one is missing or malformed."""
+    out: list[tuple[int, ...] | None] = []
+    for pair in pairs:
+        rows = pair.get("rows", False) if isinstance(pair, Mapping) else False
+        if rows is None:
+            out.append(None)
+        elif isinstance(rows, list) and len(rows) == 3 and all(_is_int(v) and v in (-1, 0, 1) for v in rows):
+            out.append(tuple(rows))
+        else:
+            return None
+    return tuple(out)
+
+
+def _pairs(players: int) -> int:
+    return players * (players - 1) // 2
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Pending:
+    """The rounds of one request and the answers read so far; ``take`` reads one answer line."""
+
+    def __init__(self, rounds: Sequence[Mapping[str, Any]]) -> None:
+        self.rounds = rounds
+        self.waiting = {str(r["id"]): index for index, r in enumerate(rounds)}
+        self._answers: list[Answer | None] = [None] * len(rounds)
+        self.payload = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rounds).encode()
+
+    @property
+    def first(self) -> str:
+        """The first round (in the order sent) not answered yet."""
+        return min(self.waiting, key=self.waiting.__getitem__)
+
+    def _next(self) -> str:
+        # The round an error names: the first still waiting (the last sent when none is).
+        return self.first if self.waiting else str(self.rounds[-1]["id"])
+
+    def take(self, line: bytes, source: str = "engine") -> None:
+        """Read one answer line (blank lines are skipped); ``EngineError`` naming the round when it is
+        not an answer to a round still waiting."""
+        text = line.decode("utf-8", "replace").strip()
+        if not text:
+            return
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise EngineError(
+                f"round {self._next()}: the {source}'s answer is not JSON ({error.msg}): {text[:120]}"
+            ) from None
+        if not isinstance(data, dict) or "id" not in data:
+            raise EngineError(
+                f'round {self._next()}: the {source}\'s answer is not an object with an "id": {text[:120]}'
+            )
+        rid = str(data["id"])
+        if rid not in self.waiting:
+            raise EngineError(
+                f"round {self._next()}: the {source} answered a round that was not asked (id {rid!r})"
+            )
+        self.settle(rid, data)
+
+    def settle(self, rid: str, data: Mapping[str, Any]) -> None:
+        """Record the answer object ``data`` of the waiting round ``rid``."""
+        index = self.waiting.pop(rid)
+        try:
+            players = len(self.rounds[index]["players"])
+            banker = self.rounds[index].get("banker") is not None
+            self._answers[index] = parse_answer(data, players, players - 1 if banker else None)
+        except ValueError as error:
+            raise EngineError(f"round {rid}: malformed answer: {error}") from None
+
+    def answers(self) -> list[Answer]:
+        """The answers in the order of the rounds (once none is waiting)."""
+        assert not self.waiting
+        return [a for a in self._answers if a is not None]
 
 
 class Engine:
@@ -99,7 +191,6 @@ class Engine:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                bufsize=0,
             )
         except OSError as error:
             raise EngineError(f"cannot start the engine {command!r}: {error}") from None
@@ -159,14 +250,10 @@ class Engine:
         order of ``rounds``."""
         if not rounds:
             return []
-        ids = [str(r["id"]) for r in rounds]
-        waiting = {rid: index for index, rid in enumerate(ids)}
-        payload = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rounds).encode()
-        writer = threading.Thread(target=self._write, args=(payload,), daemon=True)
+        pending = Pending(rounds)
+        writer = threading.Thread(target=self._write, args=(pending.payload,), daemon=True)
         writer.start()
-        answers: list[Answer | None] = [None] * len(rounds)
-        while waiting:
-            first = min(waiting, key=waiting.__getitem__)
+        while pending.waiting:
             # The first answer may wait for the engine to start (an interpreter, a JIT).
             wait = self.timeout if self._answered else self.startup_timeout
             try:
@@ -174,38 +261,16 @@ class Engine:
                 self._answered = True
             except queue.Empty:
                 raise EngineError(
-                    f"round {first}: no answer within {wait:g} s (the engine may be stuck or "
+                    f"round {pending.first}: no answer within {wait:g} s (the engine may be stuck or "
                     "buffering its output: flush stdout after each line)"
                 ) from None
             if line is None:
                 self._lines.put(None)
-                raise EngineError(f"round {first}: no answer: {self._exit_text()}")
-            text = line.decode("utf-8", "replace").strip()
-            if not text:
-                continue
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise EngineError(
-                    f"round {first}: the engine's answer is not JSON ({error.msg}): {text[:120]}"
-                ) from None
-            if not isinstance(data, dict) or "id" not in data:
-                raise EngineError(
-                    f'round {first}: the engine\'s answer is not an object with an "id": {text[:120]}'
-                )
-            rid = str(data["id"])
-            if rid not in waiting:
-                raise EngineError(
-                    f"round {first}: the engine answered a round that was not asked (id {rid!r})"
-                )
-            index = waiting.pop(rid)
-            try:
-                answers[index] = parse_answer(data, len(rounds[index]["players"]))
-            except ValueError as error:
-                raise EngineError(f"round {rid}: malformed answer: {error}") from None
+                raise EngineError(f"round {pending.first}: no answer: {self._exit_text()}")
+            pending.take(line)
         writer.join(timeout=self.timeout)
         self.rounds_sent += len(rounds)
-        return [a for a in answers if a is not None]
+        return pending.answers()
 
     def close(self) -> None:
         """Close the engine's stdin and wait briefly for it to exit (killed if it does not)."""

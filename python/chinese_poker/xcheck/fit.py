@@ -19,9 +19,19 @@ from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import Rules
 from chinese_poker.xcheck.cases import XRound, random_rounds, targeted_rounds
 from chinese_poker.xcheck.engine import Answer
-from chinese_poker.xcheck.oracle import Net, Pool, rules_key, search_space
+from chinese_poker.xcheck.oracle import Facts, Outcome, Pool, rules_key, search_space
+from chinese_poker.xcheck.probes import probe_rounds
 
-__all__ = ["FitResult", "Observed", "agrees", "coordinate_search", "fit", "nearest_preset", "neighbours"]
+__all__ = [
+    "FitResult",
+    "Observed",
+    "agrees",
+    "coordinate_search",
+    "differences",
+    "fit",
+    "nearest_preset",
+    "neighbours",
+]
 
 
 #: Presets a fit starts from: those the tool's rounds can play (no added suits, jokers, fantasyland or
@@ -35,25 +45,48 @@ def _playable(rules: Rules) -> bool:
 FIT_PRESETS = tuple(name for name in PRESET_NAMES if _playable(Rules.preset(name)))
 
 
-def agrees(net: Net, answer: Answer) -> bool:
-    """Whether the library's ``net`` (``None``: refused) matches the engine's answer."""
-    return net == answer.net
+def differences(outcome: Outcome, answer: Answer) -> list[str]:
+    """The fields on which the engine's answer differs from the library's ``outcome`` (its net, or its
+    ``Facts`` when the engine answers more; ``None``: the library refuses the round): ``net``, then
+    ``foul``, ``natural``, ``units``, ``rows`` where the answer has them."""
+    net = outcome.net if isinstance(outcome, Facts) else outcome
+    out = [] if net == answer.net else ["net"]
+    if isinstance(outcome, Facts) and answer.net is not None:
+        given = (
+            ("foul", answer.foul, outcome.foul),
+            ("natural", answer.natural, outcome.natural),
+            ("units", answer.pair_units, outcome.units),
+            ("rows", answer.pair_rows, outcome.rows),
+        )
+        out += [name for name, theirs, ours in given if theirs is not None and theirs != ours]
+    return out
+
+
+def agrees(outcome: Outcome, answer: Answer) -> bool:
+    """Whether the library's ``outcome`` matches the engine's answer in every field the answer has."""
+    if not isinstance(outcome, Facts):
+        return outcome == answer.net
+    return not differences(outcome, answer)
 
 
 @dataclass
 class Observed:
-    """The rounds sent so far and the engine's answers, in order."""
+    """The rounds sent so far and the engine's answers, in order; ``rich`` once an answer has more than
+    the net (then rounds are compared on every field the answers give)."""
 
     pool: Pool = field(default_factory=Pool)
     answers: list[Answer] = field(default_factory=list)
+    rich: bool = False
 
     def add(self, rounds: Sequence[XRound], answers: Sequence[Answer]) -> None:
         self.pool.extend(rounds)
         self.answers.extend(answers)
+        self.rich = self.rich or any(a.rich for a in answers)
 
     def disagreeing(self, rules: Rules) -> list[int]:
         """The indices of the rounds on which ``rules`` disagree with the engine."""
-        return [i for i, (n, a) in enumerate(zip(self.pool.nets(rules), self.answers)) if not agrees(n, a)]
+        outcomes = self.pool.outcomes(rules, self.rich)
+        return [i for i, (o, a) in enumerate(zip(outcomes, self.answers)) if not agrees(o, a)]
 
     def score(self, rules: Rules) -> int:
         return len(self.disagreeing(rules))
@@ -168,13 +201,14 @@ class FitResult:
 
 
 def _discriminating(
-    rules: Rules, ties: Sequence[Rules], fresh: Pool, used: set[int], limit: int
+    rules: Rules, ties: Sequence[Rules], fresh: Pool, used: set[int], limit: int, *, rich: bool = False
 ) -> list[int]:
-    """Up to ``limit`` unused fresh rounds on which some tie answers differently from ``rules``, taken from
-    the ties in turn so that every tie gets rounds."""
-    base = fresh.nets(rules)
+    """Up to ``limit`` unused fresh rounds on which some tie answers differently from ``rules`` (in any
+    field the engine answers, when ``rich``), taken from the ties in turn so that every tie gets rounds."""
+    base = fresh.outcomes(rules, rich)
     lists = [
-        [i for i, (a, b) in enumerate(zip(base, fresh.nets(tie))) if a != b and i not in used] for tie in ties
+        [i for i, (a, b) in enumerate(zip(base, fresh.outcomes(tie, rich))) if a != b and i not in used]
+        for tie in ties
     ]
     chosen: dict[int, None] = {}
     depth = 0
@@ -193,10 +227,12 @@ def fit(
     seed: int,
     budget: int,
     probe_batch: int = 64,
+    probes: frozenset[str] = frozenset(),
     log: Callable[[str], None] = lambda _: None,
 ) -> FitResult:
     """Fit the engine's rules from ``observed`` (already answered), spending at most ``budget`` more
-    rounds on probes through ``ask``."""
+    rounds on probes through ``ask``; ``probes``: the per-round inputs the fresh rounds may have too
+    (``chinese_poker.xcheck.probes``)."""
     preset, preset_score = nearest_preset(observed)
     log(f"nearest preset: {preset} ({preset_score} of {len(observed.pool)} rounds disagree)")
     rules, score = coordinate_search(observed, Rules.preset(preset))
@@ -205,12 +241,14 @@ def fit(
         [
             *(r.with_id(f"p-{r.rid}") for r in targeted_rounds(seed + 7919)),
             *(r.with_id(f"p-{r.rid}") for r in random_rounds(seed + 7919, 800)),
+            *(r.with_id(f"p-{r.rid}") for r in probe_rounds(seed + 7919, probes)),
         ]
     )
     used: set[int] = set()
     while spent < budget:
         ties = [cand for _, _, cand in neighbours(rules) if observed.score(cand) == score]
-        chosen = _discriminating(rules, ties, fresh, used, min(probe_batch, budget - spent)) if ties else []
+        limit = min(probe_batch, budget - spent)
+        chosen = _discriminating(rules, ties, fresh, used, limit, rich=observed.rich) if ties else []
         checking = not chosen
         if checking:
             undecided = [k for k, _, cand in neighbours(rules) if observed.score(cand) == score]
@@ -223,9 +261,9 @@ def fit(
             if not chosen:
                 break
         used.update(chosen)
-        probes = [fresh.rounds[i] for i in chosen]
-        observed.add(probes, ask(probes))
-        spent += len(probes)
+        asked = [fresh.rounds[i] for i in chosen]
+        observed.add(asked, ask(asked))
+        spent += len(asked)
         revealed = observed.score(rules) - score
         rules, score = coordinate_search(observed, rules)
         if checking and revealed > 0:

@@ -18,6 +18,7 @@ from chinese_poker.rules import Rules
 from chinese_poker.xcheck.cases import XRound, random_rounds, targeted_rounds
 from chinese_poker.xcheck.engine import Answer, EngineError
 from chinese_poker.xcheck.fit import FIT_PRESETS, FitResult, Observed, fit
+from chinese_poker.xcheck.probes import probe_rounds
 from chinese_poker.xcheck.shrink import DisagreementClass, classify
 
 __all__ = ["Budget", "closest_preset", "report_text", "rules_file", "run_xcheck"]
@@ -91,6 +92,8 @@ def _answer_json(answer: Answer) -> dict[str, Any]:
         out["natural"] = list(answer.natural)
     if answer.pair_units is not None:
         out["pair_units"] = list(answer.pair_units)
+    if answer.pair_rows is not None:
+        out["pair_rows"] = [None if rows is None else list(rows) for rows in answer.pair_rows]
     return out
 
 
@@ -111,6 +114,7 @@ def _class_json(item: DisagreementClass, rules: Rules) -> dict[str, Any]:
         "count": item.count,
         "round_ids": item.round_ids,
         "pattern": item.pattern,
+        "differs": item.differs,
         "players": item.minimal.players,
         "minimal_round": item.minimal.to_json(),
         "engine_answer": _answer_json(item.engine_answer),
@@ -128,10 +132,14 @@ def run_xcheck(
     log: Callable[[str], None] = lambda _: None,
     progress: Callable[[int], None] = lambda _: None,
     max_classes: int = 8,
+    probes: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
-    """Run a cross-check and return the report; ``rules=None`` fits them (``--fit``)."""
+    """Run a cross-check and return the report; ``rules=None`` fits them (``--fit``); ``probes``: the
+    per-round inputs (stakes, surrender, banker) sent too."""
     meter = Budget(ask_raw, budget, progress=progress)
-    report: dict[str, Any] = {"seed": seed, "budget": budget, "fit": rules is None, "error": None}
+    report: dict[str, Any] = {
+        "seed": seed, "budget": budget, "fit": rules is None, "probes": sorted(probes), "error": None,
+    }  # fmt: skip
     observed = Observed()
     fitted: FitResult | None = None
     current = rules if rules is not None else Rules()
@@ -139,12 +147,13 @@ def run_xcheck(
     try:
         # The fit keeps the last fifth of the budget for shrinking; a check sends four fifths up front.
         first = budget // 2 if rules is None else budget * 4 // 5
-        targeted = targeted_rounds(seed)[:first]
+        targeted = [*targeted_rounds(seed), *probe_rounds(seed, probes)][:first]
         initial = [*targeted, *random_rounds(seed, max(0, first - len(targeted)))]
         observed.add(initial, meter.ask(initial))
         log(f"sent {meter.sent} rounds ({len(targeted)} targeted)")
         if rules is None:
-            fitted = fit(meter.ask, observed, seed=seed, budget=max(0, budget * 4 // 5 - meter.sent), log=log)
+            left = max(0, budget * 4 // 5 - meter.sent)
+            fitted = fit(meter.ask, observed, seed=seed, budget=left, probes=probes, log=log)
             current = fitted.rules
         classes = classify(meter.ask, observed, current, max_classes=max_classes, seed=seed)
     except EngineError as error:
@@ -193,7 +202,9 @@ def report_text(report: dict[str, Any]) -> str:
         for player in item["minimal_round"]["players"]:
             rows = player.get("cards") or " | ".join(player[r] for r in ("front", "middle", "back"))
             lines.append(f"    {player['name']}: {rows}")
-        lines.append(f"  engine net {item['engine_answer']['net']}, library net {item['library_net']}")
+        differs = ", ".join(item["differs"]) or "net"
+        nets = f"engine net {item['engine_answer']['net']}, library net {item['library_net']}"
+        lines.append(f"  {nets} (they differ in: {differs})")
     return "\n".join(lines) + "\n"
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -23,8 +23,8 @@ from chinese_poker.evaluation import category, evaluate_batch
 from chinese_poker.rules import Rules
 from chinese_poker.xcheck.cases import XRound
 from chinese_poker.xcheck.engine import Answer
-from chinese_poker.xcheck.fit import Observed, agrees, neighbours
-from chinese_poker.xcheck.oracle import Pool, settle_one
+from chinese_poker.xcheck.fit import Observed, agrees, differences, neighbours
+from chinese_poker.xcheck.oracle import Outcome, Pool, settle_one
 
 __all__ = ["NO_KNOB", "DisagreementClass", "classify", "explaining_knobs", "round_pattern", "shrink"]
 
@@ -35,9 +35,11 @@ Ask = Callable[[Sequence[XRound]], list[Answer]]
 
 
 def _net(rnd: XRound, rules: Rules) -> tuple[int, ...] | None:
-    cards = np.array([rnd.hands], dtype=np.uint8)
-    declared = np.array([rnd.declared], dtype=bool)
-    return settle_one(cards, declared, rules)
+    return settle_one(rnd, rules)
+
+
+def _outcome(rnd: XRound, rules: Rules, rich: bool) -> Outcome:
+    return Pool([rnd]).outcomes(rules, rich)[0]
 
 
 def explaining_knobs(
@@ -47,10 +49,12 @@ def explaining_knobs(
     ``observed`` (every round answered), only changes that break at most half as many agreeing rounds of
     it as they mend count: a change that mends one round by chance and breaks others explains nothing."""
     pool = Pool(rounds)
+    rich = any(a.rich for a in answers)
     out: list[list[str]] = [[] for _ in rounds]
     bad = observed.score(rules) if observed is not None else 0
     for knob, value, cand in neighbours(rules):
-        fixed = [i for i, (net, answer) in enumerate(zip(pool.nets(cand), answers)) if agrees(net, answer)]
+        outcomes = pool.outcomes(cand, rich)
+        fixed = [i for i, (outcome, answer) in enumerate(zip(outcomes, answers)) if agrees(outcome, answer)]
         if not fixed:
             continue
         if observed is not None:
@@ -97,7 +101,8 @@ def _categories(rnd: XRound) -> list[str]:
 
 
 def _strength(row: tuple[int, ...]) -> int:
-    return int(evaluate_batch(np.array([row], dtype=np.uint8))[0])
+    # jokers=2: a joker of a --probe jokers round evaluates as the card it stands for.
+    return int(evaluate_batch(np.array([row], dtype=np.uint8), jokers=2)[0])
 
 
 def complexity(rnd: XRound) -> tuple[int, int, int]:
@@ -118,11 +123,19 @@ def round_pattern(rnd: XRound) -> str:
     return "; ".join(f"P{p + 1} " + "/".join(cats[3 * p : 3 * p + 3]) for p in range(rnd.players))
 
 
-def _disagreeing(ask: Ask, candidates: Sequence[XRound], rules: Rules) -> list[tuple[XRound, Answer]]:
+def _disagreeing(
+    ask: Ask, candidates: Sequence[XRound], rules: Rules, explained_by: Rules | None = None
+) -> list[tuple[XRound, Answer]]:
+    """The candidates on which the engine disagrees with ``rules`` (and agrees with ``explained_by``)."""
     if not candidates:
         return []
     answers = ask(candidates)
-    return [(r, a) for r, a in zip(candidates, answers) if not agrees(_net(r, rules), a)]
+    return [
+        (r, a)
+        for r, a in zip(candidates, answers)
+        if not agrees(_outcome(r, rules, a.rich), a)
+        and (explained_by is None or agrees(_outcome(r, explained_by, a.rich), a))
+    ]
 
 
 def _variants(rng: random.Random, rnd: XRound, count: int) -> list[XRound]:
@@ -145,7 +158,7 @@ def _variants(rng: random.Random, rnd: XRound, count: int) -> list[XRound]:
         else:
             m = rng.randrange(13)
             hands[p][k], hands[p][m] = hands[p][m], hands[p][k]
-        cand = XRound(f"{rnd.rid}~{len(out)}", tuple(tuple(h) for h in hands), rnd.declared, rnd.tag)
+        cand = replace(rnd, rid=f"{rnd.rid}~{len(out)}", hands=tuple(tuple(h) for h in hands))
         if complexity(cand) < base and all(cand.hands != o.hands for o in out):
             out.append(cand)
         if len(out) == count:
@@ -154,30 +167,37 @@ def _variants(rng: random.Random, rnd: XRound, count: int) -> list[XRound]:
 
 
 def shrink(
-    ask: Ask, rnd: XRound, answer: Answer, rules: Rules, *, steps: int = 8, batch: int = 16, seed: int = 0
+    ask: Ask,
+    rnd: XRound,
+    answer: Answer,
+    rules: Rules,
+    *,
+    steps: int = 8,
+    batch: int = 16,
+    seed: int = 0,
+    explained_by: Rules | None = None,
 ) -> tuple[XRound, Answer]:
-    """A minimal round that still disagrees, found from ``rnd`` (whose answer was ``answer``)."""
+    """A minimal round that still disagrees, found from ``rnd`` (whose answer was ``answer``): the fewest
+    players, then the simplest rows. With ``explained_by`` (the rules with the knob that explains the
+    round's class changed), every smaller round kept is one the knob still explains: the minimal round
+    shows the knob, not some other disagreement met on the way."""
     rng = random.Random(f"xcheck-shrink-{seed}-{rnd.rid}")
     best, best_answer = rnd, answer
     for size in (2, 3):
         if best.players <= size:
             break
-        subsets = [
-            XRound(
-                f"{rnd.rid}-seats{''.join(str(s + 1) for s in seats)}",
-                tuple(best.hands[s] for s in seats),
-                tuple(best.declared[s] for s in seats),
-                rnd.tag,
-            )
+        made = (
+            best.seats(seats, f"{rnd.rid}-seats{''.join(str(s + 1) for s in seats)}")
             for seats in itertools.combinations(range(best.players), size)
-        ]
-        found = _disagreeing(ask, subsets, rules)
+        )
+        subsets = [subset for subset in made if subset is not None]
+        found = _disagreeing(ask, subsets, rules, explained_by)
         if found:
             best, best_answer = min(found, key=lambda item: complexity(item[0]))
             break
     for step in range(steps):
         candidates = [v.with_id(f"{rnd.rid}-s{step}-{k}") for k, v in enumerate(_variants(rng, best, batch))]
-        found = _disagreeing(ask, candidates, rules)
+        found = _disagreeing(ask, candidates, rules, explained_by)
         if not found:
             continue
         best, best_answer = min(found, key=lambda item: complexity(item[0]))
@@ -187,7 +207,8 @@ def shrink(
 @dataclass
 class DisagreementClass:
     """Disagreements explained alike: ``knobs`` (the single-knob changes that explain them; empty: none
-    does), how many rounds, the first rounds' ids, and the minimal round with both answers."""
+    does), how many rounds, the first rounds' ids, and the minimal round with both answers and the fields
+    they differ in (``differs``: ``net``, ``foul``, ``natural``, ``units``, ``rows``)."""
 
     knobs: list[str]
     count: int
@@ -197,6 +218,7 @@ class DisagreementClass:
     library_net: tuple[int, ...] | None
     pattern: str
     explanation: str = field(default="")
+    differs: list[str] = field(default_factory=list)
 
 
 def classify(
@@ -210,14 +232,22 @@ def classify(
     groups: dict[tuple[str, ...], list[int]] = {}
     for index, found in enumerate(explained):
         groups.setdefault(tuple(found), []).append(index)
+    changed = {f"{knob}={_text(value)}": cand for knob, value, cand in neighbours(rules)}
     classes: list[DisagreementClass] = []
     order = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
     for knobs, members in order[:max_classes]:
         tries = sorted(members[:4] if not knobs else members[:1], key=lambda i: complexity(rounds[i]))
+        explained_by = changed.get(knobs[0]) if knobs else None
         seen: dict[str, DisagreementClass] = {}
         for rank, member in enumerate(tries):
             small, small_answer = shrink(
-                ask, rounds[member], answers[member], rules, seed=seed, steps=shrink_steps
+                ask,
+                rounds[member],
+                answers[member],
+                rules,
+                seed=seed,
+                steps=shrink_steps,
+                explained_by=explained_by,
             )
             pattern = round_pattern(small)
             same = next(
@@ -239,6 +269,7 @@ def classify(
                 minimal=small,
                 engine_answer=small_answer,
                 library_net=_net(small, rules),
+                differs=differences(_outcome(small, rules, small_answer.rich), small_answer),
                 pattern=pattern,
                 explanation=("the knob(s) " + ", ".join(knob_list or knobs) + " would explain it")
                 if knobs
