@@ -14,16 +14,57 @@ namespace {
 
 constexpr const char* kHexDigits = "0123456789abcdef";
 
-void append_escape(unsigned code, std::string* out) {
+// The output as it is written: the caller reserves room for a whole round (`reserve`), then every write is
+// a plain copy with no capacity check, and `finish` trims the string to what was written.
+class Buffer {
+ public:
+  explicit Buffer(std::string* out) : out_(out), size_(out->size()) {}
+  void reserve(std::size_t room) {
+    if (out_->size() - size_ >= room) return;
+    const std::size_t doubled = 2 * out_->size();
+    out_->resize(doubled > size_ + room ? doubled : size_ + room);
+  }
+  void finish() { out_->resize(size_); }
+  Buffer& put(char c) {
+    (*out_)[size_++] = c;
+    return *this;
+  }
+  Buffer& put(std::string_view text) {
+    std::memcpy(&(*out_)[size_], text.data(), text.size());
+    size_ += text.size();
+    return *this;
+  }
+  Buffer& put(const char* text) { return put(std::string_view(text)); }
+  template <std::size_t N>
+  void lit(const char (&text)[N]) {
+    std::memcpy(&(*out_)[size_], text, N - 1);
+    size_ += N - 1;
+  }
+  void fill(std::size_t count, char c) {
+    std::memset(&(*out_)[size_], c, count);
+    size_ += count;
+  }
+  char* at() { return &(*out_)[size_]; }
+  void advance(std::size_t count) { size_ += count; }
+
+ private:
+  std::string* out_;
+  std::size_t size_;
+};
+
+void json_string(std::string_view text, bool ascii_only, Buffer* out);
+void strength_text(Strength strength, Buffer* out);
+
+void append_escape(unsigned code, Buffer* out) {
   char buf[6] = {'\\', 'u', kHexDigits[(code >> 12) & 15], kHexDigits[(code >> 8) & 15],
                  kHexDigits[(code >> 4) & 15], kHexDigits[code & 15]};
-  out->append(buf, 6);
+  out->put(std::string_view(buf, 6));
 }
 
-void append_int(std::int64_t value, std::string* out) {
-  char buf[24];
-  const auto done = std::to_chars(buf, buf + sizeof buf, value);
-  out->append(buf, static_cast<std::size_t>(done.ptr - buf));
+void append_int(std::int64_t value, Buffer* out) {
+  char* begin = out->at();
+  const auto done = std::to_chars(begin, begin + 24, value);
+  out->advance(static_cast<std::size_t>(done.ptr - begin));
 }
 
 // The rank words of evaluation.py's descriptions, by rank value 2..14 (1: the low ace of a wheel, never
@@ -65,28 +106,28 @@ std::string_view card_text(int code) {
   return {texts.text[at], texts.size[at]};
 }
 
-void append_ranks(const int* v, int count, std::string* out) {
+void append_ranks(const int* v, int count, Buffer* out) {
   for (int k = 0; k < count; ++k) {
-    if (k > 0) out->push_back('-');
-    out->append(kSingular[v[k]]);
+    if (k > 0) out->put('-');
+    out->put(kSingular[v[k]]);
   }
 }
 
-void append_kickers(const int* v, int count, std::string* out) {
+void append_kickers(const int* v, int count, Buffer* out) {
   if (count == 0) return;
-  out->append(", ");
+  out->put(", ");
   append_ranks(v, count, out);
-  out->append(count == 1 ? " kicker" : " kickers");
+  out->put(count == 1 ? " kicker" : " kickers");
 }
 
 // A JSON writer for one round: compact (separators "," and ":") or indented by 2 (", " and ": " as
 // json.dumps with indent writes them: "," at line ends and ": " after keys).
 class Emitter {
  public:
-  Emitter(std::string* out, bool indented, int depth) : out_(out), indented_(indented), depth_(depth) {}
+  Emitter(Buffer* out, bool indented, int depth) : out_(out), indented_(indented), depth_(depth) {}
 
   void open(char bracket) {
-    out_->push_back(bracket);
+    out_->put(bracket);
     ++depth_;
     first_[depth_] = true;
   }
@@ -94,32 +135,40 @@ class Emitter {
     const bool empty = first_[depth_];
     --depth_;
     if (indented_ && !empty) newline(depth_);
-    out_->push_back(bracket);
+    out_->put(bracket);
   }
   // Before each item of a list or member of an object.
   void item() {
-    if (!first_[depth_]) out_->push_back(',');
+    if (!first_[depth_]) out_->put(',');
     first_[depth_] = false;
     if (indented_) newline(depth_);
   }
+  template <std::size_t N>
+  void key(const char (&name)[N]) {
+    key(std::string_view(name, N - 1));
+  }
   void key(std::string_view name) {
     item();
-    out_->push_back('"');
-    out_->append(name);
-    out_->append(indented_ ? "\": " : "\":");
+    out_->put('"');
+    out_->put(name);
+    if (indented_) {
+      out_->lit("\": ");
+    } else {
+      out_->lit("\":");
+    }
   }
-  void raw(std::string_view text) { out_->append(text); }
+  void raw(std::string_view text) { out_->put(text); }
   void integer(std::int64_t value) { append_int(value, out_); }
-  void boolean(bool value) { out_->append(value ? "true" : "false"); }
-  void null() { out_->append("null"); }
-  std::string* out() { return out_; }
+  void boolean(bool value) { out_->put(value ? "true" : "false"); }
+  void null() { out_->put("null"); }
+  Buffer* out() { return out_; }
 
  private:
   void newline(int depth) {
-    out_->push_back('\n');
-    out_->append(static_cast<std::size_t>(2 * depth), ' ');
+    out_->put('\n');
+    out_->fill(static_cast<std::size_t>(2 * depth), ' ');
   }
-  std::string* out_;
+  Buffer* out_;
   bool indented_;
   int depth_;
   bool first_[12] = {};
@@ -134,13 +183,13 @@ void int_list(Emitter& e, const std::int64_t* values, int count) {
   e.close(']');
 }
 
-void cards_text(const std::uint8_t* codes, int count, std::string* out) {
-  out->push_back('"');
+void cards_text(const std::uint8_t* codes, int count, Buffer* out) {
+  out->put('"');
   for (int k = 0; k < count; ++k) {
-    if (k > 0) out->push_back(' ');
-    out->append(card_text(codes[k]));
+    if (k > 0) out->put(' ');
+    out->put(card_text(codes[k]));
   }
-  out->push_back('"');
+  out->put('"');
 }
 
 void natural_value(Emitter& e, const RulesSpec& rules, const PlayerFacts& facts) {
@@ -154,19 +203,19 @@ void natural_value(Emitter& e, const RulesSpec& rules, const PlayerFacts& facts)
 }
 
 // The jokers of `facts` among `codes` as Python's PlayerResult.jokers_in writes them: "X1 as Qs, X2 as Kd".
-void joker_suffix(const PlayerFacts& facts, const std::uint8_t* codes, int count, std::string* out) {
+void joker_suffix(const PlayerFacts& facts, const std::uint8_t* codes, int count, Buffer* out) {
   bool any = false;
   for (int k = 0; k < 2; ++k) {
     if (facts.joker_card[k] < 0) continue;
     const auto joker = static_cast<std::uint8_t>(kDeckSize + k);
     if (std::memchr(codes, joker, static_cast<std::size_t>(count)) == nullptr) continue;
-    out->append(any ? ", " : " (");
+    out->put(any ? ", " : " (");
     any = true;
-    out->append(card_text(kDeckSize + k));
-    out->append(" as ");
-    out->append(card_text(facts.joker_card[k]));
+    out->put(card_text(kDeckSize + k));
+    out->put(" as ");
+    out->put(card_text(facts.joker_card[k]));
   }
-  if (any) out->push_back(')');
+  if (any) out->put(')');
 }
 
 struct PlayerView {
@@ -182,7 +231,7 @@ void write_player(Emitter& e, const OutputRules& rules, const RoundResult& resul
   e.item();
   e.open('{');
   e.key("name");
-  append_json_string(view.name, ascii_only, e.out());
+  json_string(view.name, ascii_only, e.out());
   e.key("index");
   e.integer(index);
   e.key("net");
@@ -244,7 +293,7 @@ void write_player(Emitter& e, const OutputRules& rules, const RoundResult& resul
       e.raw("\"");
       e.key("text");
       e.raw("\"");
-      append_strength_text(strength, e.out());
+      strength_text(strength, e.out());
       if (rules.jokers) joker_suffix(facts, codes, kRowSize[row], e.out());
       e.raw("\"");
       e.key("royalty");
@@ -339,10 +388,9 @@ void write_pair(Emitter& e, const OutputRules& rules, const RoundResult& result,
   e.close('}');
 }
 
-}  // namespace
 
-void append_json_string(std::string_view text, bool ascii_only, std::string* out) {
-  out->push_back('"');
+void json_string(std::string_view text, bool ascii_only, Buffer* out) {
+  out->put('"');
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
   std::size_t k = 0;
@@ -350,18 +398,18 @@ void append_json_string(std::string_view text, bool ascii_only, std::string* out
     const unsigned char c = s[k];
     if (c < 0x80) {
       switch (c) {
-        case '"': out->append("\\\""); break;
-        case '\\': out->append("\\\\"); break;
-        case '\n': out->append("\\n"); break;
-        case '\r': out->append("\\r"); break;
-        case '\t': out->append("\\t"); break;
-        case '\b': out->append("\\b"); break;
-        case '\f': out->append("\\f"); break;
+        case '"': out->put("\\\""); break;
+        case '\\': out->put("\\\\"); break;
+        case '\n': out->put("\\n"); break;
+        case '\r': out->put("\\r"); break;
+        case '\t': out->put("\\t"); break;
+        case '\b': out->put("\\b"); break;
+        case '\f': out->put("\\f"); break;
         default:
           if (c < 0x20 || (ascii_only && c == 0x7f)) {
             append_escape(c, out);
           } else {
-            out->push_back(static_cast<char>(c));
+            out->put(static_cast<char>(c));
           }
       }
       ++k;
@@ -376,7 +424,7 @@ void append_json_string(std::string_view text, bool ascii_only, std::string* out
     if (surrogate) {
       append_escape(code, out);  // no encoding writes a lone surrogate: its escape, as safe_text gives
     } else if (!ascii_only) {
-      out->append(text.data() + k, length);
+      out->put(text.substr(k, length));
     } else if (code >= 0x10000) {
       const unsigned v = code - 0x10000;
       append_escape(0xd800 | (v >> 10), out);
@@ -386,10 +434,10 @@ void append_json_string(std::string_view text, bool ascii_only, std::string* out
     }
     k += length;
   }
-  out->push_back('"');
+  out->put('"');
 }
 
-void append_strength_text(Strength strength, std::string* out) {
+void strength_text(Strength strength, Buffer* out) {
   const unsigned cat = strength >> 20;
   int v[5];
   int count = 0;
@@ -402,53 +450,56 @@ void append_strength_text(Strength strength, std::string* out) {
     case 8: {
       const char* name = cat == 4 ? "Straight" : "Straight flush";
       if (wheel) {
-        out->append(name).append(", five high (wheel)");
+        out->put(name).put(", five high (wheel)");
       } else if (cat == 8 && v[0] == 14) {
-        out->append("Royal flush");
+        out->put("Royal flush");
       } else {
-        out->append(name).append(", ").append(kSingular[v[0]]).append(" high");
+        out->put(name).put(", ").put(kSingular[v[0]]).put(" high");
       }
       return;
     }
-    case 9: out->append("Five of a kind, ").append(kPlural[v[0]]); return;
+    case 9: out->put("Five of a kind, ").put(kPlural[v[0]]); return;
     case 7:
-      out->append("Four of a kind, ").append(kPlural[v[0]]);
+      out->put("Four of a kind, ").put(kPlural[v[0]]);
       append_kickers(v + 1, count - 1, out);
       return;
-    case 6: out->append("Full house, ").append(kPlural[v[0]]).append(" over ").append(kPlural[v[1]]); return;
+    case 6: out->put("Full house, ").put(kPlural[v[0]]).put(" over ").put(kPlural[v[1]]); return;
     case 5:
-      out->append("Flush, ");
+      out->put("Flush, ");
       append_ranks(v, count, out);
       return;
     case 3:
-      out->append("Three of a kind, ").append(kPlural[v[0]]);
+      out->put("Three of a kind, ").put(kPlural[v[0]]);
       append_kickers(v + 1, count - 1, out);
       return;
     case 2:
-      out->append("Two pair, ").append(kPlural[v[0]]).append(" and ").append(kPlural[v[1]]);
+      out->put("Two pair, ").put(kPlural[v[0]]).put(" and ").put(kPlural[v[1]]);
       append_kickers(v + 2, count - 2, out);
       return;
     case 1:
-      out->append("Pair of ").append(kPlural[v[0]]);
+      out->put("Pair of ").put(kPlural[v[0]]);
       append_kickers(v + 1, count - 1, out);
       return;
     default: {
       const char* word = kSingular[count > 0 ? v[0] : 0];
       if (word[0] != '\0') {
-        out->push_back(static_cast<char>(word[0] - 'a' + 'A'));
-        out->append(word + 1);
+        out->put(static_cast<char>(word[0] - 'a' + 'A'));
+        out->put(word + 1);
       }
-      out->append(" high");
+      out->put(" high");
       if (count > 1) {
-        out->append(", ");
+        out->put(", ");
         append_ranks(v + 1, count - 1, out);
       }
     }
   }
 }
 
-RoundOutputStatus write_round_outputs(const RoundOutputBatch& batch, std::size_t start,
-                                      const RoundOutputFormat& format, std::string* out) {
+// Room enough for one round's output, but for its texts: 6 players and 15 pairs, indented, take about 35 KB.
+constexpr std::size_t kRoundRoom = 64 * 1024;
+
+RoundOutputStatus write_rounds(const RoundOutputBatch& batch, std::size_t start, const RoundOutputFormat& format,
+                               Buffer* out) {
   // Where round `start` begins in every column.
   std::size_t seat = 0, text_index = 0, stakes_at = 0, bets_at = 0;
   for (std::size_t r = 0; r < start && r < batch.rounds; ++r) {
@@ -500,26 +551,29 @@ RoundOutputStatus write_round_outputs(const RoundOutputBatch& batch, std::size_t
     auto text_of = [&](std::size_t k) {
       return batch.text.substr(offsets[k], offsets[k + 1] - offsets[k]);
     };
-    if (format.indented) out->append(",\n  ");
+    // Every text at most 6 bytes a byte once escaped.
+    out->reserve(kRoundRoom + 6 * (offsets[players + 1] - offsets[0] + format.engine_version.size()) +
+                 rules.rules_json.size() + 6 * rules.digest.size());
+    if (format.indented) out->put(",\n  ");
     Emitter e(out, format.indented, format.indented ? 1 : 0);
     e.open('{');
     e.key("id");
     if (batch.id_is_json != nullptr && batch.id_is_json[r] != 0) {
       e.raw(text_of(0));
     } else {
-      append_json_string(text_of(0), format.ascii_only, out);
+      json_string(text_of(0), format.ascii_only, out);
     }
     e.key("engine");
     e.open('{');
     e.key("name");
     e.raw("\"chinese-poker\"");
     e.key("version");
-    append_json_string(format.engine_version, format.ascii_only, out);
+    json_string(format.engine_version, format.ascii_only, out);
     e.close('}');
     e.key("rules");
     e.raw(rules.rules_json);
     e.key("rules_digest");
-    append_json_string(rules.digest, format.ascii_only, out);
+    json_string(rules.digest, format.ascii_only, out);
     e.key("net");
     int_list(e, result.net, p);
     e.key("players");
@@ -548,7 +602,7 @@ RoundOutputStatus write_round_outputs(const RoundOutputBatch& batch, std::size_t
       e.close(']');
     }
     e.close('}');
-    if (!format.indented) out->push_back('\n');
+    if (!format.indented) out->put('\n');
     seat += players;
     text_index += players + 1;
     if (with_stakes) stakes_at += players * players;
@@ -556,6 +610,30 @@ RoundOutputStatus write_round_outputs(const RoundOutputBatch& batch, std::size_t
   }
   status.next = batch.rounds;
   return status;
+}
+
+}  // namespace
+
+RoundOutputStatus write_round_outputs(const RoundOutputBatch& batch, std::size_t start,
+                                      const RoundOutputFormat& format, std::string* out) {
+  Buffer buffer(out);
+  const RoundOutputStatus status = write_rounds(batch, start, format, &buffer);
+  buffer.finish();
+  return status;
+}
+
+void append_strength_text(Strength strength, std::string* out) {
+  Buffer buffer(out);
+  buffer.reserve(128);
+  strength_text(strength, &buffer);
+  buffer.finish();
+}
+
+void append_json_string(std::string_view text, bool ascii_only, std::string* out) {
+  Buffer buffer(out);
+  buffer.reserve(6 * text.size() + 2);
+  json_string(text, ascii_only, &buffer);
+  buffer.finish();
 }
 
 }  // namespace chinese_poker

@@ -62,7 +62,9 @@ class FullLines:
         key = (rules.name, rules)
         index = self._rules.get(key)
         if index is None:
-            value = dumps_output(rules.name or rules.to_dict(), ascii_only=self._ascii_only, indented=self._indented)
+            value = dumps_output(
+                rules.name or rules.to_dict(), ascii_only=self._ascii_only, indented=self._indented
+            )
             if self._indented:
                 value = value.replace("\n", "\n    ")  # a member of a round that is an item of a list
             index = self._writer.add_rules(
@@ -117,7 +119,9 @@ class FullLines:
             settlement = settle_round(rnd, where)
         except RoundError as error:
             return error
-        text = dumps_output(round_output(rnd, settlement), ascii_only=self._ascii_only, indented=self._indented)
+        text = dumps_output(
+            round_output(rnd, settlement), ascii_only=self._ascii_only, indented=self._indented
+        )
         return ",\n  " + text.replace("\n", "\n  ") if self._indented else text + "\n"
 
 
