@@ -33,6 +33,9 @@ from chinese_poker.formats.round_settle import round_output, settle_round
 from chinese_poker.formats.vectors import random_round
 from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import Rules
+from chinese_poker.serve.config import Limits
+from chinese_poker.serve.errors import ApiError, error_body
+from chinese_poker.serve.settling import settle_lines
 from knob_draws import draw_knobs
 
 NAMES = (
@@ -332,3 +335,44 @@ def test_streams_a_batch_at_a_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     assert max(gathered) <= 50
     assert sum(gathered) == 110  # every round, the core's refusals included, in batches of at most 50
     assert len(gathered) >= 3
+
+
+def batch_answer(body: bytes, limits: Limits, *, fast: bool) -> tuple[int, bytes]:
+    """What ``/v1/settle/batch`` answers with the full output: status and body."""
+    try:
+        return 200, settle_lines(body, {}, limits, fast=fast).body
+    except ApiError as error:
+        return error.status, error_body(error)
+
+
+def test_service_batch_same_bytes_and_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service's full-output batches through the core against its round-by-round loop: good bodies,
+    and bodies with a malformed line, a round the core refuses, a round with ``dealt`` cards, too many
+    players, or past the round limit."""
+    monkeypatch.setattr("chinese_poker.serve.settling.BATCH_ROUNDS", 16)
+    path = tmp_path / "rounds.jsonl"
+    write_file(path, 90, 9)
+    lines = path.read_bytes().splitlines(keepends=True)
+    good = [line for k, line in enumerate(lines) if k % 97 != 5]
+    dealt = json.loads(good[3])
+    dealt["players"][0]["dealt"] = "2c 3c"  # not the player's cards
+    six = json.loads(good[4])
+    six["players"] = six["players"] * 3
+    bodies = {
+        "good": b"".join(good),
+        "malformed": b"".join(good[:40]) + b'{"players": [\n' + b"".join(good[40:]),
+        "refused": b"".join(lines),
+        "dealt": b"".join(good[:30]) + dumps(dealt).encode() + b"\n" + b"".join(good[30:]),
+        "players": b"".join(good[:20]) + dumps(six).encode() + b"\n" + b"".join(good[20:]),
+    }
+    statuses = {}
+    for name, body in bodies.items():
+        for limits in (Limits(), Limits(max_rounds=50), Limits(max_players=3)):
+            fast = batch_answer(body, limits, fast=True)
+            assert fast == batch_answer(body, limits, fast=False), name
+            statuses[name, limits.max_rounds, limits.max_players] = fast[0]
+    assert statuses["good", Limits().max_rounds, Limits().max_players] == 200
+    assert statuses["malformed", Limits().max_rounds, Limits().max_players] == 400
+    assert statuses["refused", Limits().max_rounds, Limits().max_players] == 422
+    assert statuses["good", 50, Limits().max_players] == 413
+    assert statuses["players", Limits().max_rounds, Limits().max_players] == 422
