@@ -287,7 +287,6 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
                 parts.append(item)
             else:
                 writer.write(item)
-        progress.update(count)
 
     try:
         for raw in records:
@@ -297,10 +296,12 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
             except RoundError as error:
                 emit()
                 report(error)
+                progress.update(count)
                 continue
             lines.add(rnd, raw.where)
             if len(lines) >= BATCH_ROUNDS:
                 emit()
+            progress.update(count)  # rounds read: their output follows a batch at a time
         emit()
     except OSError as error:
         raise CliError(f"cannot read {source!r}: {one_line(error)}") from None
