@@ -1,5 +1,6 @@
-"""Rounds a second through the JSON Lines paths users meet: ``score`` (full output), ``score --output net``
-and ``vectors``, this tree beside a previous state of the package in the same run.
+"""Rounds a second through the JSON Lines paths users meet: ``score`` (full output, JSON Lines and a JSON
+list), ``score --output net`` and ``vectors``, this tree beside a previous state of the package in the same
+run.
 
 The round file mixes tables of 2, 3 and 4 players under five presets, each round naming its own rules
 (``"rules": "pagat"`` ...), with the per-round inputs ``vectors`` gives real tables now and then (stakes,
@@ -93,6 +94,7 @@ def main() -> None:
     trees = [("this", THIS_TREE)] + ([("previous", args.previous.resolve())] if args.previous else [])
     cases = [
         ("score (full)", ["score", str(path), "--format", "jsonl", "--progress", "never"], args.rounds),
+        ("score --format json", ["score", str(path), "--format", "json", "--progress", "never"], args.rounds),
         (
             "score --output net",
             ["score", str(path), "--format", "jsonl", "--output", "net", "--progress", "never"],

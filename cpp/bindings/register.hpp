@@ -23,6 +23,7 @@ void register_rules(pybind11::module_& m);
 void register_settle(pybind11::module_& m);
 void register_arrange(pybind11::module_& m);
 void register_round_lines(pybind11::module_& m);
+void register_round_output(pybind11::module_& m);
 void register_fair(pybind11::module_& m);
 void register_ofc(pybind11::module_& m);
 

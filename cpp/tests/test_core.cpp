@@ -17,6 +17,7 @@
 #include "chinese_poker/fair.hpp"
 #include "chinese_poker/naturals.hpp"
 #include "chinese_poker/round_lines.hpp"
+#include "chinese_poker/round_output.hpp"
 #include "chinese_poker/settle.hpp"
 #include "bits.hpp"
 #include "checked.hpp"
@@ -2655,6 +2656,72 @@ static void test_fair() {
   }
 }
 
+// The full-output writer: JSON string escapes as Python's json.dumps writes them (tests/test_round_output.py
+// compares whole rounds with the Python writer), strength texts, and where a batch stops.
+static void test_round_output() {
+  const auto quoted = [](std::string_view text, bool ascii_only) {
+    std::string out;
+    append_json_string(text, ascii_only, &out);
+    return out;
+  };
+  CHECK(quoted("a\"b\\\n\x01\x7f", false) == "\"a\\\"b\\\\\\n\\u0001\x7f\"");
+  CHECK(quoted("\x7f", true) == "\"\\u007f\"");
+  CHECK(quoted("Zo\xc3\xab", false) == "\"Zo\xc3\xab\"");
+  CHECK(quoted("Zo\xc3\xab", true) == "\"Zo\\u00eb\"");
+  CHECK(quoted("\xf0\x9f\x98\x80", true) == "\"\\ud83d\\ude00\"");
+  CHECK(quoted("\xed\xa0\x80", false) == "\"\\ud800\"");  // a lone surrogate, escaped in both modes
+  CHECK(quoted("\xed\xa0\x80", true) == "\"\\ud800\"");
+  const auto text = [](Strength strength) {
+    std::string out;
+    append_strength_text(strength, &out);
+    return out;
+  };
+  CHECK(text(eval({"Ts", "Th", "Qs"})) == "Pair of tens, queen kicker");
+  CHECK(text(eval({"5s", "4s", "3d", "2h", "Ac"})) == "Straight, five high (wheel)");
+  CHECK(text(eval({"As", "Ks", "Qs", "Js", "Ts"})) == "Royal flush");
+  CHECK(text(eval({"9c", "7d", "4h"})) == "Nine high, seven-four");
+
+  const RulesSpec spec;
+  OutputRules rules;
+  rules.spec = &spec;
+  rules.rules_json = "\"pagat\"";
+  rules.digest = "d";
+  std::vector<std::uint8_t> cards = cards_of({"2c", "3c", "4c", "5d", "6d", "7d", "8d", "Td", "Js", "Qs", "Ks", "As", "9h",
+                                              "2d", "3d", "4d", "5c", "6c", "7c", "8c", "Tc", "Jh", "Qh", "Kh", "Ah", "9s"});
+  const std::vector<std::uint8_t> first = cards;
+  cards.insert(cards.end(), first.begin(), first.end());
+  cards[13 * 3] = cards[13 * 2];  // round 2: 2c held by both players
+  const std::uint32_t rules_index[2] = {0, 0};
+  std::uint8_t players[2] = {2, 2};
+  const std::string names = "r1ABr2CD";
+  const std::size_t offsets[7] = {0, 2, 3, 4, 6, 7, 8};
+  RoundOutputBatch batch;
+  batch.rounds = 2;
+  batch.rules = &rules;
+  batch.num_rules = 1;
+  batch.rules_index = rules_index;
+  batch.players = players;
+  batch.cards = cards.data();
+  batch.text = names;
+  batch.offsets = offsets;
+  RoundOutputFormat format;
+  format.engine_version = "t";
+  std::string out;
+  RoundOutputStatus status = write_round_outputs(batch, 0, format, &out);
+  CHECK(status.next == 1);
+  CHECK(status.error.status == SettleStatus::kBadCards);
+  CHECK(out.rfind("{\"id\":\"r1\",\"engine\":{\"name\":\"chinese-poker\",\"version\":\"t\"},\"rules\":\"pagat\","
+                  "\"rules_digest\":\"d\",\"net\":[",
+                  0) == 0);
+  CHECK(out.find("\"name\":\"A\",\"index\":0,") != std::string::npos);
+  CHECK(out.size() > 2 && out.compare(out.size() - 2, 2, "}\n") == 0);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  players[1] = 7;
+  out.clear();
+  status = write_round_outputs(batch, 1, format, &out);
+  CHECK(status.next == 1 && status.error.status == SettleStatus::kBadPlayerCount && out.empty());
+}
+
 int main() {
   test_cards();
   test_exhaustive_three();
@@ -2694,6 +2761,7 @@ int main() {
   test_pack_strengths();
   test_round_lines();
   test_scan_round_lines();
+  test_round_output();
   test_fair();
   std::printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
   return g_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

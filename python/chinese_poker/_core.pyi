@@ -286,6 +286,37 @@ def settle_net_chunk(
     threads: int = 1,
     ascii_output: bool = False,
 ) -> tuple[bytes, npt.NDArray[np.uint64], list[tuple[int, int, int, int]]]: ...
+
+class RoundOutputWriter:
+    def __init__(self, engine_version: str, ascii_only: bool, indented: bool) -> None: ...
+    def add_rules(
+        self,
+        spec: RulesSpec,
+        rules_json: str,
+        digest: str,
+        fantasyland_cards: bool,
+        ace_units: bool,
+        jokers: bool,
+        extended: bool,
+    ) -> int: ...
+    def add_round(
+        self,
+        rules_index: int,
+        id: str | int,
+        names: Sequence[str],
+        cards: bytes,
+        declared: bytes,
+        surrender: Sequence[bool] | None = None,
+        fantasyland: Sequence[bool] | None = None,
+        stakes: Sequence[Sequence[int]] | None = None,
+        banker: int | None = None,
+        bets: Sequence[int] | None = None,
+    ) -> None: ...
+    def write(self, start: int = 0) -> tuple[bytes, int]: ...
+    def clear(self) -> None: ...
+    def __len__(self) -> int: ...
+
+def strength_text(strength: int) -> str: ...
 def fair_sha256(data: bytes) -> bytes: ...
 def fair_hmac_sha256(key: bytes, data: bytes) -> bytes: ...
 def fair_deal(key: bytes, prefix: bytes, pack: bytes, count: int, nonce: int) -> bytes: ...

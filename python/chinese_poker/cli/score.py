@@ -7,7 +7,7 @@ import codecs
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from chinese_poker.cli.columnar import is_parquet, score_columnar
 from chinese_poker.cli.common import (
@@ -20,9 +20,10 @@ from chinese_poker.cli.common import (
     resolve_rules,
     safe_text,
 )
-from chinese_poker.cli.progress import OutputWriter, progress_for
+from chinese_poker.cli.progress import OutputWriter, Progress, progress_for
 from chinese_poker.cli.round_table import format_round_table
 from chinese_poker.formats.net_stream import NetLines, net_stream
+from chinese_poker.formats.full_lines import BATCH_ROUNDS, FullLines
 from chinese_poker.formats.records import RawRound, count_json_lines, stream_rounds
 from chinese_poker.formats.rounds import (
     OUTPUT_SHAPES,
@@ -122,13 +123,18 @@ def _printable(value: Any) -> Any:
 def settle_record(raw: RawRound, rules: Rules | None) -> tuple[Round, Settlement]:
     """Check and settle one raw round (``rules``, when given, override the round's own, as ``--rules``
     does); every problem is a ``RoundError`` naming it. The HTTP service settles through this too."""
+    rnd = check_record(raw, rules)
+    return rnd, settle_round(rnd, raw.where)
+
+
+def check_record(raw: RawRound, rules: Rules | None) -> Round:
+    """Check one raw round as ``settle_record`` does, without settling it."""
     if raw.error is not None:
         raise RoundError(raw.error, raw.where)
     try:
-        rnd = parse_round(
+        return parse_round(
             raw.data, position=raw.position, where=raw.where, rules=rules, override_rules=rules is not None
         )
-        return rnd, settle_round(rnd, raw.where)
     except RecursionError:  # a value nested too deeply to be named in a message
         raise RoundError("a value is nested too deeply", raw.where) from None
 
@@ -206,6 +212,10 @@ def _score(
     progress = progress_for(args.progress, total, "settling", unit="rounds")
     writer = OutputWriter(progress, target)
     ascii_only = not _writes_utf8(writer.stream)
+    full_in_core = args.output == "full" and args.format in ("json", "jsonl")
+    if fast and full_in_core and not args.explain and not receipts(args):
+        raws = cast("Iterable[RawRound]", records)  # only the net output reads NetLines
+        return _score_full(args, rules, raws, writer, progress, source, ascii_only)
     outputs: list[dict[str, Any]] = []
     bad = 0
     count = 0
@@ -249,6 +259,76 @@ def _score(
         raise CliError(f"{source}: no rounds")
     if args.format == "json":
         writer.write(dumps(outputs, indent=2, ascii_only=ascii_only) + "\n")
+    if bad:
+        print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
+        return 2
+    return 0
+
+
+def receipts(args: argparse.Namespace) -> bool:
+    """Whether ``args`` ask for receipts."""
+    return bool(getattr(args, "receipts", False))
+
+
+def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
+    args: argparse.Namespace,
+    rules: Rules | None,
+    records: Iterable[RawRound],
+    writer: OutputWriter,
+    progress: Progress,
+    source: str,
+    ascii_only: bool,
+) -> int:
+    """The full output of every round, settled and written by the core a batch at a time
+    (``formats.full_lines``): the bytes, errors and exit code of the round-by-round loop of ``_score``.
+    JSON Lines are written batch by batch; a JSON list is kept until the end, as before."""
+    indented = args.format == "json"
+    lines = FullLines(ascii_only=ascii_only, indented=indented)
+    parts: list[str] = []
+    bad = 0
+    count = 0
+
+    def report(error: RoundError) -> None:
+        nonlocal bad
+        message = f"{source}: {one_line(error)}"
+        if not args.keep_going:
+            raise CliError(message) from None
+        progress.clear()
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        bad += 1
+
+    def emit() -> None:
+        for item in lines.flush():
+            if isinstance(item, RoundError):
+                report(item)
+            elif indented:
+                parts.append(item)
+            else:
+                writer.write(item)
+
+    try:
+        for raw in records:
+            count += 1
+            try:
+                rnd = check_record(raw, rules)
+            except RoundError as error:
+                emit()
+                report(error)
+                progress.update(count)
+                continue
+            lines.add(rnd, raw.where)
+            if len(lines) >= BATCH_ROUNDS:
+                emit()
+            progress.update(count)  # rounds read: their output follows a batch at a time
+        emit()
+    except OSError as error:
+        raise CliError(f"cannot read {source!r}: {one_line(error)}") from None
+    finally:
+        progress.close()
+    if count == 0:
+        raise CliError(f"{source}: no rounds")
+    if indented:
+        writer.write(("[" + "".join(parts)[1:] + "\n]" if parts else "[]") + "\n")
     if bad:
         print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2

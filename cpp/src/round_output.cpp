@@ -1,0 +1,639 @@
+// The full output of settled rounds, written as Python's json.dumps writes formats/round_settle.py's
+// round_output (cpp/include/chinese_poker/round_output.hpp).
+#include "chinese_poker/round_output.hpp"
+
+#include <charconv>
+#include <cstring>
+
+#include "chinese_poker/cards.hpp"
+#include "chinese_poker/naturals.hpp"
+
+namespace chinese_poker {
+
+namespace {
+
+constexpr const char* kHexDigits = "0123456789abcdef";
+
+// The output as it is written: the caller reserves room for a whole round (`reserve`), then every write is
+// a plain copy with no capacity check, and `finish` trims the string to what was written.
+class Buffer {
+ public:
+  explicit Buffer(std::string* out) : out_(out), size_(out->size()) {}
+  void reserve(std::size_t room) {
+    if (out_->size() - size_ >= room) return;
+    const std::size_t doubled = 2 * out_->size();
+    out_->resize(doubled > size_ + room ? doubled : size_ + room);
+  }
+  void finish() { out_->resize(size_); }
+  Buffer& put(char c) {
+    (*out_)[size_++] = c;
+    return *this;
+  }
+  Buffer& put(std::string_view text) {
+    std::memcpy(&(*out_)[size_], text.data(), text.size());
+    size_ += text.size();
+    return *this;
+  }
+  Buffer& put(const char* text) { return put(std::string_view(text)); }
+  template <std::size_t N>
+  void lit(const char (&text)[N]) {
+    std::memcpy(&(*out_)[size_], text, N - 1);
+    size_ += N - 1;
+  }
+  void fill(std::size_t count, char c) {
+    std::memset(&(*out_)[size_], c, count);
+    size_ += count;
+  }
+  char* at() { return &(*out_)[size_]; }
+  void advance(std::size_t count) { size_ += count; }
+
+ private:
+  std::string* out_;
+  std::size_t size_;
+};
+
+void json_string(std::string_view text, bool ascii_only, Buffer* out);
+void strength_text(Strength strength, Buffer* out);
+
+void append_escape(unsigned code, Buffer* out) {
+  char buf[6] = {'\\', 'u', kHexDigits[(code >> 12) & 15], kHexDigits[(code >> 8) & 15],
+                 kHexDigits[(code >> 4) & 15], kHexDigits[code & 15]};
+  out->put(std::string_view(buf, 6));
+}
+
+void append_int(std::int64_t value, Buffer* out) {
+  char* begin = out->at();
+  const auto done = std::to_chars(begin, begin + 24, value);
+  out->advance(static_cast<std::size_t>(done.ptr - begin));
+}
+
+// The rank words of evaluation.py's descriptions, by rank value 2..14 (1: the low ace of a wheel, never
+// named).
+constexpr const char* kSingular[15] = {"", "ace", "deuce", "three", "four", "five", "six", "seven",
+                                       "eight", "nine", "ten", "jack", "queen", "king", "ace"};
+constexpr const char* kPlural[15] = {"", "aces", "deuces", "threes", "fours", "fives", "sixes", "sevens",
+                                     "eights", "nines", "tens", "jacks", "queens", "kings", "aces"};
+// HandCategory member names, lower case, by category.
+constexpr const char* kCategoryNames[10] = {"high_card", "one_pair", "two_pair", "three_of_a_kind",
+                                            "straight", "flush", "full_house", "four_of_a_kind",
+                                            "straight_flush", "five_of_a_kind"};
+constexpr const char* kDecidedBy[6] = {"natural", "surrender", "foul", "rows", "false_declaration",
+                                       "not_played"};
+
+// The text of every card code 0..53 (format_card's), made once: a row's cards are written from it.
+struct CardTexts {
+  char text[kDeckSize + 2][3] = {};
+  std::uint8_t size[kDeckSize + 2] = {};
+};
+
+const CardTexts& card_texts() {
+  static const CardTexts texts = [] {
+    CardTexts made;
+    for (int code = 0; code < kDeckSize + 2; ++code) {
+      const std::string text = format_card(code);
+      const std::size_t size = text.size() < 3 ? text.size() : 3;
+      std::memcpy(made.text[code], text.data(), size);
+      made.size[code] = static_cast<std::uint8_t>(size);
+    }
+    return made;
+  }();
+  return texts;
+}
+
+std::string_view card_text(int code) {
+  const CardTexts& texts = card_texts();
+  const auto at = static_cast<std::size_t>(code);
+  return {texts.text[at], texts.size[at]};
+}
+
+void append_ranks(const int* v, int count, Buffer* out) {
+  for (int k = 0; k < count; ++k) {
+    if (k > 0) out->put('-');
+    out->put(kSingular[v[k]]);
+  }
+}
+
+void append_kickers(const int* v, int count, Buffer* out) {
+  if (count == 0) return;
+  out->put(", ");
+  append_ranks(v, count, out);
+  out->put(count == 1 ? " kicker" : " kickers");
+}
+
+// A JSON writer for one round: compact (separators "," and ":") or indented by 2 (", " and ": " as
+// json.dumps with indent writes them: "," at line ends and ": " after keys).
+class Emitter {
+ public:
+  Emitter(Buffer* out, bool indented, int depth) : out_(out), indented_(indented), depth_(depth) {}
+
+  void open(char bracket) {
+    out_->put(bracket);
+    ++depth_;
+    first_[depth_] = true;
+  }
+  void close(char bracket) {
+    const bool empty = first_[depth_];
+    --depth_;
+    if (indented_ && !empty) newline(depth_);
+    out_->put(bracket);
+  }
+  // Before each item of a list or member of an object.
+  void item() {
+    if (!first_[depth_]) out_->put(',');
+    first_[depth_] = false;
+    if (indented_) newline(depth_);
+  }
+  template <std::size_t N>
+  void key(const char (&name)[N]) {
+    key(std::string_view(name, N - 1));
+  }
+  void key(std::string_view name) {
+    item();
+    out_->put('"');
+    out_->put(name);
+    if (indented_) {
+      out_->lit("\": ");
+    } else {
+      out_->lit("\":");
+    }
+  }
+  void raw(std::string_view text) { out_->put(text); }
+  void integer(std::int64_t value) { append_int(value, out_); }
+  void boolean(bool value) { out_->put(value ? "true" : "false"); }
+  void null() { out_->put("null"); }
+  Buffer* out() { return out_; }
+
+ private:
+  void newline(int depth) {
+    out_->put('\n');
+    out_->fill(static_cast<std::size_t>(2 * depth), ' ');
+  }
+  Buffer* out_;
+  bool indented_;
+  int depth_;
+  bool first_[12] = {};
+};
+
+void int_list(Emitter& e, const std::int64_t* values, int count) {
+  e.open('[');
+  for (int k = 0; k < count; ++k) {
+    e.item();
+    e.integer(values[k]);
+  }
+  e.close(']');
+}
+
+void cards_text(const std::uint8_t* codes, int count, Buffer* out) {
+  out->put('"');
+  for (int k = 0; k < count; ++k) {
+    if (k > 0) out->put(' ');
+    out->put(card_text(codes[k]));
+  }
+  out->put('"');
+}
+
+void natural_value(Emitter& e, const RulesSpec& rules, const PlayerFacts& facts) {
+  if (facts.natural < 0) {
+    e.null();
+    return;
+  }
+  e.raw("\"");
+  e.raw(natural_name(rules.natural_kind[static_cast<std::size_t>(facts.natural)]));
+  e.raw("\"");
+}
+
+// The jokers of `facts` among `codes` as Python's PlayerResult.jokers_in writes them: "X1 as Qs, X2 as Kd".
+void joker_suffix(const PlayerFacts& facts, const std::uint8_t* codes, int count, Buffer* out) {
+  bool any = false;
+  for (int k = 0; k < 2; ++k) {
+    if (facts.joker_card[k] < 0) continue;
+    const auto joker = static_cast<std::uint8_t>(kDeckSize + k);
+    if (std::memchr(codes, joker, static_cast<std::size_t>(count)) == nullptr) continue;
+    out->put(any ? ", " : " (");
+    any = true;
+    out->put(card_text(kDeckSize + k));
+    out->put(" as ");
+    out->put(card_text(facts.joker_card[k]));
+  }
+  if (any) out->put(')');
+}
+
+struct PlayerView {
+  const std::uint8_t* cards;
+  bool declared;
+  bool surrendered;
+  std::string_view name;
+};
+
+void write_player(Emitter& e, const OutputRules& rules, const RoundResult& result, int index,
+                  const PlayerView& view, bool ascii_only) {
+  const PlayerFacts& facts = result.facts[index];
+  e.item();
+  e.open('{');
+  e.key("name");
+  json_string(view.name, ascii_only, e.out());
+  e.key("index");
+  e.integer(index);
+  e.key("net");
+  e.integer(result.net[index]);
+  e.key("foul");
+  e.boolean(facts.foul);
+  e.key("natural");
+  natural_value(e, *rules.spec, facts);
+  e.key("surrendered");
+  e.boolean(view.surrendered);
+  e.key("home_run");
+  e.boolean(result.home_run[index]);
+  if (rules.fantasyland_cards) {
+    e.key("fantasyland_cards");
+    e.integer(facts.fantasyland_cards);
+  }
+  if (rules.ace_units) {
+    e.key("ace_units");
+    e.integer(facts.ace_units);
+  }
+  if (rules.jokers) {
+    e.key("jokers");
+    e.open('{');
+    for (int k = 0; k < 2; ++k) {
+      if (facts.joker_card[k] < 0) continue;
+      e.key(card_text(kDeckSize + k));
+      e.raw("\"");
+      e.raw(card_text(facts.joker_card[k]));
+      e.raw("\"");
+    }
+    e.close('}');
+  }
+  if (view.declared) {
+    e.key("declared");
+    cards_text(view.cards, 13, e.out());
+    e.key("rows");
+    e.null();
+    e.close('}');
+    return;
+  }
+  e.key("rows");
+  e.open('{');
+  if (facts.has_setting) {
+    static constexpr const char* kRowNames[3] = {"front", "middle", "back"};
+    static constexpr int kRowStart[3] = {0, 3, 8};
+    static constexpr int kRowSize[3] = {3, 5, 5};
+    for (int row = 0; row < 3; ++row) {
+      const std::uint8_t* codes = view.cards + kRowStart[row];
+      const Strength strength = facts.strength[row];
+      e.key(kRowNames[row]);
+      e.open('{');
+      e.key("cards");
+      cards_text(codes, kRowSize[row], e.out());
+      e.key("strength");
+      e.integer(static_cast<std::int64_t>(strength));
+      e.key("category");
+      e.raw("\"");
+      e.raw(kCategoryNames[(strength >> 20) % 10]);
+      e.raw("\"");
+      e.key("text");
+      e.raw("\"");
+      strength_text(strength, e.out());
+      if (rules.jokers) joker_suffix(facts, codes, kRowSize[row], e.out());
+      e.raw("\"");
+      e.key("royalty");
+      e.integer(facts.royalty[row]);
+      e.close('}');
+    }
+  }
+  e.close('}');
+  e.close('}');
+}
+
+void write_pair(Emitter& e, const OutputRules& rules, const RoundResult& result, const PairResult& pair,
+                const bool* surrendered, bool extended) {
+  const PlayerFacts& first = result.facts[pair.i];
+  const PlayerFacts& second = result.facts[pair.j];
+  e.item();
+  e.open('{');
+  e.key("i");
+  e.integer(pair.i);
+  e.key("j");
+  e.integer(pair.j);
+  e.key("decided_by");
+  e.raw("\"");
+  e.raw(kDecidedBy[static_cast<int>(pair.decided_by) % 6]);
+  e.raw("\"");
+  e.key("rows");
+  if (pair.rows_known) {
+    const std::int64_t rows[3] = {pair.rows[0], pair.rows[1], pair.rows[2]};
+    int_list(e, rows, 3);
+  } else {
+    e.null();
+  }
+  e.key("foul");
+  e.open('[');
+  e.item();
+  e.boolean(first.foul);
+  e.item();
+  e.boolean(second.foul);
+  e.close(']');
+  e.key("natural");
+  e.open('[');
+  e.item();
+  natural_value(e, *rules.spec, first);
+  e.item();
+  natural_value(e, *rules.spec, second);
+  e.close(']');
+  e.key("royalties");
+  e.open('[');
+  e.item();
+  int_list(e, first.royalty, 3);
+  e.item();
+  int_list(e, second.royalty, 3);
+  e.close(']');
+  e.key("surrendered");
+  e.open('[');
+  e.item();
+  e.boolean(surrendered[pair.i]);
+  e.item();
+  e.boolean(surrendered[pair.j]);
+  e.close(']');
+  const struct {
+    const char* name;
+    std::int64_t value;
+  } amounts[] = {
+      {"natural_units", pair.natural_units}, {"surrender_units", pair.surrender_units},
+      {"row_units", pair.row_units},         {"royalty_units", pair.royalty_units},
+      {"overall_units", pair.overall_units}, {"scoop", pair.scoop},
+      {"scoop_bonus_units", pair.scoop_bonus_units}, {"multiplier", pair.multiplier},
+      {"subtotal", pair.subtotal},           {"stake", pair.stake},
+      {"home_run", pair.home_run},           {"units", pair.units},
+  };
+  for (const auto& amount : amounts) {
+    e.key(amount.name);
+    e.integer(amount.value);
+  }
+  if (extended) {
+    e.key("false_declaration_units");
+    e.integer(pair.false_declaration_units);
+    e.key("ace_units");
+    e.integer(pair.ace_units);
+    e.key("capped");
+    e.boolean(pair.capped);
+    e.key("home_run_bonus_units");
+    e.integer(pair.home_run_bonus_units);
+    e.key("home_run_capped");
+    e.boolean(pair.home_run_capped);
+    e.key("horse");
+    e.integer(pair.horse);
+    e.key("bet");
+    e.integer(pair.bet);
+  }
+  e.close('}');
+}
+
+
+void json_string(std::string_view text, bool ascii_only, Buffer* out) {
+  out->put('"');
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  std::size_t k = 0;
+  while (k < n) {
+    const unsigned char c = s[k];
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out->put("\\\""); break;
+        case '\\': out->put("\\\\"); break;
+        case '\n': out->put("\\n"); break;
+        case '\r': out->put("\\r"); break;
+        case '\t': out->put("\\t"); break;
+        case '\b': out->put("\\b"); break;
+        case '\f': out->put("\\f"); break;
+        default:
+          if (c < 0x20 || (ascii_only && c == 0x7f)) {
+            append_escape(c, out);
+          } else {
+            out->put(static_cast<char>(c));
+          }
+      }
+      ++k;
+      continue;
+    }
+    // A multi-byte sequence (valid by the caller's encoding): its length and code point.
+    std::size_t length = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+    if (k + length > n) length = n - k;
+    unsigned code = c & (length == 4 ? 0x07u : length == 3 ? 0x0fu : 0x1fu);
+    for (std::size_t m = 1; m < length; ++m) code = (code << 6) | (s[k + m] & 0x3fu);
+    const bool surrogate = code >= 0xd800 && code <= 0xdfff;
+    if (surrogate) {
+      append_escape(code, out);  // no encoding writes a lone surrogate: its escape, as safe_text gives
+    } else if (!ascii_only) {
+      out->put(text.substr(k, length));
+    } else if (code >= 0x10000) {
+      const unsigned v = code - 0x10000;
+      append_escape(0xd800 | (v >> 10), out);
+      append_escape(0xdc00 | (v & 0x3ff), out);
+    } else {
+      append_escape(code, out);
+    }
+    k += length;
+  }
+  out->put('"');
+}
+
+void strength_text(Strength strength, Buffer* out) {
+  const unsigned cat = strength >> 20;
+  int v[5];
+  int count = 0;
+  for (int shift = 16; shift >= 0; shift -= 4) v[count++] = static_cast<int>((strength >> shift) & 15u);
+  while (count > 0 && v[count - 1] == 0) --count;
+  const bool wheel = count == 5 && ((v[0] == 5 && v[1] == 4 && v[2] == 3 && v[3] == 2 && v[4] == 1) ||
+                                    (v[0] == 14 && v[1] == 5 && v[2] == 4 && v[3] == 3 && v[4] == 2));
+  switch (cat) {
+    case 4:
+    case 8: {
+      const char* name = cat == 4 ? "Straight" : "Straight flush";
+      if (wheel) {
+        out->put(name).put(", five high (wheel)");
+      } else if (cat == 8 && v[0] == 14) {
+        out->put("Royal flush");
+      } else {
+        out->put(name).put(", ").put(kSingular[v[0]]).put(" high");
+      }
+      return;
+    }
+    case 9: out->put("Five of a kind, ").put(kPlural[v[0]]); return;
+    case 7:
+      out->put("Four of a kind, ").put(kPlural[v[0]]);
+      append_kickers(v + 1, count - 1, out);
+      return;
+    case 6: out->put("Full house, ").put(kPlural[v[0]]).put(" over ").put(kPlural[v[1]]); return;
+    case 5:
+      out->put("Flush, ");
+      append_ranks(v, count, out);
+      return;
+    case 3:
+      out->put("Three of a kind, ").put(kPlural[v[0]]);
+      append_kickers(v + 1, count - 1, out);
+      return;
+    case 2:
+      out->put("Two pair, ").put(kPlural[v[0]]).put(" and ").put(kPlural[v[1]]);
+      append_kickers(v + 2, count - 2, out);
+      return;
+    case 1:
+      out->put("Pair of ").put(kPlural[v[0]]);
+      append_kickers(v + 1, count - 1, out);
+      return;
+    default: {
+      const char* word = kSingular[count > 0 ? v[0] : 0];
+      if (word[0] != '\0') {
+        out->put(static_cast<char>(word[0] - 'a' + 'A'));
+        out->put(word + 1);
+      }
+      out->put(" high");
+      if (count > 1) {
+        out->put(", ");
+        append_ranks(v + 1, count - 1, out);
+      }
+    }
+  }
+}
+
+// Room enough for one round's output, but for its texts: 6 players and 15 pairs, indented, take about 35 KB.
+constexpr std::size_t kRoundRoom = 64 * 1024;
+
+RoundOutputStatus write_rounds(const RoundOutputBatch& batch, std::size_t start, const RoundOutputFormat& format,
+                               Buffer* out) {
+  // Where round `start` begins in every column.
+  std::size_t seat = 0, text_index = 0, stakes_at = 0, bets_at = 0;
+  for (std::size_t r = 0; r < start && r < batch.rounds; ++r) {
+    const std::size_t p = batch.players[r];
+    seat += p;
+    text_index += p + 1;
+    if (batch.has_stakes != nullptr && batch.has_stakes[r] != 0) stakes_at += p * p;
+    if (batch.has_bets != nullptr && batch.has_bets[r] != 0) bets_at += p;
+  }
+  RoundOutputStatus status;
+  RoundResult result;
+  PlayerInput inputs[kMaxPlayers];
+  bool surrendered[kMaxPlayers];
+  for (std::size_t r = start; r < batch.rounds; ++r) {
+    status.next = r;
+    const int p = batch.players[r];
+    const std::uint32_t rules_at = batch.rules_index[r];
+    if (p < kMinPlayers || p > kMaxPlayers || rules_at >= batch.num_rules) {
+      status.error.status = SettleStatus::kBadPlayerCount;
+      status.error.round = static_cast<std::int64_t>(r);
+      return status;
+    }
+    const OutputRules& rules = batch.rules[rules_at];
+    const std::size_t players = static_cast<std::size_t>(p);
+    for (int k = 0; k < p; ++k) {
+      const std::size_t at = seat + static_cast<std::size_t>(k);
+      inputs[k].cards = batch.cards + 13 * at;
+      inputs[k].declared = batch.declared != nullptr && batch.declared[at] != 0;
+      inputs[k].surrendered = surrendered[k] = batch.surrendered != nullptr && batch.surrendered[at] != 0;
+      inputs[k].fantasyland = batch.fantasyland != nullptr && batch.fantasyland[at] != 0;
+    }
+    RoundOptions options;
+    const bool with_stakes = batch.has_stakes != nullptr && batch.has_stakes[r] != 0;
+    const bool with_bets = batch.has_bets != nullptr && batch.has_bets[r] != 0;
+    if (with_stakes) options.stakes = batch.stakes + stakes_at;
+    if (batch.banker != nullptr) {
+      // Out of range stays out of range (settle_round names it) without narrowing.
+      const std::int64_t seat_of_banker = batch.banker[r];
+      options.banker = seat_of_banker < 0 ? -1 : static_cast<int>(seat_of_banker > kMaxPlayers ? kMaxPlayers : seat_of_banker);
+    }
+    if (with_bets) options.bets = batch.bets + bets_at;
+    const SettleError error = settle_round(inputs, p, *rules.spec, options, &result);
+    if (error) {
+      status.error = error;
+      status.error.round = static_cast<std::int64_t>(r);
+      return status;
+    }
+    const std::size_t* offsets = batch.offsets + text_index;
+    auto text_of = [&](std::size_t k) {
+      return batch.text.substr(offsets[k], offsets[k + 1] - offsets[k]);
+    };
+    // Every text at most 6 bytes a byte once escaped.
+    out->reserve(kRoundRoom + 6 * (offsets[players + 1] - offsets[0] + format.engine_version.size()) +
+                 rules.rules_json.size() + 6 * rules.digest.size());
+    if (format.indented) out->put(",\n  ");
+    Emitter e(out, format.indented, format.indented ? 1 : 0);
+    e.open('{');
+    e.key("id");
+    if (batch.id_is_json != nullptr && batch.id_is_json[r] != 0) {
+      e.raw(text_of(0));
+    } else {
+      json_string(text_of(0), format.ascii_only, out);
+    }
+    e.key("engine");
+    e.open('{');
+    e.key("name");
+    e.raw("\"chinese-poker\"");
+    e.key("version");
+    json_string(format.engine_version, format.ascii_only, out);
+    e.close('}');
+    e.key("rules");
+    e.raw(rules.rules_json);
+    e.key("rules_digest");
+    json_string(rules.digest, format.ascii_only, out);
+    e.key("net");
+    int_list(e, result.net, p);
+    e.key("players");
+    e.open('[');
+    for (int k = 0; k < p; ++k) {
+      const PlayerView view{inputs[k].cards, inputs[k].declared, surrendered[k], text_of(static_cast<std::size_t>(k) + 1)};
+      write_player(e, rules, result, k, view, format.ascii_only);
+    }
+    e.close(']');
+    const bool banker_round = result.banker >= 0;
+    e.key("pairs");
+    e.open('[');
+    for (int q = 0; q < result.num_pairs; ++q) {
+      write_pair(e, rules, result, result.pairs[q], surrendered, rules.extended || banker_round);
+    }
+    e.close(']');
+    if (banker_round) {
+      e.key("banker");
+      e.integer(result.banker);
+      e.key("bets");
+      e.open('[');
+      for (std::size_t k = 0; k < players; ++k) {
+        e.item();
+        e.integer(with_bets ? batch.bets[bets_at + k] : 1);
+      }
+      e.close(']');
+    }
+    e.close('}');
+    if (!format.indented) out->put('\n');
+    seat += players;
+    text_index += players + 1;
+    if (with_stakes) stakes_at += players * players;
+    if (with_bets) bets_at += players;
+  }
+  status.next = batch.rounds;
+  return status;
+}
+
+}  // namespace
+
+RoundOutputStatus write_round_outputs(const RoundOutputBatch& batch, std::size_t start,
+                                      const RoundOutputFormat& format, std::string* out) {
+  Buffer buffer(out);
+  const RoundOutputStatus status = write_rounds(batch, start, format, &buffer);
+  buffer.finish();
+  return status;
+}
+
+void append_strength_text(Strength strength, std::string* out) {
+  Buffer buffer(out);
+  buffer.reserve(128);
+  strength_text(strength, &buffer);
+  buffer.finish();
+}
+
+void append_json_string(std::string_view text, bool ascii_only, std::string* out) {
+  Buffer buffer(out);
+  buffer.reserve(6 * text.size() + 2);
+  json_string(text, ascii_only, &buffer);
+  buffer.finish();
+}
+
+}  // namespace chinese_poker
