@@ -1,10 +1,12 @@
 """Open-Face Chinese Poker play (docs/OFC.md): the exact fantasyland setting (``fantasyland``, and its
-batch form) and the game state (``new_game``, ``GameState``, ``Action``) with legal actions, dealt
-reproducibly from a seed.
+batch form), the game state (``new_game``, ``GameState``, ``Action``) with legal actions, dealt
+reproducibly from a seed, a position from what a seat sees (``position``), placement advice
+(``advise``) and the greedy baseline (``greedy``).
 """
 
 from __future__ import annotations
 
+from chinese_poker.ofc.advise import Option, advise, fantasyland_value, greedy
 from chinese_poker.ofc.fantasyland import (
     STAY_SAMPLE_HANDS,
     Setting,
@@ -12,6 +14,7 @@ from chinese_poker.ofc.fantasyland import (
     fantasyland_batch,
     stay_value_of,
 )
+from chinese_poker.ofc.position import position
 from chinese_poker.ofc.state import ROWS, Action, GameState, action, new_game
 
 __all__ = [
@@ -19,11 +22,16 @@ __all__ = [
     "STAY_SAMPLE_HANDS",
     "Action",
     "GameState",
+    "Option",
     "Setting",
     "action",
+    "advise",
     "fantasyland",
     "fantasyland_batch",
+    "fantasyland_value",
+    "greedy",
     "new_game",
+    "position",
     "stay_value_of",
 ]
 
