@@ -14,6 +14,7 @@ from chinese_poker.ofc.fantasyland import (
     fantasyland_batch,
     stay_value_of,
 )
+from chinese_poker.ofc.play import MatchResult, PolicyResult, advisor, play
 from chinese_poker.ofc.position import position
 from chinese_poker.ofc.state import ROWS, Action, GameState, action, new_game
 
@@ -22,15 +23,19 @@ __all__ = [
     "STAY_SAMPLE_HANDS",
     "Action",
     "GameState",
+    "MatchResult",
     "Option",
+    "PolicyResult",
     "Setting",
     "action",
     "advise",
+    "advisor",
     "fantasyland",
     "fantasyland_batch",
     "fantasyland_value",
     "greedy",
     "new_game",
+    "play",
     "position",
     "stay_value_of",
 ]
