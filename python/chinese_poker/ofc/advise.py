@@ -125,9 +125,9 @@ def advise(
     same); ``samples``: deals drawn before the last street (1..10,000,000); ``seed``: 0..2**64-1, the
     draw's seed. A seat holding a fantasyland hand is set with ``fantasyland`` instead (ValueError); so
     is an opponent's unset fantasyland hand, which must be set first."""
-    _check_rules(state, rules)
     if not isinstance(state, GameState):
         raise TypeError(f"state must be a GameState, got {type(state).__name__}")
+    _check_rules(state, rules)
     for name, value, top in (("samples", samples, 10_000_000), ("seed", seed, 2**64 - 1)):
         low = 1 if name == "samples" else 0
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top:
