@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from chinese_poker.cli import main
+from chinese_poker.rules import Rules
 
 HAND = ["As", "Ah", "Ad", "Kc", "Kd", "Kh", "Qs", "Qh", "9c", "Tc", "Jc", "Qc", "8c", "2d"]
 
@@ -35,3 +37,72 @@ def test_fantasyland_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_input_exits_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def _rules_file(tmp_path: object) -> str:
+    path = Path(str(tmp_path)) / "pineapple.json"
+    path.write_text(Rules.preset("ofc").replace(ofc_variant="pineapple").to_json())
+    return str(path)
+
+
+def test_advise_lists_every_placement_best_first(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = _rules_file(tmp_path)
+    argv = ["ofc", "advise", "--board", "Qs/2c 3c/Kc Kd", "--board", "//2d 3d 4d 5d 6d", "--hand", "Qh 9s 9c"]
+    assert main([*argv, "--rules", rules, "--samples", "200", "--top", "0", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["street"] == 1
+    assert len(data["options"]) == 27
+    expected = [o["expected"] for o in data["options"]]
+    assert expected == sorted(expected, reverse=True)
+    assert all(o["deals"] == 200 and len(o["discards"]) == 1 for o in data["options"])
+    assert main([*argv, "--rules", rules, "--samples", "200", "--top", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "street 1, player 0: 27 placements (200 deals, 95% interval)"
+    assert len(lines) == 4
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--hand", "Qh 9s Qs"], "card Qs placed twice: player 0 front and player 0's hand"),
+        (["--hand", "Qh 9s"], "street 1 deals 3 cards, the hand holds 2"),
+        (["--hand", "Qh 9s 9c", "--discards", "8c"], "street 1 follows 0 discard(s), got 1"),
+        (["--hand", "Qh 9s 9c", "--samples", "0"], "samples must be"),
+    ],
+)
+def test_advise_bad_positions_exit_2(
+    tmp_path: object, extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["ofc", "advise", "--board", "Qs/2c 3c/Kc Kd", "--board", "//2d 3d 4d 5d 6d", "--rules"]
+    assert main([*argv, _rules_file(tmp_path), *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_advise_needs_three_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ofc", "advise", "--board", "Qs 2c", "--board", "//", "--hand", "Qh 9s 9c"]) == 2
+    assert "FRONT/MIDDLE/BACK" in capsys.readouterr().err
+
+
+def test_play_greedy_against_itself_is_even(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(
+            [
+                "ofc",
+                "play",
+                "greedy",
+                "greedy",
+                "--deals",
+                "3",
+                "--rules",
+                _rules_file(tmp_path),
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert data["deals"] == 3
+    assert [r["units"] for r in data["results"]] == [0.0, 0.0]

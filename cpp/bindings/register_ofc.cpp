@@ -1,11 +1,15 @@
 // Open-face play: the exact fantasyland solver (cpp/include/chinese_poker/fantasyland.hpp). chinese_poker.ofc
 // parses cards and picks the stay value; the checks here keep the kernel within its input's bounds.
+#include <pybind11/stl.h>
+
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "chinese_poker/fantasyland.hpp"
+#include "chinese_poker/ofc_advise.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -34,6 +38,56 @@ py::tuple setting_tuple(const FantasylandSetting& s) {
       py::bytes(reinterpret_cast<const char*>(s.discards), static_cast<std::size_t>(s.num_discards)),
       py::make_tuple(s.strength[0], s.strength[1], s.strength[2]),
       py::make_tuple(s.royalty[0], s.royalty[1], s.royalty[2]), s.stays, s.value);
+}
+
+// A board from three row byte strings (front, middle, back); ValueError for a row over its width.
+OfcBoard board_of(const py::sequence& rows, const char* what) {
+  if (py::len(rows) != 3) throw py::value_error(std::string(what) + ": a board is three rows");
+  OfcBoard board;
+  static constexpr int kWidth[3] = {3, 5, 5};
+  for (int r = 0; r < 3; ++r) {
+    const std::string row = rows[static_cast<std::size_t>(r)].cast<py::bytes>();
+    if (static_cast<int>(row.size()) > kWidth[r]) {
+      throw py::value_error(std::string(what) + ": row " + std::to_string(r) + " holds more than " +
+                            std::to_string(kWidth[r]) + " cards");
+    }
+    board.len[r] = static_cast<int>(row.size());
+    for (int k = 0; k < board.len[r]; ++k) board.rows[r][k] = static_cast<std::uint8_t>(row[static_cast<std::size_t>(k)]);
+  }
+  return board;
+}
+
+// Fantasyland values by card count: 18 entries (only 14..17 are read), each finite in 0..kMaxStayValue.
+void fill_fl_values(const std::vector<double>& values, double* out) {
+  if (values.size() != 18) throw py::value_error("fl_value: give 18 values (index = cards dealt)");
+  for (std::size_t k = 0; k < 18; ++k) {
+    check_stay_value(values[k], "fl_value");
+    out[k] = values[k];
+  }
+}
+
+// A placement fits the board: at most kOfcMaxHeld cards, rows 0..2, each row within its width.
+OfcPlacement placement_of(const py::sequence& moves, const OfcBoard& board) {
+  OfcPlacement p;
+  if (py::len(moves) > kOfcMaxHeld) throw py::value_error("a placement holds at most 5 cards");
+  int len[3] = {board.len[0], board.len[1], board.len[2]};
+  static constexpr int kWidth[3] = {3, 5, 5};
+  for (const auto& item : moves) {
+    const auto pair = item.cast<std::pair<int, int>>();
+    if (pair.second < 0 || pair.second > 2) throw py::value_error("a placement's row is 0..2");
+    if (pair.first < 0 || pair.first > 255) throw py::value_error("a card code is 0..255");
+    if (++len[pair.second] > kWidth[pair.second]) throw py::value_error("a placement overfills a row");
+    p.cards[p.count] = static_cast<std::uint8_t>(pair.first);
+    p.rows[p.count++] = static_cast<std::uint8_t>(pair.second);
+  }
+  return p;
+}
+
+void check_pack(const std::vector<std::uint8_t>& codes, const RulesSpec& rules) {
+  if (rules.extra_suits != 0) throw py::value_error("open-face advice takes a pack without added suits");
+  if (codes.size() > 6 * 13) throw py::value_error("more cards than the pack holds");
+  const CardIssue issue = check_cards_in_pack(codes.data(), static_cast<int>(codes.size()), 0, pack_of(rules));
+  if (issue) raise_card_issue(issue, "", false);
 }
 
 }  // namespace
@@ -108,6 +162,119 @@ void register_ofc(py::module_& m) {
       "fantasyland_solve for N hands ((N, K) uint8, K 14..17): ((N, 13) uint8 rows, (N, K-13) uint8 discards,\n"
       "(N, 3) int32 strengths, (N, 3) int64 royalties, (N,) uint8 stays (0 or 1), (N,) float64 values). Releases the GIL;\n"
       "the hands are spread over `threads` threads (0: every core), an error names the lowest bad hand.");
+  m.def(
+      "ofc_greedy",
+      [](const RulesSpec& rules, const py::sequence& board_rows, const py::bytes& cards, int keep,
+         const std::vector<double>& fl_value) -> py::tuple {
+        check_rules(rules);
+        const OfcBoard board = board_of(board_rows, "board");
+        const std::string held = cards;
+        const int n = static_cast<int>(held.size());
+        const int room = 13 - board.cards();
+        if (n < 1 || n > kOfcMaxHeld || keep < 1 || keep > n || n - keep > 1 || keep > room) {
+          throw py::value_error("ofc_greedy: hold 1 to 5 cards, keep all or all but one, within the board's room");
+        }
+        double fl[18];
+        fill_fl_values(fl_value, fl);
+        std::vector<std::uint8_t> codes(held.begin(), held.end());
+        for (int r = 0; r < 3; ++r) codes.insert(codes.end(), board.rows[r], board.rows[r] + board.len[r]);
+        check_pack(codes, rules);
+        std::uint8_t thrown[kOfcMaxHeld] = {};
+        OfcPlacement p;
+        {
+          py::gil_scoped_release release;
+          p = ofc_greedy(board, codes.data(), n, keep, rules, fl, thrown);
+        }
+        py::list moves;
+        for (int k = 0; k < p.count; ++k) moves.append(py::make_tuple(int{p.cards[k]}, int{p.rows[k]}));
+        return py::make_tuple(py::tuple(moves), py::bytes(reinterpret_cast<const char*>(thrown),
+                                                          static_cast<std::size_t>(n - keep)));
+      },
+      py::arg("rules"), py::arg("board"), py::arg("cards"), py::arg("keep"), py::arg("fl_value"),
+      "The greedy baseline's placement of `cards` (bytes) on `board` (three row bytes): ((card, row), ...),\n"
+      "discards (bytes).");
+  m.def(
+      "ofc_advise",
+      [](const RulesSpec& rules, int seat, const py::sequence& boards, const std::vector<bool>& in_fantasyland,
+         const std::vector<bool>& acted, const std::vector<int>& streets, const py::bytes& unseen,
+         const std::vector<double>& fl_value, const py::sequence& options, long samples, std::uint64_t seed) {
+        check_rules(rules);
+        OfcSituation s;
+        s.players = static_cast<int>(py::len(boards));
+        if (s.players < 2 || s.players > kOfcMaxPlayers) throw py::value_error("ofc_advise: 2 or 3 boards");
+        if (seat < 0 || seat >= s.players) throw py::value_error("ofc_advise: seat out of range");
+        if (in_fantasyland.size() != static_cast<std::size_t>(s.players) ||
+            acted.size() != static_cast<std::size_t>(s.players)) {
+          throw py::value_error("ofc_advise: one fantasyland and one acted flag per board");
+        }
+        if (streets.size() != 4 || streets[1] < 1 || streets[0] - streets[1] < 0 || streets[0] - streets[1] > 1 ||
+            streets[0] > kOfcMaxHeld || streets[3] < 1 || streets[2] - streets[3] < 0 || streets[2] - streets[3] > 1 ||
+            streets[2] > 3) {
+          throw py::value_error("ofc_advise: streets (street cards, kept, later cards, kept) out of range");
+        }
+        if (samples < 1 || samples > 10'000'000) throw py::value_error("ofc_advise: samples must be 1..10,000,000");
+        s.seat = seat;
+        s.street_cards = streets[0], s.street_keep = streets[1];
+        s.later_cards = streets[2], s.later_keep = streets[3];
+        std::vector<std::uint8_t> codes;
+        for (int p = 0; p < s.players; ++p) {
+          s.boards[p] = board_of(boards[static_cast<std::size_t>(p)].cast<py::sequence>(), "boards");
+          s.in_fantasyland[p] = in_fantasyland[static_cast<std::size_t>(p)];
+          s.acted[p] = acted[static_cast<std::size_t>(p)] || s.boards[p].cards() == 13;
+          for (int r = 0; r < 3; ++r) {
+            codes.insert(codes.end(), s.boards[p].rows[r], s.boards[p].rows[r] + s.boards[p].len[r]);
+          }
+          if (p != seat && s.in_fantasyland[p] && s.boards[p].cards() != 13) {
+            throw py::value_error("ofc_advise: a seat in fantasyland must have set its board");
+          }
+        }
+        fill_fl_values(fl_value, s.fl_value);
+        std::vector<OfcPlacement> placements;
+        for (const auto& option : options) {
+          placements.push_back(placement_of(option.cast<py::sequence>(), s.boards[seat]));
+          if (placements.back().count != placements.front().count) {
+            throw py::value_error("ofc_advise: every option places as many cards");
+          }
+        }
+        if (placements.empty()) throw py::value_error("ofc_advise: no options");
+        std::vector<std::uint8_t> held;
+        for (const auto& p : placements) held.insert(held.end(), p.cards, p.cards + p.count);
+        std::sort(held.begin(), held.end());
+        held.erase(std::unique(held.begin(), held.end()), held.end());
+        if (held.size() > static_cast<std::size_t>(kOfcMaxHeld)) throw py::value_error("ofc_advise: options place more than 5 distinct cards");
+        const std::string rest = unseen;
+        std::vector<std::uint8_t> all = codes;
+        all.insert(all.end(), held.begin(), held.end());
+        all.insert(all.end(), rest.begin(), rest.end());
+        check_pack(all, rules);
+        s.unseen = reinterpret_cast<const std::uint8_t*>(rest.data());
+        s.num_unseen = static_cast<int>(rest.size());
+        std::vector<OfcOptionValue> values(placements.size());
+        bool exact = false, ok = false;
+        {
+          py::gil_scoped_release release;
+          ok = ofc_advise(s, placements.data(), static_cast<int>(placements.size()), rules, samples, seed,
+                          values.data(), &exact);
+        }
+        if (!ok) throw py::value_error("ofc_advise: the unseen cards cannot fill every board");
+        const auto n = static_cast<py::ssize_t>(values.size());
+        py::array_t<double> mean(n), sd(n);
+        py::array_t<std::int64_t> deals(n);
+        auto m1 = mean.mutable_unchecked<1>();
+        auto m2 = sd.mutable_unchecked<1>();
+        auto m3 = deals.mutable_unchecked<1>();
+        for (py::ssize_t k = 0; k < n; ++k) {
+          m1(k) = values[static_cast<std::size_t>(k)].mean;
+          m2(k) = values[static_cast<std::size_t>(k)].sd;
+          m3(k) = values[static_cast<std::size_t>(k)].deals;
+        }
+        return py::make_tuple(mean, sd, deals, exact);
+      },
+      py::arg("rules"), py::arg("seat"), py::arg("boards"), py::arg("in_fantasyland"), py::arg("acted"),
+      py::arg("streets"), py::arg("unseen"), py::arg("fl_value"), py::arg("options"), py::arg("samples"),
+      py::arg("seed"),
+      "The expected units of each placement in `options` for `seat` (cpp/include/chinese_poker/ofc_advise.hpp):\n"
+      "(means, sds of one deal, deals per option, exact). Releases the GIL.");
 }
 
 }  // namespace chinese_poker::bindings

@@ -350,3 +350,19 @@ def fantasyland_batch(
     npt.NDArray[np.uint8],
     npt.NDArray[np.float64],
 ]: ...
+def ofc_greedy(
+    rules: RulesSpec, board: Sequence[bytes], cards: bytes, keep: int, fl_value: Sequence[float]
+) -> tuple[tuple[tuple[int, int], ...], bytes]: ...
+def ofc_advise(
+    rules: RulesSpec,
+    seat: int,
+    boards: Sequence[Sequence[bytes]],
+    in_fantasyland: Sequence[bool],
+    acted: Sequence[bool],
+    streets: Sequence[int],
+    unseen: bytes,
+    fl_value: Sequence[float],
+    options: Sequence[Sequence[tuple[int, int]]],
+    samples: int,
+    seed: int,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64], bool]: ...

@@ -1,5 +1,7 @@
 """``chinese-poker ofc``: open-face play. ``ofc fantasyland CARDS``: the exact best setting of a fantasyland
-hand of 14 to 17 cards (``chinese_poker.ofc.fantasyland``)."""
+hand of 14 to 17 cards (``chinese_poker.ofc.fantasyland``); ``ofc advise``: every legal placement of a
+position with its expected units (``chinese_poker.ofc.advise``); ``ofc play``: a duplicate match between
+policies (``chinese_poker.ofc.play``)."""
 
 from __future__ import annotations
 
@@ -7,16 +9,19 @@ import argparse
 from typing import Any
 
 from chinese_poker.cli.common import CliError, dumps, one_line, resolve_rules
+from chinese_poker.ofc.advise import advise
 from chinese_poker.ofc.fantasyland import fantasyland, stay_value_of
+from chinese_poker.ofc.play import play
+from chinese_poker.ofc.position import position
 
-__all__ = ["add_parser", "run_fantasyland"]
+__all__ = ["add_parser", "run_advise", "run_fantasyland", "run_play"]
 
 
 def add_parser(commands: Any, rules_help: str) -> None:
     """Add the ``ofc`` command and its subcommands to the subparsers ``commands``."""
     command = commands.add_parser(
         "ofc",
-        help="open-face play: the best fantasyland setting",
+        help="open-face play: placement advice, duplicate matches, the best fantasyland setting",
         description="Open-Face Chinese Poker play (docs/OFC.md).",
     )
     subcommands = command.add_subparsers(dest="ofc_command", metavar="SUBCOMMAND")
@@ -36,11 +41,53 @@ def add_parser(commands: Any, rules_help: str) -> None:
     )
     solve.add_argument("--format", choices=("text", "json"), default="text", help="output (default text)")
     solve.set_defaults(handler=run_fantasyland)
+    _add_advise(subcommands, rules_help)
+    _add_play(subcommands, rules_help)
     command.set_defaults(handler=_needs_subcommand)
 
 
+def _add_advise(subcommands: Any, rules_help: str) -> None:
+    advice = subcommands.add_parser(
+        "advise",
+        help="every legal placement of a position with its expected units",
+        description="The expected units of every legal placement of the hand (docs/OFC.md): exact on the "
+        "last street, sampled before it. Boards are 'FRONT/MIDDLE/BACK', e.g. 'Qs Qh/2c 3c/Kc Kd'.",
+    )
+    advice.add_argument(
+        "--board", action="append", required=True, help="a seat's board, once per seat in order"
+    )
+    advice.add_argument("--hand", required=True, help="the advised seat's cards to place")
+    advice.add_argument("--discards", default="", help="the advised seat's discards so far")
+    advice.add_argument("--player", type=int, default=0, help="the advised seat (default 0)")
+    advice.add_argument("--fantasyland", type=int, action="append", default=[], help="a seat in fantasyland")
+    advice.add_argument("--samples", type=int, default=1000, help="deals drawn before the last street")
+    advice.add_argument("--seed", type=int, default=0, help="the draw's seed")
+    advice.add_argument("--top", type=int, default=10, help="options to print (default 10; 0 every one)")
+    advice.add_argument("--rules", help=rules_help + " (default ofc)")
+    advice.add_argument("--format", choices=("text", "json"), default="text", help="output (default text)")
+    advice.set_defaults(handler=run_advise)
+
+
+def _add_play(subcommands: Any, rules_help: str) -> None:
+    match = subcommands.add_parser(
+        "play",
+        help="a duplicate match between policies",
+        description="Duplicate open-face matches (docs/OFC.md): each deal played once per rotation of the "
+        "seats, mean units per hand with 95%% intervals.",
+    )
+    match.add_argument(
+        "policies", nargs="+", choices=("advisor", "greedy"), help="2 or 3 policies, one a seat"
+    )
+    match.add_argument("--deals", type=int, default=20, help="deals (default 20)")
+    match.add_argument("--seed", type=int, default=0, help="the deals' seed")
+    match.add_argument("--samples", type=int, default=1000, help="the advisor's deals per decision")
+    match.add_argument("--rules", help=rules_help + " (default ofc)")
+    match.add_argument("--format", choices=("text", "json"), default="text", help="output (default text)")
+    match.set_defaults(handler=run_play)
+
+
 def _needs_subcommand(_args: argparse.Namespace) -> int:
-    raise CliError("ofc needs a subcommand: fantasyland")
+    raise CliError("ofc needs a subcommand: advise, fantasyland or play")
 
 
 def run_fantasyland(args: argparse.Namespace) -> int:
@@ -61,4 +108,63 @@ def run_fantasyland(args: argparse.Namespace) -> int:
     print(f"discard {' '.join(best.discards)}")
     stays = f", stays in fantasyland (+{stay:g})" if best.stays else ""
     print(f"royalties {best.royalty}{stays}: value {best.value:g}")
+    return 0
+
+
+def _board(text: str, seat: int) -> list[str]:
+    rows = text.split("/")
+    if len(rows) != 3:
+        raise CliError(f"--board {seat}: give FRONT/MIDDLE/BACK (three rows split by '/'), got {text!r}")
+    return [row.strip() for row in rows]
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    """Print every legal placement of the position on the command line, best first."""
+    rules = resolve_rules(args.rules or "ofc")
+    boards = [_board(text, seat) for seat, text in enumerate(args.board)]
+    flags = [seat in args.fantasyland for seat in range(len(boards))]
+    try:
+        state = position(rules, boards, args.hand, args.discards, args.player, fantasyland=flags)
+        options = advise(state, samples=args.samples, seed=args.seed, player=args.player)
+    except (ValueError, TypeError) as error:
+        raise CliError(one_line(error)) from None
+    shown = options if args.top <= 0 else options[: args.top]
+    if args.format == "json":
+        print(dumps({"player": args.player, "street": state.street, "options": [o.to_dict() for o in shown]}))
+        return 0
+    how = "exact" if options[0].exact else f"{args.samples} deals, 95% interval"
+    print(f"street {state.street}, player {args.player}: {len(options)} placements ({how})")
+    for option in shown:
+        interval = "" if option.exact else f"  [{option.low:+.3f}, {option.high:+.3f}]"
+        print(f"{option.expected:+8.3f}{interval}  {option.action}")
+    return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Play the duplicate match and print each policy's mean units per hand."""
+    rules = resolve_rules(args.rules or "ofc")
+    try:
+        match = play(rules, args.policies, args.deals, args.seed, samples=args.samples)
+    except (ValueError, TypeError) as error:
+        raise CliError(one_line(error)) from None
+    if args.format == "json":
+        rows = [
+            {
+                "seat_policy": r.name,
+                "units": r.units,
+                "interval": [r.low, r.high],
+                "with_fantasyland": r.with_fantasyland,
+                "with_fantasyland_interval": [r.fl_low, r.fl_high],
+                "fouls": r.fouls,
+            }
+            for r in match.results
+        ]
+        print(dumps({"deals": match.deals, "players": match.players, "results": rows}))
+        return 0
+    print(f"{match.deals} deals x {match.players} rotations, units per hand (95% interval)")
+    for r in match.results:
+        print(
+            f"{r.name:<8} {r.units:+.3f} [{r.low:+.3f}, {r.high:+.3f}]  with fantasyland "
+            f"{r.with_fantasyland:+.3f} [{r.fl_low:+.3f}, {r.fl_high:+.3f}]  fouls {r.fouls:.1%}"
+        )
     return 0

@@ -21,7 +21,8 @@ def add_parser(commands: Any) -> None:
         "serve",
         help="run the HTTP JSON scoring service (needs the serve extra)",
         description="Serve the round format over HTTP: /v1/settle, /v1/settle/batch, /v1/settle/packed, "
-        "/v1/check, /v1/arrange, /v1/suggest, /v1/verify, /v1/deal, /v1/rules, /v1/rules/NAME, /v1/version, "
+        "/v1/check, /v1/arrange, /v1/suggest, /v1/ofc/advise, /v1/ofc/fantasyland, /v1/verify, /v1/deal, "
+        "/v1/rules, /v1/rules/NAME, /v1/version, "
         "/v1/health, /v1/openapi.json, and a page at /. Listens on the loopback interface unless --host says "
         "otherwise. "
         "Errors are JSON bodies; a query parameter an endpoint does not take is a 422. With --workers N a "

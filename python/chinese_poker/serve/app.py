@@ -23,7 +23,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from chinese_poker.cli.common import dumps
-from chinese_poker.serve import hands, info, settling, verify
+from chinese_poker.serve import hands, info, ofc, settling, verify
 from chinese_poker.serve.bodies import JSON, Reply, query_params
 from chinese_poker.serve.config import Limits
 from chinese_poker.serve.errors import ApiError, error_body
@@ -205,6 +205,8 @@ def create_app(limits: Limits | None = None) -> Starlette:
         Route("/v1/check", _endpoint(post(hands.check_one, query=False, inline=True)), methods=["POST"]),
         Route("/v1/arrange", _endpoint(post(hands.arrange_one, query=False)), methods=["POST"]),
         Route("/v1/suggest", _endpoint(post(hands.suggest_one, query=False)), methods=["POST"]),
+        Route("/v1/ofc/advise", _endpoint(post(ofc.advise_one, query=False)), methods=["POST"]),
+        Route("/v1/ofc/fantasyland", _endpoint(post(ofc.fantasyland_one, query=False)), methods=["POST"]),
         Route("/v1/verify", _endpoint(post(verify.verify_one, inline=True)), methods=["POST"]),
         Route("/v1/deal", _endpoint(deal), methods=["GET"]),
         Route("/v1/rules", _endpoint(_getting(info.presets)), methods=["GET"]),

@@ -294,6 +294,38 @@ def openapi_document() -> dict[str, Any]:
                 "responses": _answers({**ok, **_json_body("suggest_answer")}, 400, 408, 413, 422),
             }
         },
+        "/v1/ofc/advise": {
+            "post": {
+                "summary": "every legal open-face placement with its expected units, by `ofc.advise`",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"type": "object"}}},
+                },
+                "responses": _answers(
+                    {**ok, "content": {"application/json": {"schema": {"type": "object"}}}},
+                    400,
+                    408,
+                    413,
+                    422,
+                ),
+            }
+        },
+        "/v1/ofc/fantasyland": {
+            "post": {
+                "summary": "the exact best setting of a fantasyland hand of 14 to 17 cards",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"type": "object"}}},
+                },
+                "responses": _answers(
+                    {**ok, "content": {"application/json": {"schema": {"type": "object"}}}},
+                    400,
+                    408,
+                    413,
+                    422,
+                ),
+            }
+        },
         "/v1/verify": {
             "post": {
                 "summary": "check one log line (as `chinese-poker audit`), one receipt or one deal",

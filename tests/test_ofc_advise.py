@@ -1,0 +1,212 @@
+"""Open-face advice: exact on the last street against a brute force, sampled before it, bad input named."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+from chinese_poker import settle
+from chinese_poker.ofc import GameState, action, advise, fantasyland_value, greedy, new_game, position
+from chinese_poker.reference.settle import fantasyland_cards, is_foul, resolve_rules, royalties
+from chinese_poker.rules import Rules
+
+OPP = ("", "", "2d 3d 4d 5d 6d")
+PINEAPPLE = Rules.preset("ofc").replace(ofc_variant="pineapple", fantasyland="progressive")
+
+
+def _to_last_street(seed: int, rules: Rules = PINEAPPLE, both: bool = False) -> GameState:
+    """A game played by the greedy baseline up to seat 0's last street (seat 1 acted too when ``both``)."""
+    game = new_game(rules, players=2, seed=seed)
+    last = 4 if rules.ofc_variant == "pineapple" else 8
+    while game.street < last:
+        for seat in range(game.players):
+            if game.to_place[seat]:
+                game = game.apply(seat, greedy(game, seat))
+    if both:
+        game = game.apply(1, greedy(game, 1))
+    return game
+
+
+def _full_board_score(rows: tuple[list[int], ...], ref: dict[str, object], fl: list[float]) -> float:
+    """The greedy score of a full board (docs/OFC.md), from the pure-Python reference."""
+    if is_foul(rows[0], rows[1], rows[2], ref):
+        return -100.0
+    score = float(sum(royalties(rows[0], rows[1], rows[2], ref)))
+    cards = fantasyland_cards(rows[0], rows[1], rows[2], ref, False)
+    return score + (fl[cards] if cards else 0.0)
+
+
+def _greedy_last(
+    board: tuple[tuple[int, ...], ...], cards: tuple[int, ...], ref: dict[str, object], fl: list[float]
+):
+    """The greedy baseline's last-street completion, in its enumeration order (first best wins)."""
+    best, best_rows = -1e300, None
+    for thrown in range(len(cards)):
+        kept = [c for k, c in enumerate(cards) if k != thrown]
+        for code in range(9):
+            rows = [list(r) for r in board]
+            for k, card in enumerate(kept):
+                rows[(code // 3**k) % 3].append(card)
+            if [len(r) for r in rows] != [3, 5, 5]:
+                continue
+            score = _full_board_score(tuple(rows), ref, fl)
+            if score > best:
+                best, best_rows = score, rows
+    assert best_rows is not None
+    return best_rows
+
+
+def _brute_force(game: GameState, move: object) -> float:
+    """Seat 0's mean units over every 3 cards seat 1 can still get, seat 1 completing greedily."""
+    ref = resolve_rules(game.rules.to_dict())
+    fl = [fantasyland_value(game.rules, k) if k >= 14 else 0.0 for k in range(18)]
+    own = [list(r) for r in game.boards[0]]
+    for card, row in move.placements:  # type: ignore[attr-defined]
+        own[row].append(card)
+    unseen = game.unseen_by(0)
+    deals = list(combinations(unseen, 3)) if game.to_place[1] else [()]
+    total = 0.0
+    for cards in deals:
+        theirs = _greedy_last(game.boards[1], cards, ref, fl) if cards else [list(r) for r in game.boards[1]]
+        result = settle([tuple(own), tuple(theirs)], game.rules)
+        earned = result.players[0].fantasyland_cards
+        total += result.players[0].net + (fl[earned] if earned else 0.0)
+    return total / len(deals)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_last_street_is_exact_against_brute_force(seed: int) -> None:
+    game = _to_last_street(seed)
+    options = advise(game, samples=10, player=0)
+    assert all(o.exact and o.low == o.expected == o.high for o in options)
+    assert {o.deals for o in options} == {len(list(combinations(game.unseen_by(0), 3)))}
+    assert len(options) == len(game.legal_actions(0))
+    for option in options:
+        assert option.expected == pytest.approx(_brute_force(game, option.action), abs=1e-9)
+
+
+def test_last_street_against_a_full_board_is_one_settlement() -> None:
+    game = _to_last_street(5, both=True)
+    options = advise(game, player=0)
+    assert {o.deals for o in options} == {1}
+    for option in options:
+        assert option.expected == pytest.approx(_brute_force(game, option.action), abs=1e-12)
+
+
+def test_earlier_streets_are_sampled_with_common_deals_and_reproducible() -> None:
+    game = new_game(PINEAPPLE, players=2, seed=9)
+    game = game.apply(0, greedy(game, 0)).apply(1, greedy(game, 1))
+    first = advise(game, samples=400, seed=1, player=0)
+    again = advise(game, samples=400, seed=1, player=0)
+    assert first == again
+    assert all(not o.exact and o.deals == 400 and o.low < o.expected < o.high for o in first)
+    assert [o.expected for o in first] == sorted((o.expected for o in first), reverse=True)
+    other = advise(game, samples=400, seed=2, player=0)
+    assert [o.expected for o in other] != [o.expected for o in first]
+
+
+def test_the_advice_never_fouls_when_a_legal_completion_is_certain() -> None:
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(30):
+        game = _to_last_street(rng.randrange(10**6))
+        legal = []
+        for move in game.legal_actions(0):
+            rows = [list(r) for r in game.boards[0]]
+            for card, row in move.placements:
+                rows[row].append(card)
+            legal.append(not is_foul(rows[0], rows[1], rows[2], resolve_rules(game.rules.to_dict())))
+        if not any(legal):
+            continue
+        checked += 1
+        best = advise(game, player=0)[0].action
+        assert legal[game.legal_actions(0).index(best)]
+    assert checked >= 20
+
+
+def test_greedy_is_a_legal_action_and_sets_fantasyland_hands() -> None:
+    game = new_game(PINEAPPLE, players=2, seed=2, fantasyland_cards=[15, 0])
+    move = greedy(game, 0)
+    assert len(move.placements) == 13
+    assert len(move.discarded) == 2
+    game = game.apply(0, move)
+    assert greedy(game, 1) in game.legal_actions(1)
+
+
+def test_fantasyland_values_grow_with_the_cards() -> None:
+    values = [fantasyland_value(PINEAPPLE, k) for k in range(14, 18)]
+    assert values == sorted(values)
+    assert values[0] > 0
+    assert fantasyland_value(PINEAPPLE.replace(fantasyland="off"), 14) == 0.0
+
+
+def test_position_equals_the_dealt_state_it_describes() -> None:
+    game = new_game(PINEAPPLE, players=2, seed=9)
+    game = game.apply(0, greedy(game, 0)).apply(1, greedy(game, 1))
+    seen = position(PINEAPPLE, [game.boards[0], game.boards[1]], game.to_place[0], game.discards[0], player=0)
+    assert seen.unseen_by(0) == game.unseen_by(0)
+    assert advise(seen, samples=200, player=0) == advise(game, samples=200, player=0)
+
+
+@pytest.mark.parametrize(
+    ("boards", "hand", "discards", "message"),
+    [
+        (
+            [("As", "", "Kc Kd Kh 2c"), OPP],
+            "As 4c 5c",
+            "",
+            "card As placed twice: player 0 front and player 0's hand",
+        ),
+        (
+            [("Qs Qh", "", "Kc Kd Kh"), ("Qs", "", "")],
+            "",
+            "",
+            "card Qs placed twice: player 0 front and player 1 front",
+        ),
+        ([("Qs Qh 2c 3c", "", "Kc"), OPP], "4c 5c 6c", "", "row front overfull: 4 cards, it takes 3"),
+        ([("Qs", "2c 3c", "Kc Kd"), OPP], "4c 5c 6c", "4c", "card 4c placed twice: player 0's hand and"),
+        ([("Qs", "2c 3c", "Kc Kd"), OPP], "4c 5c", "", "street 1 deals 3 cards, the hand holds 2"),
+        ([("Qs", "2c 3c", "Kc Kd"), OPP], "4c 5c 6c", "7c", "street 1 follows 0 discard(s), got 1"),
+        ([("Qs", "2c 3c", "Kc"), OPP], "4c 5c 6c", "", "4 cards placed is no street's start"),
+        (
+            [("Qs", "2c 3c", "Kc Kd"), ("2d", "", "")],
+            "4c 5c 6c",
+            "",
+            "player 1: 1 cards placed is not street 1",
+        ),
+        ([("Qs", "2c 3c", "Kc Kd"), {"top": "2d"}], "4c 5c 6c", "", "unknown row 'top'"),
+    ],
+)
+def test_bad_positions_name_what_is_wrong(
+    boards: list[object], hand: str, discards: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        position(PINEAPPLE, boards, hand, discards)
+
+
+def test_bad_actions_name_what_is_wrong() -> None:
+    game = new_game(PINEAPPLE, players=2, seed=1)
+    game = game.apply(0, action([(c, "back") for c in game.to_place[0]]))
+    game = game.apply(1, greedy(game, 1))
+    a, b, c = game.to_place[0]
+    with pytest.raises(ValueError, match="placed twice"):
+        game.apply(0, action([(a, "front"), (a, "middle")], [c]))
+    with pytest.raises(ValueError, match="row back overfull"):
+        game.apply(0, action([(a, "back"), (b, "front")], [c]))
+    with pytest.raises(ValueError, match=r"discard .* is not held"):
+        game.apply(0, action([(a, "front"), (b, "front")], [game.boards[0][2][0]]))
+    with pytest.raises(ValueError, match="this street takes 1 discard"):
+        game.apply(0, action([(a, "front"), (b, "front"), (c, "middle")]))
+    with pytest.raises(ValueError, match="samples must be"):
+        advise(game, samples=0)
+    with pytest.raises(ValueError, match="rules: differ"):
+        advise(game, rules="ofc")
+
+
+def test_advising_a_fantasyland_hand_is_refused() -> None:
+    game = new_game(PINEAPPLE, players=2, seed=2, fantasyland_cards=[15, 0])
+    with pytest.raises(ValueError, match="fantasyland"):
+        advise(game, player=0)
+    with pytest.raises(ValueError, match="player 0 holds an unset fantasyland hand"):
+        advise(game, player=1)
