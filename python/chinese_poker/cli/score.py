@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import io
+import os
+import stat
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,8 +25,8 @@ from chinese_poker.cli.common import (
 )
 from chinese_poker.cli.progress import OutputWriter, Progress, progress_for
 from chinese_poker.cli.round_table import format_round_table
-from chinese_poker.formats.net_stream import NetLines, net_stream
 from chinese_poker.formats.full_lines import BATCH_ROUNDS, FullLines
+from chinese_poker.formats.net_stream import NetLines, net_stream
 from chinese_poker.formats.records import RawRound, count_json_lines, stream_rounds
 from chinese_poker.formats.rounds import (
     OUTPUT_SHAPES,
@@ -215,7 +218,9 @@ def _score(
     full_in_core = args.output == "full" and args.format in ("json", "jsonl")
     if fast and full_in_core and not args.explain and not receipts(args):
         raws = cast("Iterable[RawRound]", records)  # only the net output reads NetLines
-        return _score_full(args, rules, raws, writer, progress, source, ascii_only)
+        # A pipe's reader may wait for each round's answer before it sends the next: one round a batch.
+        batch = BATCH_ROUNDS if _regular_file(stream) else 1
+        return _score_full(args, rules, raws, writer, progress, source, ascii_only, batch)
     outputs: list[dict[str, Any]] = []
     bad = 0
     count = 0
@@ -265,6 +270,14 @@ def _score(
     return 0
 
 
+def _regular_file(stream: IO[bytes]) -> bool:
+    """Whether ``stream`` reads a regular file (not a pipe, a terminal or a socket)."""
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False
+
+
 def receipts(args: argparse.Namespace) -> bool:
     """Whether ``args`` ask for receipts."""
     return bool(getattr(args, "receipts", False))
@@ -278,8 +291,9 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
     progress: Progress,
     source: str,
     ascii_only: bool,
+    batch: int,
 ) -> int:
-    """The full output of every round, settled and written by the core a batch at a time
+    """The full output of every round, settled and written by the core ``batch`` rounds at a time
     (``formats.full_lines``): the bytes, errors and exit code of the round-by-round loop of ``_score``.
     JSON Lines are written batch by batch; a JSON list is kept until the end, as before."""
     indented = args.format == "json"
@@ -317,7 +331,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
                 progress.update(count)
                 continue
             lines.add(rnd, raw.where)
-            if len(lines) >= BATCH_ROUNDS:
+            if len(lines) >= batch:
                 emit()
             progress.update(count)  # rounds read: their output follows a batch at a time
         emit()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Union
 
 import chinese_poker._core as _core
 from chinese_poker._version import __version__
@@ -28,7 +27,7 @@ BATCH_ROUNDS = 4096
 
 #: What ``FullLines.flush`` yields, in the rounds' order: output text, or a round's ``RoundError`` (with
 #: the ``where`` it was added with).
-Written = Union[str, RoundError]
+Written = str | RoundError
 
 
 def dumps_output(data: object, *, ascii_only: bool, indented: bool) -> str:
