@@ -21,8 +21,143 @@ constexpr std::size_t kMaxClientSeeds = 16;
 constexpr std::string_view kDomain = "chinese-poker/deal/v1";
 
 // A line is read token by token by the shared JSON scanner. The line was checked first to hold only
-// printable ASCII and no backslash (plain_line), so its white space is spaces and a string has no escape.
-using Reader = json::Scanner;
+// printable ASCII and no backslash (plain_line), so its white space is spaces and a string is the bytes
+// up to the next quote: white space, strings, keys and the values only passed over (most of an output
+// round's bytes) are read here in tight loops over the bytes, and take exactly what the scanner takes on
+// such a line (the grammar of json::Scanner::skip_value, its limits on digits and depth included).
+class Reader : public json::Scanner {
+ public:
+  using json::Scanner::Scanner;
+
+  bool peek(char c) noexcept {
+    const char* p = spaces(here());
+    move_to(p);
+    return p < stop() && *p == c;
+  }
+  bool take(char c) noexcept {
+    if (!peek(c)) return false;
+    move_to(here() + 1);
+    return true;
+  }
+  bool string(std::string_view* out) noexcept {
+    const char* p = spaces(here());
+    if (p == stop() || *p != '"') return false;
+    const char* close = closing_quote(p + 1);
+    if (close == nullptr) return false;
+    *out = std::string_view(p + 1, static_cast<std::size_t>(close - p - 1));
+    move_to(close + 1);
+    return true;
+  }
+  bool key(std::string_view* out) noexcept { return string(out) && take(':'); }
+
+  // Any JSON value, checked and passed over.
+  bool skip_value() noexcept {
+    const char* p = value(here(), 0);
+    if (p == nullptr) return false;
+    move_to(p);
+    return true;
+  }
+
+ private:
+  const char* here() const noexcept { return text().data() + pos(); }
+  const char* stop() const noexcept { return text().data() + end(); }
+  void move_to(const char* p) noexcept {
+    static_cast<json::Scanner&>(*this) = json::Scanner(text(), static_cast<std::size_t>(p - text().data()), end());
+  }
+
+  const char* spaces(const char* p) const noexcept {
+    while (p < stop() && *p == ' ') ++p;
+    return p;
+  }
+  const char* digits(const char* p) const noexcept {
+    while (p < stop() && json::is_digit(*p)) ++p;
+    return p;
+  }
+  // The closing quote of a string whose bytes start at `p`, or nullptr.
+  const char* closing_quote(const char* p) const noexcept {
+    while (p < stop() && *p != '"') ++p;
+    return p < stop() ? p : nullptr;
+  }
+  const char* literal(const char* p, std::string_view word) const noexcept {
+    if (static_cast<std::size_t>(stop() - p) < word.size() || std::memcmp(p, word.data(), word.size()) != 0) {
+      return nullptr;
+    }
+    p += word.size();
+    return p < stop() && json::is_word(*p) ? nullptr : p;
+  }
+  // json::Scanner::number(false, ...).
+  const char* number_end(const char* p) const noexcept {
+    if (p < stop() && *p == '-') ++p;
+    const char* first = p;
+    p = digits(p);
+    const auto count = static_cast<std::size_t>(p - first);
+    if (count == 0 || count > json::kMaxDigits || (count > 1 && *first == '0')) return nullptr;
+    if (p < stop() && *p == '.') {
+      const char* at = ++p;
+      p = digits(p);
+      if (p == at || static_cast<std::size_t>(p - at) > json::kMaxDigits) return nullptr;
+    }
+    if (p < stop() && (*p == 'e' || *p == 'E')) {
+      ++p;
+      if (p < stop() && (*p == '+' || *p == '-')) ++p;
+      const char* at = p;
+      p = digits(p);
+      if (p == at || p - at > 4) return nullptr;
+    }
+    return p < stop() && json::is_word(*p) ? nullptr : p;
+  }
+  // The end of the value at `p` (white space first), or nullptr: json::Scanner::skip_value(depth).
+  const char* value(const char* p, int depth) const noexcept {
+    if (depth > json::kMaxDepth) return nullptr;
+    p = spaces(p);
+    if (p == stop()) return nullptr;
+    switch (*p) {
+      case '"': {
+        const char* close = closing_quote(p + 1);
+        return close == nullptr ? nullptr : close + 1;
+      }
+      case '{': {
+        p = spaces(p + 1);
+        if (p < stop() && *p == '}') return p + 1;
+        while (true) {
+          if (p == stop() || *p != '"') return nullptr;
+          p = closing_quote(p + 1);
+          if (p == nullptr) return nullptr;
+          p = spaces(p + 1);
+          if (p == stop() || *p != ':') return nullptr;
+          p = value(p + 1, depth + 1);
+          if (p == nullptr) return nullptr;
+          p = spaces(p);
+          if (p == stop()) return nullptr;
+          if (*p == '}') return p + 1;
+          if (*p != ',') return nullptr;
+          p = spaces(p + 1);
+        }
+      }
+      case '[': {
+        p = spaces(p + 1);
+        if (p < stop() && *p == ']') return p + 1;
+        while (true) {
+          p = value(p, depth + 1);
+          if (p == nullptr) return nullptr;
+          p = spaces(p);
+          if (p == stop()) return nullptr;
+          if (*p == ']') return p + 1;
+          if (*p != ',') return nullptr;
+          ++p;
+        }
+      }
+      case 't':
+        return literal(p, "true");
+      case 'f':
+        return literal(p, "false");
+      case 'n':
+        return literal(p, "null");
+      default:
+        return number_end(p);
+    }
+  }
+};
 
 // A list of at most `most` int64 values.
 bool ints(Reader& line, std::int64_t* out, int most, int* count) noexcept {

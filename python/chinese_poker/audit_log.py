@@ -10,10 +10,12 @@ is audited by ``audit_record``, which names what differs. The reports are the sa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
-from itertools import chain, islice
+from itertools import chain
 from typing import IO
+
+import numpy as np
 
 import chinese_poker._core as _core
 import chinese_poker._jsontext as jsontext
@@ -30,12 +32,12 @@ from chinese_poker.formats.rounds import ENGINE, RoundError, rules_digest
 from chinese_poker.receipts import RECEIPT_FORMAT, _check_key
 from chinese_poker.rules import Rules, core_spec
 
-__all__ = ["CHUNK_LINES", "audit_log"]
+__all__ = ["CHUNK_BYTES", "audit_log"]
 
-#: Lines handed to the core at a time.
-CHUNK_LINES = 2048
+#: Bytes read from the stream at a time: the whole lines among them are handed to the core in one call.
+CHUNK_BYTES = 1 << 20
 
-_MATCHES, _BLANK = 1, 2
+_GENERAL, _MATCHES, _BLANK = 0, 1, 2
 
 #: One audited round: its mismatches (none: everything matches), or the error that it cannot be read.
 AuditResult = list[Mismatch] | RoundError
@@ -67,7 +69,7 @@ def audit_log(
     if json_lines is None:  # as stream_rounds decides
         json_lines, head = sniff_json_lines(lines)
     if json_lines:
-        yield from _audit_json_lines(chain(head, lines), secret)
+        yield from _audit_json_lines(head, stream, secret)
         return
     for raw in _document(chain(head, lines)).records:
         yield _audit_raw(raw, secret)
@@ -82,22 +84,77 @@ def _audit_raw(raw: RawRound, key: bytes | None) -> AuditResult:
         return error
 
 
-def _audit_json_lines(lines: Iterable[tuple[int, int, bytes]], key: bytes | None) -> Iterator[AuditResult]:
+def _audit_json_lines(
+    head: list[tuple[int, int, bytes]], stream: IO[bytes], key: bytes | None
+) -> Iterator[AuditResult]:
+    """The rounds of JSON Lines: the ``head`` lines already read (numbered), then the rest of ``stream``
+    read a block of whole lines at a time."""
     names, specs, digests = _fast_rules()
     engine = (str(ENGINE["name"]), str(ENGINE["version"]))
     position = 0
-    source = iter(lines)
-    while chunk := list(islice(source, CHUNK_LINES)):
-        text = b"".join(line for _, _, line in chunk)
+    number = head[0][0] if head else 1  # of the block's first line
+    for block_offset, text in _line_blocks(head, stream):
         status = _core.fair_audit_lines(text, names, specs, digests, *engine, RECEIPT_FORMAT, key or b"")
-        for (number, offset, line), state in zip(chunk, status.tolist()):
-            if state == _BLANK:
-                continue
-            position += 1
-            if state == _MATCHES:
+        if text.endswith(b"\n"):  # the empty line after the last newline is not a line of the file
+            status = status[:-1]
+        if not (status == _GENERAL).any():
+            for _ in range(int(np.count_nonzero(status == _MATCHES))):
+                position += 1
                 yield []
+            number += len(status)
+            continue
+        offset = block_offset
+        for line, state in zip(text.split(b"\n"), status.tolist()):
+            if state != _BLANK:
+                position += 1
+                if state == _MATCHES:
+                    yield []
+                else:
+                    yield _audit_raw(_line_raw(position, number, offset, line), key)
+            number += 1
+            offset += len(line) + 1
+
+
+def _line_blocks(head: list[tuple[int, int, bytes]], stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
+    """Whole lines as blocks of bytes, each with its byte offset in the file: the ``head`` lines, then
+    the rest of ``stream``. Lines end at b"\\n" as ``formats.records._numbered_lines`` splits them, and a
+    leading byte order mark is skipped as it skips it (counted in the offsets)."""
+    offset = 0
+    if head:
+        yield head[0][1], b"".join(line for _, _, line in head)
+        offset = head[-1][1] + len(head[-1][2])
+    pending: list[bytes] = []  # the start of a line not ended yet
+    opening = not head  # the file's first bytes, where a byte order mark may stand
+    while True:
+        read = stream.read(CHUNK_BYTES)
+        end = not read
+        if opening:
+            pending.append(read)
+            start = b"".join(pending)
+            if len(start) < len(jsontext.BOM) and not end:
+                pending = [start]
                 continue
-            yield _audit_raw(_line_raw(position, number, offset, line), key)
+            opening, pending = False, []
+            if start.startswith(jsontext.BOM):
+                start = start[len(jsontext.BOM) :]
+                offset += len(jsontext.BOM)
+            read = start
+        if end:
+            if last := b"".join([*pending, read]):
+                yield offset, last
+            return
+        cut = read.rfind(b"\n") + 1
+        if cut == 0:
+            pending.append(read)
+            continue
+        if pending:
+            pending.append(read[:cut])
+            block = b"".join(pending)
+        else:
+            block = read if cut == len(read) else read[:cut]
+        pending = [read[cut:]] if cut < len(read) else []
+        yield offset, block
+        offset += len(block)
 
 
 def _line_raw(position: int, number: int, offset: int, line: bytes) -> RawRound:
