@@ -90,12 +90,12 @@ def _audit_json_lines(
     """The rounds of JSON Lines: the ``head`` lines already read (numbered), then the rest of ``stream``
     read a block of whole lines at a time."""
     names, specs, digests = _fast_rules()
-    engine = (str(ENGINE["name"]), str(ENGINE["version"]))
+    config = (names, specs, digests, str(ENGINE["name"]), str(ENGINE["version"]), RECEIPT_FORMAT, key or b"")
     position = 0
     number = head[0][0] if head else 1  # of the block's first line
-    for block_offset, text in _line_blocks(head, stream):
-        status = _core.fair_audit_lines(text, names, specs, digests, *engine, RECEIPT_FORMAT, key or b"")
-        if text.endswith(b"\n"):  # the empty line after the last newline is not a line of the file
+    for block_offset, text, begin, end in _line_blocks(head, stream):
+        status = _core.fair_audit_lines(text, *config, begin, end)
+        if text[end - 1 : end] == b"\n":  # the empty line after the last newline is not a line of the file
             status = status[:-1]
         if not (status == _GENERAL).any():
             for _ in range(int(np.count_nonzero(status == _MATCHES))):
@@ -104,7 +104,7 @@ def _audit_json_lines(
             number += len(status)
             continue
         offset = block_offset
-        for line, state in zip(text.split(b"\n"), status.tolist()):
+        for line, state in zip(text[begin:end].split(b"\n"), status.tolist()):
             if state != _BLANK:
                 position += 1
                 if state == _MATCHES:
@@ -115,13 +115,17 @@ def _audit_json_lines(
             offset += len(line) + 1
 
 
-def _line_blocks(head: list[tuple[int, int, bytes]], stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
-    """Whole lines as blocks of bytes, each with its byte offset in the file: the ``head`` lines, then
-    the rest of ``stream``. Lines end at b"\\n" as ``formats.records._numbered_lines`` splits them, and a
+def _line_blocks(
+    head: list[tuple[int, int, bytes]], stream: IO[bytes]
+) -> Iterator[tuple[int, bytes, int, int]]:
+    """Whole lines in blocks: (the block's byte offset in the file, bytes, the block's start and end in
+    them), the ``head`` lines first, then the rest of ``stream``, a read at a time (a block is most of a
+    read, not a copy of it). Lines end at b"\\n" as ``formats.records._numbered_lines`` splits them, and a
     leading byte order mark is skipped as it skips it (counted in the offsets)."""
     offset = 0
     if head:
-        yield head[0][1], b"".join(line for _, _, line in head)
+        text = b"".join(line for _, _, line in head)
+        yield head[0][1], text, 0, len(text)
         offset = head[-1][1] + len(head[-1][2])
     pending: list[bytes] = []  # the start of a line not ended yet
     opening = not head  # the file's first bytes, where a byte order mark may stand
@@ -141,20 +145,23 @@ def _line_blocks(head: list[tuple[int, int, bytes]], stream: IO[bytes]) -> Itera
             read = start
         if end:
             if last := b"".join([*pending, read]):
-                yield offset, last
+                yield offset, last, 0, len(last)
             return
         cut = read.rfind(b"\n") + 1
         if cut == 0:
             pending.append(read)
             continue
-        if pending:
-            pending.append(read[:cut])
-            block = b"".join(pending)
-        else:
-            block = read if cut == len(read) else read[:cut]
+        begin = 0
+        if pending:  # the line begun in an earlier read, alone
+            begin = read.find(b"\n") + 1
+            pending.append(read[:begin])
+            first = b"".join(pending)
+            yield offset, first, 0, len(first)
+            offset += len(first)
+        if begin < cut:
+            yield offset, read, begin, cut
+            offset += cut - begin
         pending = [read[cut:]] if cut < len(read) else []
-        yield offset, block
-        offset += len(block)
 
 
 def _line_raw(position: int, number: int, offset: int, line: bytes) -> RawRound:
