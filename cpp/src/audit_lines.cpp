@@ -199,10 +199,12 @@ bool ints(Reader& line, std::int64_t* out, int most, int* count) noexcept {
 // Printable ASCII and no backslash: the lines this reader takes at all (the trailing CRs of a CRLF file
 // are taken off first, as the general reader takes them off).
 bool plain_line(std::string_view line) noexcept {
-  unsigned bad = 0;
+  // One byte of flags (c - 0x20 wraps below 0x20), so that the loop runs on whole vectors of bytes.
+  std::uint8_t bad = 0;
   for (const char ch : line) {
-    const auto c = static_cast<unsigned char>(ch);
-    bad |= static_cast<unsigned>(c < 0x20) | static_cast<unsigned>(c >= 0x7F) | static_cast<unsigned>(c == '\\');
+    const auto c = static_cast<std::uint8_t>(ch);
+    const auto printable = static_cast<std::uint8_t>(c - 0x20);
+    bad = static_cast<std::uint8_t>(bad | (printable > 0x5E) | (c == '\\'));
   }
   return bad == 0;
 }

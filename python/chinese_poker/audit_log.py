@@ -98,9 +98,9 @@ def _audit_json_lines(
         if text[end - 1 : end] == b"\n":  # the empty line after the last newline is not a line of the file
             status = status[:-1]
         if not (status == _GENERAL).any():
-            for _ in range(int(np.count_nonzero(status == _MATCHES))):
-                position += 1
-                yield []
+            matched = int(np.count_nonzero(status == _MATCHES))
+            position += matched
+            yield from [[] for _ in range(matched)]
             number += len(status)
             continue
         offset = block_offset
