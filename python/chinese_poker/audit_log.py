@@ -3,9 +3,10 @@ with a fast path for JSON Lines.
 
 The lines of the two common kinds (docs/FAIR.md, "Auditing fast"): output rounds of ``score --receipts``
 and compact replays, under a preset of one plain pack, are read, settled, their receipts' canonical bytes
-hashed and their deals redone in the compiled core, a chunk of lines per call with the GIL released. A
-line passes there only when every check matches; every other line (a mismatch, another shape, bad JSON)
-is audited by ``audit_record``, which names what differs. The reports are the same either way.
+hashed and their deals redone in the compiled core, the whole lines of a read of the log (``CHUNK_BYTES``)
+per call with the GIL released. A line passes there only when every check matches; every other line (a
+mismatch, another shape, bad JSON) is audited by ``audit_record``, which names what differs. The reports
+are the same either way.
 """
 
 from __future__ import annotations
