@@ -239,3 +239,111 @@ def test_other_spellings_and_broken_text_agree() -> None:
     assert report == general(text, None)
     assert report[:3] == [[], [], []]
     assert statuses(text, None)[:4] == [0, 2, 1, 1]  # a BOM is for the general reader to take off
+
+
+def test_blocks_of_every_size_give_the_same_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log is read a block of bytes at a time: a line cut by a block's end, a byte order mark cut
+    after its first bytes, CRLF, blank lines, a last line without newline, bytes that are not UTF-8 and
+    mismatches give the report (line numbers and byte offsets included) of the general path."""
+    lines = [json.dumps(line) for line in random_log(3, 6, None)]
+    broken = json.loads(lines[1])
+    broken["players"][0]["name"] = broken["players"][1]["name"]  # a name twice: an error
+    text = "\ufeff" + "\n\n".join(lines[:3]) + "\r\n  \n" + json.dumps(broken) + "\n" + "\n".join(lines[3:])
+    data = text.encode("utf-8") + b'\n{"id": 1, "players": "\xff"}\n' + lines[0].encode("ascii")
+    tampered = data.replace(b'"net": [', b'"net": [1', 1)
+    assert general(data, None) != general(tampered, None)
+    import chinese_poker.audit_log as audit_log_module  # noqa: PLC0415
+
+    for chunk in (1, 2, 3, 4, 7, 64, 1000, 1 << 20):
+        monkeypatch.setattr(audit_log_module, "CHUNK_BYTES", chunk)
+        for log in (data, tampered, data[3:], data.rstrip(b"0123456789}]\n"), b"\xef\xbb", b"", b"\n\n"):
+            assert fast(log, None) == general(log, None), (chunk, log[:20])
+            as_lines = [
+                ("error", str(found)) if isinstance(found, RoundError) else [str(m) for m in found]
+                for found in audit_log(io.BytesIO(log), None, json_lines=True)
+            ]
+            assert as_lines == general_lines(log)
+
+
+def general_lines(data: bytes) -> Report:
+    """The general path's report of bytes read as JSON Lines, whatever their content."""
+    report: Report = []
+    for raw in stream_rounds(io.BytesIO(data), json_lines=True).records:
+        try:
+            if raw.error is not None:
+                raise RoundError(raw.error, raw.where)
+            report.append([str(m) for m in audit_record(raw.data, raw.where, None)])
+        except RoundError as error:
+            report.append(("error", str(error)))
+    return report
+
+
+#: Bytes a mutation puts in: JSON's punctuation, digits, letters of its literals, a space.
+_MUTATION_BYTES = ' "{}[],:-+.0123456789eEtrufalsn'
+
+
+def mutated(text: str, rng: random.Random) -> str:
+    """``text`` with one byte changed, taken out or put in."""
+    at = rng.randrange(len(text))
+    byte = rng.choice(_MUTATION_BYTES)
+    kind = rng.randrange(3)
+    if kind == 0:
+        return text[:at] + byte + text[at + 1 :]
+    if kind == 1:
+        return text[:at] + text[at + 1 :]
+    return text[:at] + byte + text[at:]
+
+
+@pytest.mark.parametrize("key", [None, KEY])
+def test_random_byte_changes_agree(key: bytes | None) -> None:
+    """One byte of a line changed anywhere (most of an output round's bytes are the players' rows and
+    the pairs' breakdowns, which the fast path only checks as JSON): the same report as the general
+    path, whether the change breaks the JSON, changes a value the audit compares or one it does not."""
+    rng = random.Random(17 if key else 19)
+    base = [json.dumps(line) for line in random_log(4 if key else 6, 12, key)]
+    # The first line intact, so that the file reads as JSON Lines whatever the others hold.
+    lines = [base[0]] + [mutated(rng.choice(base), rng) for _ in range(400)]
+    data = ("\n".join(lines) + "\n").encode("ascii")
+    report = fast(data, key)
+    assert report == general(data, key)
+    assert len(report) == len(lines)
+    taken = statuses(data, key)[: len(lines)]
+    # Both kinds of change occur: those caught (a mismatch or an error) and those that keep every
+    # compared value (a name's letter, a row's text), which the fast path passes.
+    assert any(found for found in report)
+    assert taken.count(1) > 20
+    assert all(report[k] == [] for k, state in enumerate(taken) if state == 1)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "valid"),
+    [
+        ('"index": 0', '"index": 00', False),
+        ('"index": 0', '"index": 0.', False),
+        ('"index": 0', '"index": 0.5e-3', True),
+        ('"index": 0', '"index": 0e', False),
+        ('"index": 0', '"index": 1E+99999', True),  # inf to Python; the fast path leaves it
+        ('"index": 0', '"index": -', False),
+        ('"index": 0', '"index": 0x', False),
+        ('"foul": false', '"foul": fals', False),
+        ('"foul": false', '"foul": falsey', False),
+        ('"natural": null', '"natural": [[[[1]]]]', True),
+        ('"natural": null', '"natural": ' + "[" * 70 + "]" * 70, True),  # deeper than the fast path reads
+        ('"natural": null', '"natural": [1,]', False),
+        ('"natural": null', '"natural": {"a": 1,}', False),
+        ('"natural": null', '"natural": {"a" 1}', False),
+        ('"natural": null', '"natural": {}', True),
+        ('"natural": null', '"natural": [ ]', True),
+        ('"royalty": 0}', '"royalty": 0 }', True),
+        ('"royalty": 0}', '"royalty": 0,}', False),
+        ('"units": ', '"units": 1, "units": ', True),  # a key twice: the general reader keeps the last
+    ],
+)
+def test_broken_json_in_passed_over_values(old: str, new: str, valid: bool) -> None:
+    rng = random.Random(23)
+    line = json.dumps(output_line(replay_line(31, "pagat", 4, rng), None))
+    assert old in line
+    data = (line.replace(old, new, 1) + "\n").encode("ascii")
+    report = fast(data, None)
+    assert report == general(data, None)
+    assert (report == [[]]) == valid

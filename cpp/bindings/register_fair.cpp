@@ -131,7 +131,8 @@ std::string plain_text(const std::string& text, const char* what) {
 py::array_t<std::uint8_t> audit_lines_of(const py::bytes& text, const std::vector<std::string>& names,
                                          const std::vector<RulesSpec>& specs, const std::vector<std::string>& digests,
                                          const std::string& engine_name, const std::string& engine_version,
-                                         const std::string& receipt_format, const py::bytes& key) {
+                                         const std::string& receipt_format, const py::bytes& key, py::ssize_t begin,
+                                         py::ssize_t end) {
   if (names.size() != specs.size() || names.size() != digests.size()) {
     throw py::value_error("fair_audit_lines: names, specs and digests must be as long as each other");
   }
@@ -151,7 +152,13 @@ py::array_t<std::uint8_t> audit_lines_of(const py::bytes& text, const std::vecto
   config.engine_version = plain_text(engine_version, "the engine's version");
   config.receipt_format = plain_text(receipt_format, "the receipt format");
   config.key = std::string(view(key));
-  const std::string_view body = view(text);
+  const std::string_view whole = view(text);
+  const auto size = static_cast<py::ssize_t>(whole.size());
+  if (end < 0) end = size;
+  if (begin < 0 || begin > end || end > size) {
+    throw py::value_error("fair_audit_lines: begin and end must be offsets in text, begin <= end");
+  }
+  const std::string_view body = whole.substr(static_cast<std::size_t>(begin), static_cast<std::size_t>(end - begin));
   std::vector<std::uint8_t> status;
   {
     py::gil_scoped_release release;
@@ -167,10 +174,12 @@ py::array_t<std::uint8_t> audit_lines_of(const py::bytes& text, const std::vecto
 void register_fair(py::module_& m) {
   m.def("fair_audit_lines", &audit_lines_of, py::arg("text"), py::arg("names"), py::arg("specs"),
         py::arg("digests"), py::arg("engine_name"), py::arg("engine_version"), py::arg("receipt_format"),
-        py::arg("key"),
+        py::arg("key"), py::arg("begin") = 0, py::arg("end") = -1,
         "The audit's fast path over JSON Lines text (cpp/include/chinese_poker/audit_lines.hpp): one status\n"
         "per line split at newlines, 1 every check matches, 2 blank, 0 for the general path; the rules\n"
-        "presets it takes by name, spec and digest; key: the receipts' HMAC key (empty: none). Releases the GIL.");
+        "presets it takes by name, spec and digest; key: the receipts' HMAC key (empty: none); only\n"
+        "text[begin:end] is read (end -1: the end of text), so a block of a larger read needs no copy.\n"
+        "Releases the GIL.");
   m.def("fair_deal_seats", &deal_seats, py::arg("server_seed"), py::arg("client_seeds"), py::arg("nonce"),
         py::arg("pack"), py::arg("players"), py::arg("most"),
         "chinese_poker.fair.deal's kernel for bytes seeds (16..64 bytes; a list or tuple of 1 to 16 of 1..64\n"

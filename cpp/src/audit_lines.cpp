@@ -21,8 +21,168 @@ constexpr std::size_t kMaxClientSeeds = 16;
 constexpr std::string_view kDomain = "chinese-poker/deal/v1";
 
 // A line is read token by token by the shared JSON scanner. The line was checked first to hold only
-// printable ASCII and no backslash (plain_line), so its white space is spaces and a string has no escape.
-using Reader = json::Scanner;
+// printable ASCII and no backslash (plain_line), so its white space is spaces and a string is the bytes
+// up to the next quote: white space, strings, keys and the values only passed over (most of an output
+// round's bytes) are read here in tight loops over the bytes, and take exactly what the scanner takes on
+// such a line (the grammar of json::Scanner::skip_value, its limits on digits and depth included).
+struct Shape;
+
+class Reader : public json::Scanner {
+ public:
+  using json::Scanner::Scanner;
+
+  bool peek(char c) noexcept {
+    const char* p = spaces(here());
+    move_to(p);
+    return p < stop() && *p == c;
+  }
+  bool take(char c) noexcept {
+    if (!peek(c)) return false;
+    move_to(here() + 1);
+    return true;
+  }
+  bool string(std::string_view* out) noexcept {
+    const char* p = spaces(here());
+    if (p == stop() || *p != '"') return false;
+    const char* close = closing_quote(p + 1);
+    if (close == nullptr) return false;
+    *out = std::string_view(p + 1, static_cast<std::size_t>(close - p - 1));
+    move_to(close + 1);
+    return true;
+  }
+  bool key(std::string_view* out) noexcept { return string(out) && take(':'); }
+
+  // Any JSON value, checked and passed over.
+  bool skip_value() noexcept {
+    const char* p = value(here(), 0);
+    if (p == nullptr) return false;
+    move_to(p);
+    return true;
+  }
+
+  // A value spelled as `shape` (see Shape): its bytes those of the shape's runs, each hole a value
+  // passed over as skip_value passes over a value at that depth, or an integer (json::Scanner::int64,
+  // into *integer). A value that matches a shape is one skip_value takes, at the depths it gives its
+  // parts: `depth` is that of the shape's value. Taken: true, the position after it; else false, the
+  // position unchanged (the caller then reads the value as skip_value would).
+  bool shaped(const Shape& shape, int depth, std::int64_t* integer) noexcept;
+
+  // A value passed over as skip_value does; in a list, each item tried as `shape` first.
+  bool skip_list_of(const Shape& shape) noexcept {
+    constexpr int depth = 0;
+    if (!peek('[')) return skip_value();
+    take('[');
+    if (take(']')) return true;
+    do {
+      if (!shaped(shape, depth + 1, nullptr)) {
+        const char* p = value(here(), depth + 1);
+        if (p == nullptr) return false;
+        move_to(p);
+      }
+    } while (take(','));
+    return take(']');
+  }
+
+ private:
+  const char* here() const noexcept { return text().data() + pos(); }
+  const char* stop() const noexcept { return text().data() + end(); }
+  void move_to(const char* p) noexcept {
+    static_cast<json::Scanner&>(*this) = json::Scanner(text(), static_cast<std::size_t>(p - text().data()), end());
+  }
+
+  const char* spaces(const char* p) const noexcept {
+    while (p < stop() && *p == ' ') ++p;
+    return p;
+  }
+  const char* digits(const char* p) const noexcept {
+    while (p < stop() && json::is_digit(*p)) ++p;
+    return p;
+  }
+  // The closing quote of a string whose bytes start at `p`, or nullptr.
+  const char* closing_quote(const char* p) const noexcept {
+    while (p < stop() && *p != '"') ++p;
+    return p < stop() ? p : nullptr;
+  }
+  const char* literal(const char* p, std::string_view word) const noexcept {
+    if (static_cast<std::size_t>(stop() - p) < word.size() || std::memcmp(p, word.data(), word.size()) != 0) {
+      return nullptr;
+    }
+    p += word.size();
+    return p < stop() && json::is_word(*p) ? nullptr : p;
+  }
+  // json::Scanner::number(false, ...).
+  const char* number_end(const char* p) const noexcept {
+    if (p < stop() && *p == '-') ++p;
+    const char* first = p;
+    p = digits(p);
+    const auto count = static_cast<std::size_t>(p - first);
+    if (count == 0 || count > json::kMaxDigits || (count > 1 && *first == '0')) return nullptr;
+    if (p < stop() && *p == '.') {
+      const char* at = ++p;
+      p = digits(p);
+      if (p == at || static_cast<std::size_t>(p - at) > json::kMaxDigits) return nullptr;
+    }
+    if (p < stop() && (*p == 'e' || *p == 'E')) {
+      ++p;
+      if (p < stop() && (*p == '+' || *p == '-')) ++p;
+      const char* at = p;
+      p = digits(p);
+      if (p == at || p - at > 4) return nullptr;
+    }
+    return p < stop() && json::is_word(*p) ? nullptr : p;
+  }
+  // The end of the value at `p` (white space first), or nullptr: json::Scanner::skip_value(depth).
+  const char* value(const char* p, int depth) const noexcept {
+    if (depth > json::kMaxDepth) return nullptr;
+    p = spaces(p);
+    if (p == stop()) return nullptr;
+    switch (*p) {
+      case '"': {
+        const char* close = closing_quote(p + 1);
+        return close == nullptr ? nullptr : close + 1;
+      }
+      case '{': {
+        p = spaces(p + 1);
+        if (p < stop() && *p == '}') return p + 1;
+        while (true) {
+          if (p == stop() || *p != '"') return nullptr;
+          p = closing_quote(p + 1);
+          if (p == nullptr) return nullptr;
+          p = spaces(p + 1);
+          if (p == stop() || *p != ':') return nullptr;
+          p = value(p + 1, depth + 1);
+          if (p == nullptr) return nullptr;
+          p = spaces(p);
+          if (p == stop()) return nullptr;
+          if (*p == '}') return p + 1;
+          if (*p != ',') return nullptr;
+          p = spaces(p + 1);
+        }
+      }
+      case '[': {
+        p = spaces(p + 1);
+        if (p < stop() && *p == ']') return p + 1;
+        while (true) {
+          p = value(p, depth + 1);
+          if (p == nullptr) return nullptr;
+          p = spaces(p);
+          if (p == stop()) return nullptr;
+          if (*p == ']') return p + 1;
+          if (*p != ',') return nullptr;
+          ++p;
+        }
+      }
+      case 't':
+        return literal(p, "true");
+      case 'f':
+        return literal(p, "false");
+      case 'n':
+        return literal(p, "null");
+      default:
+        return number_end(p);
+    }
+  }
+};
 
 // A list of at most `most` int64 values.
 bool ints(Reader& line, std::int64_t* out, int most, int* count) noexcept {
@@ -39,10 +199,12 @@ bool ints(Reader& line, std::int64_t* out, int most, int* count) noexcept {
 // Printable ASCII and no backslash: the lines this reader takes at all (the trailing CRs of a CRLF file
 // are taken off first, as the general reader takes them off).
 bool plain_line(std::string_view line) noexcept {
-  unsigned bad = 0;
+  // One byte of flags (c - 0x20 wraps below 0x20), so that the loop runs on whole vectors of bytes.
+  std::uint8_t bad = 0;
   for (const char ch : line) {
-    const auto c = static_cast<unsigned char>(ch);
-    bad |= static_cast<unsigned>(c < 0x20) | static_cast<unsigned>(c >= 0x7F) | static_cast<unsigned>(c == '\\');
+    const auto c = static_cast<std::uint8_t>(ch);
+    const auto printable = static_cast<std::uint8_t>(c - 0x20);
+    bad = static_cast<std::uint8_t>(bad | (printable > 0x5E) | (c == '\\'));
   }
   return bad == 0;
 }
@@ -338,13 +500,109 @@ bool rows_ascending(const std::uint8_t* hand) noexcept {
   return true;
 }
 
+// A JSON text with holes: runs of bytes to match as they stand, each followed by a hole, a value
+// ('*' in the text) or an integer ('='), and the depth of the hole below the text's value. The text puts
+// ", " and ": " between tokens and no '*', '=' or bracket inside its strings, so that what matches it is
+// a value json::Scanner::skip_value takes.
+struct Shape {
+  struct Part {
+    std::size_t begin = 0, length = 0;  // the run: text[begin, begin + length)
+    char hole = '\0';                   // '*', '=', or '\0' after the last run
+    int depth = 0;
+  };
+  static constexpr int kMostParts = 48;  // a shape of more parts does not compile (constexpr)
+  std::string_view text;
+  Part parts[kMostParts] = {};
+  int count = 0;
+
+  explicit constexpr Shape(std::string_view shape) : text(shape) {
+    std::size_t begin = 0;
+    int depth = 0;
+    for (std::size_t k = 0; k <= shape.size(); ++k) {
+      const char c = k < shape.size() ? shape[k] : '\0';
+      if (c == '{' || c == '[') ++depth;
+      if (c == '}' || c == ']') --depth;
+      if (c == '*' || c == '=' || c == '\0') {
+        parts[count] = Part{begin, k - begin, c, depth};
+        ++count;
+        begin = k + 1;
+      }
+    }
+  }
+};
+
+// Whether the `n` bytes at `a` and `b` are the same, compared in words (the runs of a shape are short:
+// a call of memcmp for each cost more than the comparison).
+bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+  std::uint64_t x = 0, y = 0;
+  for (; n >= 8; a += 8, b += 8, n -= 8) {
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  if (n >= 4) {  // the first and the last 4 bytes (overlapping)
+    std::uint32_t u = 0, v = 0, w = 0, z = 0;
+    std::memcpy(&u, a, 4);
+    std::memcpy(&v, b, 4);
+    std::memcpy(&w, a + n - 4, 4);
+    std::memcpy(&z, b + n - 4, 4);
+    return u == v && w == z;
+  }
+  for (; n > 0; ++a, ++b, --n) {
+    if (*a != *b) return false;
+  }
+  return true;
+}
+
+bool Reader::shaped(const Shape& shape, int depth, std::int64_t* integer) noexcept {
+  if (depth > json::kMaxDepth) return false;
+  const char* p = spaces(here());
+  for (int k = 0; k < shape.count; ++k) {
+    const Shape::Part& part = shape.parts[k];
+    if (static_cast<std::size_t>(stop() - p) < part.length || !same_bytes(p, shape.text.data() + part.begin, part.length)) {
+      return false;
+    }
+    p += part.length;
+    if (part.hole == '*') {
+      p = value(p, depth + part.depth);
+      if (p == nullptr) return false;
+    } else if (part.hole == '=') {
+      Reader number(text(), static_cast<std::size_t>(p - text().data()), end());
+      if (integer == nullptr || !number.int64(integer)) return false;
+      p = number.here();
+    }
+  }
+  move_to(p);
+  return true;
+}
+
+// The spelling of an output round's players and pairs as `chinese-poker score` writes them (Python's
+// json.dumps of formats.output.settlement_dict): read by their shape first, each key compared as a run of
+// bytes. A value of any other spelling, key order or set of keys is read key by key.
+constexpr Shape kPlayerShape{
+    R"({"name": *, "index": *, "net": *, "foul": *, "natural": *, "surrendered": *, "home_run": *, "rows": )"
+    R"({"front": {"cards": *, "strength": *, "category": *, "text": *, "royalty": *}, )"
+    R"("middle": {"cards": *, "strength": *, "category": *, "text": *, "royalty": *}, )"
+    R"("back": {"cards": *, "strength": *, "category": *, "text": *, "royalty": *}}})"};
+constexpr Shape kPairShape{
+    R"({"i": *, "j": *, "decided_by": *, "rows": [*, *, *], "foul": [*, *], "natural": [*, *], )"
+    R"("royalties": [[*, *, *], [*, *, *]], "surrendered": [*, *], )"
+    R"("natural_units": *, "surrender_units": *, "row_units": *, "royalty_units": *, "overall_units": *, )"
+    R"("scoop": *, "scoop_bonus_units": *, "multiplier": *, "subtotal": *, "stake": *, "home_run": *, "units": =})"};
+
 // The pairs' "units" of an output round: each pair an object whose "units" is an integer.
 bool output_units(Reader& line, std::int64_t* units, int* count) noexcept {
   if (!line.take('[')) return false;
   *count = 0;
   if (line.take(']')) return true;
   do {
-    if (*count == kMaxPairs || !line.take('{')) return false;
+    if (*count == kMaxPairs) return false;
+    // Each member's value is passed over at depth 0, as skip_value() below does.
+    if (line.shaped(kPairShape, -1, units + *count)) {
+      ++*count;
+      continue;
+    }
+    if (!line.take('{')) return false;
     bool seen = false;
     if (!line.peek('}')) {
       do {
@@ -609,7 +867,7 @@ bool read_top(Reader& line, const AuditConfig& config, Top* top) noexcept {
         line = copy;
         top->players_read = true;
       } else if (ok) {
-        ok = line.skip_value();
+        ok = line.skip_list_of(kPlayerShape);
       }
     } else if (key == "deal") {
       ok = once(&top->has_deal) && read_deal(line, &top->deal);

@@ -336,6 +336,8 @@ def fair_audit_lines(
     engine_version: str,
     receipt_format: str,
     key: bytes,
+    begin: int = 0,
+    end: int = -1,
 ) -> npt.NDArray[np.uint8]: ...
 def fantasyland_solve(
     cards: bytes, rules: RulesSpec, stay_value: float

@@ -3,17 +3,20 @@ with a fast path for JSON Lines.
 
 The lines of the two common kinds (docs/FAIR.md, "Auditing fast"): output rounds of ``score --receipts``
 and compact replays, under a preset of one plain pack, are read, settled, their receipts' canonical bytes
-hashed and their deals redone in the compiled core, a chunk of lines per call with the GIL released. A
-line passes there only when every check matches; every other line (a mismatch, another shape, bad JSON)
-is audited by ``audit_record``, which names what differs. The reports are the same either way.
+hashed and their deals redone in the compiled core, the whole lines of a read of the log (``CHUNK_BYTES``)
+per call with the GIL released. A line passes there only when every check matches; every other line (a
+mismatch, another shape, bad JSON) is audited by ``audit_record``, which names what differs. The reports
+are the same either way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
-from itertools import chain, islice
+from itertools import chain
 from typing import IO
+
+import numpy as np
 
 import chinese_poker._core as _core
 import chinese_poker._jsontext as jsontext
@@ -30,12 +33,12 @@ from chinese_poker.formats.rounds import ENGINE, RoundError, rules_digest
 from chinese_poker.receipts import RECEIPT_FORMAT, _check_key
 from chinese_poker.rules import Rules, core_spec
 
-__all__ = ["CHUNK_LINES", "audit_log"]
+__all__ = ["CHUNK_BYTES", "audit_log"]
 
-#: Lines handed to the core at a time.
-CHUNK_LINES = 2048
+#: Bytes read from the stream at a time: the whole lines among them are handed to the core in one call.
+CHUNK_BYTES = 1 << 20
 
-_MATCHES, _BLANK = 1, 2
+_GENERAL, _MATCHES, _BLANK = 0, 1, 2
 
 #: One audited round: its mismatches (none: everything matches), or the error that it cannot be read.
 AuditResult = list[Mismatch] | RoundError
@@ -67,7 +70,7 @@ def audit_log(
     if json_lines is None:  # as stream_rounds decides
         json_lines, head = sniff_json_lines(lines)
     if json_lines:
-        yield from _audit_json_lines(chain(head, lines), secret)
+        yield from _audit_json_lines(head, stream, secret)
         return
     for raw in _document(chain(head, lines)).records:
         yield _audit_raw(raw, secret)
@@ -82,22 +85,84 @@ def _audit_raw(raw: RawRound, key: bytes | None) -> AuditResult:
         return error
 
 
-def _audit_json_lines(lines: Iterable[tuple[int, int, bytes]], key: bytes | None) -> Iterator[AuditResult]:
+def _audit_json_lines(
+    head: list[tuple[int, int, bytes]], stream: IO[bytes], key: bytes | None
+) -> Iterator[AuditResult]:
+    """The rounds of JSON Lines: the ``head`` lines already read (numbered), then the rest of ``stream``
+    read a block of whole lines at a time."""
     names, specs, digests = _fast_rules()
-    engine = (str(ENGINE["name"]), str(ENGINE["version"]))
+    config = (names, specs, digests, str(ENGINE["name"]), str(ENGINE["version"]), RECEIPT_FORMAT, key or b"")
     position = 0
-    source = iter(lines)
-    while chunk := list(islice(source, CHUNK_LINES)):
-        text = b"".join(line for _, _, line in chunk)
-        status = _core.fair_audit_lines(text, names, specs, digests, *engine, RECEIPT_FORMAT, key or b"")
-        for (number, offset, line), state in zip(chunk, status.tolist()):
-            if state == _BLANK:
+    number = head[0][0] if head else 1  # of the block's first line
+    for block_offset, text, begin, end in _line_blocks(head, stream):
+        status = _core.fair_audit_lines(text, *config, begin, end)
+        if text[end - 1 : end] == b"\n":  # the empty line after the last newline is not a line of the file
+            status = status[:-1]
+        if not (status == _GENERAL).any():
+            matched = int(np.count_nonzero(status == _MATCHES))
+            position += matched
+            yield from [[] for _ in range(matched)]
+            number += len(status)
+            continue
+        offset = block_offset
+        for line, state in zip(text[begin:end].split(b"\n"), status.tolist()):
+            if state != _BLANK:
+                position += 1
+                if state == _MATCHES:
+                    yield []
+                else:
+                    yield _audit_raw(_line_raw(position, number, offset, line), key)
+            number += 1
+            offset += len(line) + 1
+
+
+def _line_blocks(
+    head: list[tuple[int, int, bytes]], stream: IO[bytes]
+) -> Iterator[tuple[int, bytes, int, int]]:
+    """Whole lines in blocks: (the block's byte offset in the file, bytes, the block's start and end in
+    them), the ``head`` lines first, then the rest of ``stream``, a read at a time (a block is most of a
+    read, not a copy of it). Lines end at b"\\n" as ``formats.records._numbered_lines`` splits them, and a
+    leading byte order mark is skipped as it skips it (counted in the offsets)."""
+    offset = 0
+    if head:
+        text = b"".join(line for _, _, line in head)
+        yield head[0][1], text, 0, len(text)
+        offset = head[-1][1] + len(head[-1][2])
+    pending: list[bytes] = []  # the start of a line not ended yet
+    opening = not head  # the file's first bytes, where a byte order mark may stand
+    while True:
+        read = stream.read(CHUNK_BYTES)
+        end = not read
+        if opening:
+            pending.append(read)
+            start = b"".join(pending)
+            if len(start) < len(jsontext.BOM) and not end:
+                pending = [start]
                 continue
-            position += 1
-            if state == _MATCHES:
-                yield []
-                continue
-            yield _audit_raw(_line_raw(position, number, offset, line), key)
+            opening, pending = False, []
+            if start.startswith(jsontext.BOM):
+                start = start[len(jsontext.BOM) :]
+                offset += len(jsontext.BOM)
+            read = start
+        if end:
+            if last := b"".join([*pending, read]):
+                yield offset, last, 0, len(last)
+            return
+        cut = read.rfind(b"\n") + 1
+        if cut == 0:
+            pending.append(read)
+            continue
+        begin = 0
+        if pending:  # the line begun in an earlier read, alone
+            begin = read.find(b"\n") + 1
+            pending.append(read[:begin])
+            first = b"".join(pending)
+            yield offset, first, 0, len(first)
+            offset += len(first)
+        if begin < cut:
+            yield offset, read, begin, cut
+            offset += cut - begin
+        pending = [read[cut:]] if cut < len(read) else []
 
 
 def _line_raw(position: int, number: int, offset: int, line: bytes) -> RawRound:
