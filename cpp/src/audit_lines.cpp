@@ -184,17 +184,6 @@ class Reader : public json::Scanner {
   }
 };
 
-// A list of at most `most` int64 values.
-bool ints(Reader& line, std::int64_t* out, int most, int* count) noexcept {
-  if (!line.take('[')) return false;
-  *count = 0;
-  if (line.take(']')) return true;
-  do {
-    if (*count == most || !line.int64(out + *count)) return false;
-    ++*count;
-  } while (line.take(','));
-  return line.take(']');
-}
 
 // Printable ASCII and no backslash: the lines this reader takes at all (the trailing CRs of a CRLF file
 // are taken off first, as the general reader takes them off).
@@ -375,7 +364,7 @@ bool read_receipt(Reader& line, Receipt* out) noexcept {
       ok = line.word("null");
     } else if (key == "net") {
       bit = 1u << 9;
-      ok = ints(line, out->net, kMaxPlayers, &out->net_count);
+      ok = json::int64_list(line, out->net, kMaxPlayers, &out->net_count);
     } else if (key == "pairs") {
       bit = 1u << 10;
       ok = read_receipt_pairs(line, out);
@@ -853,7 +842,7 @@ bool read_top(Reader& line, const AuditConfig& config, Top* top) noexcept {
     } else if (key == "rules_digest") {
       ok = once(&top->has_digest) && (line.word("null") || line.string(&top->digest));
     } else if (key == "net") {
-      ok = once(&top->has_net) && ints(line, top->net, kMaxPlayers, &top->net_count);
+      ok = once(&top->has_net) && json::int64_list(line, top->net, kMaxPlayers, &top->net_count);
     } else if (key == "pairs") {
       ok = once(&top->has_pairs) && output_units(line, top->units, &top->units_count);
     } else if (key == "id") {

@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace chinese_poker::json {
 
@@ -410,6 +411,21 @@ inline bool decode_string(std::string_view raw, std::string* out) {
     }
   }
   return true;
+}
+
+// A list of at most `most` int64 values into `out`, `*count` of them, read by `reader` (a Scanner, or a
+// reader that shadows its take and int64 with faster ones for its lines). `most` takes the type of
+// `*count` (not deduced), so a constant of another integer type converts.
+template <class Reader, class Count>
+bool int64_list(Reader& reader, std::int64_t* out, typename std::common_type<Count>::type most, Count* count) noexcept {
+  if (!reader.take('[')) return false;
+  *count = 0;
+  if (reader.take(']')) return true;
+  do {
+    if (*count == most || !reader.int64(out + *count)) return false;
+    ++*count;
+  } while (reader.take(','));
+  return reader.take(']');
 }
 
 }  // namespace chinese_poker::json

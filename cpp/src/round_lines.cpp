@@ -469,17 +469,6 @@ bool read_any_players(Line& line, int max_players, Reading* reading) {
   return true;
 }
 
-// A list of at most `most` int64 values into `out`.
-bool int_list(Line& line, std::int64_t* out, std::size_t most, std::size_t* count) noexcept {
-  if (!line.take('[')) return false;
-  *count = 0;
-  if (line.take(']')) return true;
-  do {
-    if (*count == most || !line.int64(out + *count)) return false;
-    ++*count;
-  } while (line.take(','));
-  return line.take(']');
-}
 
 bool read_stakes(Line& line, Reading* reading) noexcept {
   if (line.word("null")) return true;
@@ -490,7 +479,8 @@ bool read_stakes(Line& line, Reading* reading) noexcept {
   do {
     if (reading->stake_rows == kMaxPlayers) return false;
     std::size_t count = 0;
-    if (!int_list(line, reading->stakes + reading->stake_rows * kMaxPlayers, kMaxPlayers, &count)) return false;
+    std::int64_t* row = reading->stakes + reading->stake_rows * kMaxPlayers;
+    if (!json::int64_list(line, row, kMaxPlayers, &count)) return false;
     // Every row as long as the first: the matrix is square, checked against the player count later.
     if (reading->stake_rows > 0 && count != reading->stake_columns) return false;
     reading->stake_columns = count;
@@ -566,7 +556,7 @@ bool read_any_round(Line& line, int max_players, bool read_rules, Reading* readi
         } else {
           reading->has_bets = true;
           std::size_t count = 0;
-          ok = int_list(line, reading->bets, kMaxPlayers, &count);
+          ok = json::int64_list(line, reading->bets, kMaxPlayers, &count);
           reading->bet_count = count;
         }
       } else if (key == "expected" || key == "tags" || key == "note") {

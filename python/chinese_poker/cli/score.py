@@ -235,11 +235,7 @@ def _score(
             try:
                 rnd, settlement = settle_record(raw, rules)
             except RoundError as error:
-                message = f"{source}: {one_line(error)}"
-                if not args.keep_going:
-                    raise CliError(message) from None
-                progress.clear()
-                print(f"{PROG}: error: {message}", file=sys.stderr)
+                report_bad_round(error, args, progress, source)
                 bad += 1
                 progress.update(count)
                 continue
@@ -268,6 +264,16 @@ def _score(
         print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2
     return 0
+
+
+def report_bad_round(error: RoundError, args: argparse.Namespace, progress: Progress, source: str) -> None:
+    """A round that could not be settled: the command's error without ``--keep-going``, else its line on
+    stderr (the progress bar cleared first)."""
+    message = f"{source}: {one_line(error)}"
+    if not args.keep_going:
+        raise CliError(message) from None
+    progress.clear()
+    print(f"{PROG}: error: {message}", file=sys.stderr)
 
 
 def _regular_file(stream: IO[bytes]) -> bool:
@@ -304,11 +310,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
 
     def report(error: RoundError) -> None:
         nonlocal bad
-        message = f"{source}: {one_line(error)}"
-        if not args.keep_going:
-            raise CliError(message) from None
-        progress.clear()
-        print(f"{PROG}: error: {message}", file=sys.stderr)
+        report_bad_round(error, args, progress, source)
         bad += 1
 
     def emit() -> None:

@@ -210,6 +210,13 @@ def _answers(ok: dict[str, Any], *errors: int) -> dict[str, Any]:
     return answers
 
 
+def _json_post(summary: str, request: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+    """A POST endpoint taking and answering one JSON document of the given schemas."""
+    body = {"required": True, "content": {"application/json": {"schema": request}}}
+    ok = {"description": "ok", "content": {"application/json": {"schema": answer}}}
+    return {"post": {"summary": summary, "requestBody": body, "responses": _answers(ok, 400, 408, 413, 422)}}
+
+
 def _query(name: str, description: str, schema: dict[str, Any], *, required: bool = False) -> dict[str, Any]:
     return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
 
@@ -273,59 +280,29 @@ def openapi_document() -> dict[str, Any]:
                 ),
             }
         },
-        "/v1/check": {
-            "post": {
-                "summary": "is a setting legal, which natural, why a foul",
-                "requestBody": {"required": True, **_json_body("check_request")},
-                "responses": _answers({**ok, **_json_body("check_answer")}, 400, 408, 413, 422),
-            }
-        },
-        "/v1/arrange": {
-            "post": {
-                "summary": "a legal setting for 13 cards, chosen by `arrange`",
-                "requestBody": {"required": True, **_json_body("arrange_request")},
-                "responses": _answers({**ok, **_json_body("arrange_answer")}, 400, 408, 413, 422),
-            }
-        },
-        "/v1/suggest": {
-            "post": {
-                "summary": "the best few distinct settings of 13 cards and why, by `suggest`",
-                "requestBody": {"required": True, **_json_body("suggest_request")},
-                "responses": _answers({**ok, **_json_body("suggest_answer")}, 400, 408, 413, 422),
-            }
-        },
-        "/v1/ofc/advise": {
-            "post": {
-                "summary": "every legal open-face placement with its expected units, by `ofc.advise`",
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": {"type": "object"}}},
-                },
-                "responses": _answers(
-                    {**ok, "content": {"application/json": {"schema": {"type": "object"}}}},
-                    400,
-                    408,
-                    413,
-                    422,
-                ),
-            }
-        },
-        "/v1/ofc/fantasyland": {
-            "post": {
-                "summary": "the exact best setting of a fantasyland hand of 14 to 17 cards",
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": {"type": "object"}}},
-                },
-                "responses": _answers(
-                    {**ok, "content": {"application/json": {"schema": {"type": "object"}}}},
-                    400,
-                    408,
-                    413,
-                    422,
-                ),
-            }
-        },
+        "/v1/check": _json_post(
+            "is a setting legal, which natural, why a foul", _ref("check_request"), _ref("check_answer")
+        ),
+        "/v1/arrange": _json_post(
+            "a legal setting for 13 cards, chosen by `arrange`",
+            _ref("arrange_request"),
+            _ref("arrange_answer"),
+        ),
+        "/v1/suggest": _json_post(
+            "the best few distinct settings of 13 cards and why, by `suggest`",
+            _ref("suggest_request"),
+            _ref("suggest_answer"),
+        ),
+        "/v1/ofc/advise": _json_post(
+            "every legal open-face placement with its expected units, by `ofc.advise`",
+            {"type": "object"},
+            {"type": "object"},
+        ),
+        "/v1/ofc/fantasyland": _json_post(
+            "the exact best setting of a fantasyland hand of 14 to 17 cards",
+            {"type": "object"},
+            {"type": "object"},
+        ),
         "/v1/verify": {
             "post": {
                 "summary": "check one log line (as `chinese-poker audit`), one receipt or one deal",
