@@ -1,5 +1,5 @@
 // Arranging 13 cards: every legal setting, the strongest one, and the one with the greatest expected units
-// against a field of opponents (issue 5).
+// against a field of opponents (docs/ARRANGING.md).
 #pragma once
 
 #include <cstddef>
