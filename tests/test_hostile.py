@@ -7,8 +7,6 @@ import itertools
 import json
 import os
 import random
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ from chinese_poker import HandCategory, category, describe, evaluate, evaluate_b
 from chinese_poker.cli import main
 from chinese_poker.cli.progress import Progress
 from chinese_poker.evaluation import _all_strengths
+from peak_memory import score_peak_memory
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -455,19 +454,6 @@ def test_score_streams_200000_rounds_in_flat_memory(tmp_path: Path) -> None:
     with path.open("wb") as stream:
         for _ in range(count // 1000):
             stream.write((GOOD_LINE + b"\n") * 1000)
-    script = (
-        "import resource, subprocess, sys\n"
-        "child = subprocess.Popen([sys.executable, '-m', 'chinese_poker', 'score', sys.argv[1],"
-        " '--format', 'jsonl', '--progress', 'never'], stdout=subprocess.PIPE)\n"
-        "lines = 0\n"
-        "for chunk in iter(lambda: child.stdout.read(1 << 20), b''):\n"
-        "    lines += chunk.count(b'\\n')\n"
-        "code = child.wait()\n"
-        "print(code, lines, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True, timeout=900
-    )
-    code, lines, peak_kib = (int(field) for field in result.stdout.split())
+    code, lines, peak_kib = score_peak_memory(path, "--format", "jsonl", "--progress", "never")
     assert (code, lines) == (0, count)
     assert peak_kib < 200 * 1024, f"peak RSS {peak_kib / 1024:.0f} MiB"

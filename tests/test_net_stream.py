@@ -14,8 +14,6 @@ import io
 import json
 import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from chinese_poker.cli.common import dumps
 from chinese_poker.formats import net_stream as net_stream_module
 from chinese_poker.formats.vectors import random_round
 from chinese_poker.rules import Rules
+from peak_memory import score_peak_memory
 
 PRESETS = ("pagat", "pagat-bonus", "capsa-susun", "shisanshui-app", "pusoy", "ofc")
 RULES = {name: Rules.preset(name) for name in PRESETS}
@@ -209,19 +208,8 @@ def test_net_output_streams_in_flat_memory(tmp_path: Path) -> None:
     with path.open("wb") as stream:
         for _ in range(count // 1000):
             stream.write(line * 1000)
-    script = (
-        "import resource, subprocess, sys\n"
-        "child = subprocess.Popen([sys.executable, '-m', 'chinese_poker', 'score', sys.argv[1],"
-        " '--format', 'jsonl', '--output', 'net', '--progress', 'never'], stdout=subprocess.PIPE)\n"
-        "lines = 0\n"
-        "for chunk in iter(lambda: child.stdout.read(1 << 20), b''):\n"
-        "    lines += chunk.count(b'\\n')\n"
-        "code = child.wait()\n"
-        "print(code, lines, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    code, lines, peak_kib = score_peak_memory(
+        path, "--format", "jsonl", "--output", "net", "--progress", "never"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True, timeout=900
-    )
-    code, lines, peak_kib = (int(field) for field in result.stdout.split())
     assert (code, lines) == (0, count)
     assert peak_kib < 200 * 1024, f"peak RSS {peak_kib / 1024:.0f} MiB"
