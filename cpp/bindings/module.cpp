@@ -14,4 +14,5 @@ PYBIND11_MODULE(_core, m, pybind11::mod_gil_not_used()) {
   chinese_poker::bindings::register_round_output(m);
   chinese_poker::bindings::register_fair(m);
   chinese_poker::bindings::register_ofc(m);
+  chinese_poker::bindings::register_arrow(m);
 }

@@ -13,6 +13,7 @@
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/parallel.hpp"
 #include "chinese_poker/rules.hpp"
+#include "chinese_poker/settle.hpp"
 
 namespace chinese_poker::bindings {
 
@@ -26,6 +27,7 @@ void register_round_lines(pybind11::module_& m);
 void register_round_output(pybind11::module_& m);
 void register_fair(pybind11::module_& m);
 void register_ofc(pybind11::module_& m);
+void register_arrow(pybind11::module_& m);
 
 // The card parser: a card text or an iterable of card strings and codes, repeats rejected (ValueError or
 // TypeError naming the token and its position), except that a card of a suit in `extra_suits` (bit s for
@@ -80,5 +82,11 @@ const std::uint8_t* thirteen_codes(const pybind11::bytes& cards, const char* wha
 // for a single call). `by_player`: the group is players x 13 cards, so the position names a player and an
 // index within its 13 (and a repeat names the other holder).
 [[noreturn]] void raise_card_issue(const CardIssue& issue, const char* item_label, bool by_player);
+
+// Raises the InputError of a round the core rejected, worded by its status: `stakes` (players x players),
+// `bets` and `banker` point at that round's values where the batch gave them (nullptr otherwise).
+[[noreturn]] void raise_settle_error(const SettleError& error, const RulesSpec& rules, const std::int64_t* stakes,
+                                     int players, const std::int64_t* bets = nullptr,
+                                     const std::int64_t* banker = nullptr);
 
 }  // namespace chinese_poker::bindings

@@ -39,9 +39,10 @@ py::tuple triple(const T (&v)[3]) {
   return py::make_tuple(v[0], v[1], v[2]);
 }
 
+}  // namespace
+
 [[noreturn]] void raise_settle_error(const SettleError& error, const RulesSpec& rules, const std::int64_t* stakes,
-                                     int players, const std::int64_t* bets = nullptr,
-                                     const std::int64_t* banker = nullptr) {
+                                     int players, const std::int64_t* bets, const std::int64_t* banker) {
   Where where;
   where.item = error.round;
   where.player = error.player;
@@ -128,6 +129,8 @@ py::tuple triple(const T (&v)[3]) {
   }
   raise_input_error("unknown", round + "the core rejected the round", where);
 }
+
+namespace {
 
 std::vector<bool> flags(const py::sequence& values, const char* name, int players) {
   if (static_cast<int>(values.size()) != players) {

@@ -217,6 +217,13 @@ def settle_batch(
     fantasyland: npt.NDArray[np.bool_] | None = None,
     threads: int = 1,
 ) -> npt.NDArray[np.int64]: ...
+def settle_seats(
+    codes: npt.NDArray[np.uint8],
+    offsets: npt.NDArray[np.int64],
+    rules_index: npt.NDArray[np.int64] | None,
+    rules: Sequence[RulesSpec],
+    threads: int = 1,
+) -> npt.NDArray[np.int64]: ...
 def settle_batch_detail(
     rounds: npt.NDArray[np.uint8],
     rules: RulesSpec,

@@ -14,6 +14,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 import chinese_poker._core as _core
+from chinese_poker._threads import thread_count
 from chinese_poker.arrange import DEFAULT_STRATEGY, arrange_batch
 from chinese_poker.arrow._columns import (
     CARDS,
@@ -28,7 +29,7 @@ from chinese_poker.arrow._columns import (
 from chinese_poker.formats.round_parse import rules_digest
 from chinese_poker.hand import RulesLike, rules_or_default
 from chinese_poker.presets import PRESET_NAMES
-from chinese_poker.rules import Rules
+from chinese_poker.rules import Rules, core_spec
 from chinese_poker.settle import settle_batch
 
 __all__ = ["Batch", "arrange_arrow", "settle_arrow"]
@@ -193,11 +194,35 @@ def _scatter(
     return _list_array(offsets, out, large)
 
 
+#: The per-round input columns: a batch with any of them settles group by group through ``settle_batch``.
+_INPUT_COLUMNS = ("declared", "surrender", "fantasyland", "bets", "stakes", "banker")
+
+
 def _settle_one(
-    batch: pa.RecordBatch, default: Rules, detail: bool, threads: int, first: int
+    batch: pa.RecordBatch, default: Rules, detail: bool, threads: int, first: int, *, gather: str = "core"
 ) -> pa.RecordBatch:
     cards = read_cards(batch)
     rules_index, rules = _rules_per_row(batch, default)
+    plain = not detail and not any(name in batch.schema.names for name in _INPUT_COLUMNS)
+    if gather == "core" and plain and batch.num_rows:
+        # Cards and rules only: one C++ pass groups the rounds, gathers each group's cards from the Arrow
+        # buffer and writes the nets back in the input's order (the GIL released throughout).
+        specs = [core_spec(r) for r in rules]
+        index = rules_index if len(rules) > 1 else None
+        try:
+            net = _core.settle_seats(cards.codes, cards.offsets, index, specs, threads)
+        except _core.InputError as error:
+            raise _located(error, _Group(rules[0], 0, None, cards.offsets[:-1])) from None
+        whole = _Group(rules[0], 0, None, cards.offsets[:-1])
+        return _output(
+            batch,
+            cards,
+            rules_index=rules_index,
+            rules=rules,
+            results=[(whole, net.reshape(1, -1))],
+            detail=False,
+            first=first,
+        )
     declared = seat_flags(batch, "declared", cards)
     surrender = seat_flags(batch, "surrender", cards)
     fantasyland = seat_flags(batch, "fantasyland", cards)
@@ -294,6 +319,7 @@ def settle_arrow(
     of the Arrow buffers; the results are in the input's order. A bad column, value or round raises
     ValueError naming the column and the row."""
     default = rules_or_default(rules)
+    threads = thread_count(threads, "settle_arrow")
     out: list[pa.RecordBatch] = []
     first = 0
     for part in _batches(batch, "settle_arrow"):

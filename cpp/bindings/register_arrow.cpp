@@ -1,0 +1,190 @@
+// Settling a batch of rounds laid out as Arrow lays a list<fixed_size_list<uint8>[13]> column: every seat's
+// 13 codes one after the other (the values buffer, read in place) and per round the offset of its first
+// seat. Rounds of several player counts and rules are grouped in one pass (a counting sort by key), each
+// group's cards gathered into one contiguous block for the batch kernel, and the nets written back at each
+// round's own seats, all with the GIL released.
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <string>
+#include <vector>
+
+#include "chinese_poker/settle.hpp"
+#include "register.hpp"
+
+namespace py = pybind11;
+
+namespace chinese_poker::bindings {
+
+namespace {
+
+// One key per (rules, player count): rules index * kKeyStride + players, groups settled in key order.
+constexpr std::int64_t kKeyStride = 8;
+
+struct GroupedFailure {
+  SettleError error;
+  std::size_t rules = 0;
+  int players = 0;
+};
+
+// Rounds per kernel call (times the threads): a group is gathered a block at a time, so the block and its
+// nets stay in cache between the gather, the kernel and the write back.
+constexpr std::size_t kBlockRounds = 8192;
+
+// Copies `players` seats of 13 codes (a compile-time size: plain moves, not a call per round).
+template <int Players>
+void gather_rounds(const std::uint8_t* codes, const std::int64_t* offsets, const std::size_t* rows, std::size_t size,
+                   std::uint8_t* block) {
+  constexpr std::size_t bytes = static_cast<std::size_t>(Players) * 13;
+  for (std::size_t g = 0; g < size; ++g) std::memcpy(block + g * bytes, codes + offsets[rows[g]] * 13, bytes);
+}
+
+template <int Players>
+void scatter_nets(const std::int64_t* block_net, const std::int64_t* offsets, const std::size_t* rows,
+                  std::size_t size, std::int64_t* net) {
+  constexpr std::size_t bytes = static_cast<std::size_t>(Players) * sizeof(std::int64_t);
+  for (std::size_t g = 0; g < size; ++g) std::memcpy(net + offsets[rows[g]], block_net + g * Players, bytes);
+}
+
+template <class Run>
+void by_players(int players, Run run) {
+  switch (players) {
+    case 2: run(std::integral_constant<int, 2>{}); break;
+    case 3: run(std::integral_constant<int, 3>{}); break;
+    case 4: run(std::integral_constant<int, 4>{}); break;
+    case 5: run(std::integral_constant<int, 5>{}); break;
+    default: run(std::integral_constant<int, 6>{}); break;
+  }
+}
+
+// Settles every round; on bad input returns the error of the lowest bad round of the first group (in key
+// order) holding one, its round and card item renumbered as the batch's row.
+bool settle_grouped(const std::uint8_t* codes, const std::int64_t* offsets, std::size_t rounds,
+                    const std::int64_t* rules_index, const std::vector<RulesSpec>& rules, const Parallel& parallel,
+                    std::int64_t* net, GroupedFailure* failure) {
+  const std::size_t keys = rules.size() * static_cast<std::size_t>(kKeyStride);
+  std::vector<std::uint32_t> key(rounds);
+  std::vector<std::size_t> count(keys + 1, 0);
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const std::int64_t players = offsets[r + 1] - offsets[r];
+    const std::int64_t index = rules_index == nullptr ? 0 : rules_index[r];
+    key[r] = static_cast<std::uint32_t>(index * kKeyStride + players);
+    ++count[key[r] + 1];
+  }
+  std::size_t distinct = 0;
+  for (std::size_t k = 1; k <= keys; ++k) {
+    if (count[k] != 0) ++distinct;
+  }
+  if (distinct == 1) {
+    // One group: the values buffer is already the kernel's (R, P, 13) block, and its nets the output.
+    const int players = static_cast<int>(key[0] % kKeyStride);
+    const std::size_t which = key[0] / kKeyStride;
+    BatchInputs inputs;
+    BatchOutputs outputs;
+    outputs.net = net;
+    const SettleError error = settle_batch(codes, rounds, players, rules[which], inputs, outputs, parallel);
+    if (!error) return true;
+    *failure = GroupedFailure{error, which, players};
+    return false;
+  }
+  // Counting sort, stable: start[k] is where key k's rows begin in `order`, each group's rows ascending.
+  std::vector<std::size_t> start(keys + 1, 0);
+  for (std::size_t k = 0; k < keys; ++k) start[k + 1] = start[k] + count[k + 1];
+  std::vector<std::size_t> order(rounds);
+  {
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    for (std::size_t r = 0; r < rounds; ++r) order[next[key[r]]++] = r;
+  }
+  const std::size_t threads = parallel.threads == 0 ? available_threads() : parallel.threads;
+  const std::size_t block_rounds = kBlockRounds * threads;
+  std::vector<std::uint8_t> block(block_rounds * kMaxPlayers * 13);
+  std::vector<std::int64_t> block_net(block_rounds * kMaxPlayers);
+  for (std::size_t k = 0; k < keys; ++k) {
+    const int players = static_cast<int>(k % kKeyStride);
+    const RulesSpec& spec = rules[k / kKeyStride];
+    for (std::size_t done = 0; done < count[k + 1]; done += block_rounds) {
+      const std::size_t size = std::min(block_rounds, count[k + 1] - done);
+      const std::size_t* rows = order.data() + start[k] + done;
+      by_players(players, [&](auto p) { gather_rounds<decltype(p)::value>(codes, offsets, rows, size, block.data()); });
+      BatchInputs inputs;
+      BatchOutputs outputs;
+      outputs.net = block_net.data();
+      SettleError error = settle_batch(block.data(), size, players, spec, inputs, outputs, parallel);
+      if (error) {
+        // The block's rows ascend and earlier blocks settled: this is the group's lowest bad round.
+        if (error.round >= 0) error.round = static_cast<std::int64_t>(rows[error.round]);
+        if (error.cards.item >= 0) error.cards.item = static_cast<std::int64_t>(rows[error.cards.item]);
+        *failure = GroupedFailure{error, k / kKeyStride, players};
+        return false;
+      }
+      by_players(players, [&](auto p) { scatter_nets<decltype(p)::value>(block_net.data(), offsets, rows, size, net); });
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void register_arrow(py::module_& m) {
+  m.def(
+      "settle_seats",
+      [](const py::object& codes_object, const py::object& offsets_object, const py::object& rules_index_object,
+         const std::vector<RulesSpec>& rules, const py::object& threads) {
+        if (rules.empty()) throw py::value_error("settle_seats needs at least one rules");
+        for (const RulesSpec& spec : rules) check_rules(spec);
+        const py::array_t<std::uint8_t> codes = require_card_array(codes_object, "codes", 2, {13});
+        const auto seats = static_cast<std::size_t>(codes.shape(0));
+        if (!py::isinstance<py::array>(offsets_object) || py::reinterpret_borrow<py::array>(offsets_object).ndim() != 1) {
+          throw py::type_error("offsets must be a 1-D int64 numpy array");
+        }
+        const py::ssize_t bounds = py::reinterpret_borrow<py::array>(offsets_object).shape(0);
+        if (bounds < 1) throw py::value_error("offsets must hold at least one value (R + 1 for R rounds)");
+        require_array(offsets_object, "offsets", py::dtype::of<std::int64_t>(), {bounds}, "(R + 1,)");
+        const auto rounds = static_cast<std::size_t>(bounds - 1);
+        const auto* offsets = static_cast<const std::int64_t*>(py::reinterpret_borrow<py::array>(offsets_object).data());
+        const std::int64_t* rules_index = nullptr;
+        if (!rules_index_object.is_none()) {
+          require_array(rules_index_object, "rules_index", py::dtype::of<std::int64_t>(),
+                        {static_cast<py::ssize_t>(rounds)}, "(R,) = (" + std::to_string(rounds) + ",)");
+          rules_index = static_cast<const std::int64_t*>(py::reinterpret_borrow<py::array>(rules_index_object).data());
+        }
+        const Parallel parallel = parallel_from(threads);
+        // The layout is checked before any read: every round 2..6 seats inside the codes, every rules index
+        // in the list, so no offset can reach outside the buffers.
+        if (offsets[0] != 0 || offsets[rounds] != static_cast<std::int64_t>(seats)) {
+          throw py::value_error("offsets must run from 0 to the number of seats (" + std::to_string(seats) + "), got " +
+                                std::to_string(offsets[0]) + " to " + std::to_string(offsets[rounds]));
+        }
+        for (std::size_t r = 0; r < rounds; ++r) {
+          const std::int64_t players = offsets[r + 1] - offsets[r];
+          if (players < kMinPlayers || players > kMaxPlayers) {
+            throw py::value_error("round " + std::to_string(r) + ": a round has 2 to 6 seats, got " +
+                                  std::to_string(players));
+          }
+          if (rules_index != nullptr && (rules_index[r] < 0 || rules_index[r] >= static_cast<std::int64_t>(rules.size()))) {
+            throw py::value_error("round " + std::to_string(r) + ": rules index " + std::to_string(rules_index[r]) +
+                                  " is not in 0.." + std::to_string(rules.size() - 1));
+          }
+        }
+        py::array_t<std::int64_t> net(static_cast<py::ssize_t>(seats));
+        GroupedFailure failure;
+        bool ok = true;
+        if (rounds > 0) {
+          py::gil_scoped_release release;
+          ok = settle_grouped(codes.data(), offsets, rounds, rules_index, rules, parallel, net.mutable_data(), &failure);
+        }
+        if (!ok) raise_settle_error(failure.error, rules[failure.rules], nullptr, failure.players);
+        return net;
+      },
+      py::arg("codes"), py::arg("offsets"), py::arg("rules_index"), py::arg("rules"), py::arg("threads") = 1,
+      "Net units of R rounds in Arrow's list layout: codes (S, 13) uint8, every seat's front 3, middle 5 and\n"
+      "back 5 (S seats in all, read in place); offsets (R + 1,) int64, round r's seats codes[offsets[r]:\n"
+      "offsets[r + 1]] (2..6 of them); rules_index None or (R,) int64, each round's index into rules (a list\n"
+      "of RulesSpec). Returns (S,) int64, each seat's net at its own place. Rounds are grouped by rules and\n"
+      "player count (groups in that order, the lowest key first); an error names the batch's row of the\n"
+      "lowest bad round of the first group holding one. Releases the GIL; `threads` as settle_batch.");
+}
+
+}  // namespace chinese_poker::bindings
