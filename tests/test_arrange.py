@@ -306,3 +306,32 @@ def test_arranging_a_hand_with_a_card_twice() -> None:
         arrange(DOUBLED, Rules())
     with pytest.raises(ValueError, match="hand 0, index 7: card Ks appears twice"):
         arrange_batch(np.array([codes], dtype=np.uint8), Rules(), "strongest")
+
+
+def _undominated_by_filtering(settings_: np.ndarray, strengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct settings (strongest back first) that no other one matches or beats in every row."""
+    keep = [
+        k
+        for k in range(len(strengths))
+        if np.all(strengths >= strengths[k], axis=1).sum() == 1  # only itself
+    ]
+    return settings_[keep], strengths[keep]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(PRESET_NAMES), joker=st.booleans())
+def test_undominated_settings_are_the_filtered_distinct_ones_in_order(seed, preset, joker) -> None:
+    # The undominated search works back by back; filtering every distinct setting is its reference: the
+    # same settings (each strengths' one whose cards come first), in the same order.
+    rules = Rules.preset(preset)
+    if joker:
+        rules = rules.replace(jokers=1)
+    from chinese_poker.dealing import deal_hands  # noqa: PLC0415
+
+    cards = deal_hands(random.Random(seed), 1, rules.extra_suits, rules.jokers)[0]
+    settings_, strengths = arrangements(cards, rules, drop_dominated=True, with_strengths=True)
+    distinct = arrangements(cards, rules, with_strengths=True)
+    want_settings, want_strengths = _undominated_by_filtering(*distinct)
+    assert len(settings_) > 0
+    assert np.array_equal(strengths, want_strengths)
+    assert np.array_equal(settings_, want_settings)

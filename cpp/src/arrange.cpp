@@ -152,6 +152,31 @@ struct Split {
   std::uint16_t back, middle, front;
 };
 
+// The card bytes of each row subset of a hand in position order, as fill writes them, packed first byte
+// highest: comparing two settings' (front, middle, back) keys compares their card bytes as memcmp does.
+struct SubsetKeys {
+  std::uint64_t five[1287];
+  std::uint32_t three[286];
+};
+
+void subset_keys(const std::uint8_t* c, SubsetKeys& keys) noexcept {
+  const SubsetTables& s = subsets();
+  for (int i = 0; i < 1287; ++i) {
+    std::uint64_t key = 0;
+    for (int k = 0; k < 13; ++k) {
+      if (s.five[i] >> k & 1u) key = key << 8 | c[k];
+    }
+    keys.five[i] = key;
+  }
+  for (int i = 0; i < 286; ++i) {
+    std::uint32_t key = 0;
+    for (int k = 0; k < 13; ++k) {
+      if (s.three[i] >> k & 1u) key = key << 8 | c[k];
+    }
+    keys.three[i] = key;
+  }
+}
+
 // Calls f(middle index, front index) for every legal setting with back `b`. The middle's five positions
 // are chosen from the eight the back leaves by nested loops that build its mask one bit at a time.
 template <class F>
@@ -205,6 +230,7 @@ struct Scratch {
   std::uint16_t order[1287];  // backs, most promising first
   double bound[1287];         // per back: an upper bound of the expectation of its settings
   BoundedBack candidate[1287];  // backs still to search, with their bounds
+  SubsetKeys keys;
 };
 
 // A thread_local object's address, read through a volatile so that it is an opaque pointer: GCC otherwise
@@ -280,8 +306,112 @@ bool by_strengths_desc(const Arrangement& x, const Arrangement& y) noexcept {
   return std::memcmp(x.cards, y.cards, sizeof x.cards) < 0;
 }
 
-bool dominated_by(const Arrangement& x, const Arrangement& y) noexcept {
+// A legal setting by its subsets' indices and its rows' strengths: what the search for the undominated
+// settings compares, the card bytes gathered only where two have equal strengths.
+struct Candidate {
+  Strength strength[3];  // front, middle, back
+  std::uint16_t back, middle, front;
+};
+
+Candidate candidate_of(const HandSubsets& h, int b, int m, int fr) noexcept {
+  return Candidate{{h.three[fr], h.five[m], h.five[b]},
+                   static_cast<std::uint16_t>(b),
+                   static_cast<std::uint16_t>(m),
+                   static_cast<std::uint16_t>(fr)};
+}
+
+bool matched_or_beaten(const Candidate& x, const Candidate& y) noexcept {
   return y.strength[0] >= x.strength[0] && y.strength[1] >= x.strength[1] && y.strength[2] >= x.strength[2];
+}
+
+bool equal_strengths(const Candidate& x, const Candidate& y) noexcept {
+  return x.strength[0] == y.strength[0] && x.strength[1] == y.strength[1] && x.strength[2] == y.strength[2];
+}
+
+// Whether x's card bytes (front, middle, back) come before y's: by_strengths_desc's order among settings
+// of equal strengths.
+bool cards_first(const SubsetKeys& keys, const Candidate& x, const Candidate& y) noexcept {
+  if (x.front != y.front) return keys.three[x.front] < keys.three[y.front];
+  if (x.middle != y.middle) return keys.five[x.middle] < keys.five[y.middle];
+  return keys.five[x.back] < keys.five[y.back];
+}
+
+// Keeps `held` (n settings none of which another matches or beats in all three rows; of equal strengths
+// the one whose card bytes come first) so with `x` offered: x is left out when one of them matches or
+// beats it (it replaces one of equal strengths whose bytes come after its own), and drops those it beats.
+// Returns the new count. Once one of them covers x, none was dropped: that one would cover a dropped one
+// too, which `held` rules out.
+std::size_t keep_undominated(const SubsetKeys& keys, const Candidate& x, Candidate* held, std::size_t n) noexcept {
+  std::size_t w = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (matched_or_beaten(x, held[k])) {
+      if (equal_strengths(x, held[k]) && cards_first(keys, x, held[k])) held[k] = x;
+      return n;
+    }
+    if (!matched_or_beaten(held[k], x)) held[w++] = held[k];
+  }
+  held[w++] = x;
+  return w;
+}
+
+// The legal settings that no other legal one matches or beats in all three rows, one per distinct
+// strengths (the one whose card bytes come first), into `out` in by_strengths_desc's order (strongest
+// back, then middle, then front); returns how many: what sorting every legal setting and filtering it
+// gives. The backs are taken by strength, strongest first, those of equal strength together as a group:
+// each back's completions are reduced to those no other of its own covers (a few of its 56); a group's
+// are ordered by middle, then front, strongest first, so that one is covered within the group exactly
+// when an earlier one has a front as strong, and by a stronger back exactly when a setting already kept
+// has a middle and a front as strong. `sc.keys`, `sc.order` and `sc.legal` are the scratch space.
+std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const RulesSpec& rules, Scratch& sc,
+                              Arrangement* out) noexcept {
+  subset_keys(c, sc.keys);
+  for (int b = 0; b < 1287; ++b) sc.order[b] = static_cast<std::uint16_t>(b);
+  std::sort(sc.order, sc.order + 1287, [&h](std::uint16_t x, std::uint16_t y) {
+    return h.five[x] != h.five[y] ? h.five[x] > h.five[y] : x < y;
+  });
+  const auto middle_front_desc = [&h](const Split& x, const Split& y) {
+    if (h.five[x.middle] != h.five[y.middle]) return h.five[x.middle] > h.five[y.middle];
+    return h.three[x.front] > h.three[y.front];
+  };
+  std::size_t kept = 0;
+  Candidate local[56];
+  for (int first = 0; first < 1287;) {
+    const Strength back = h.five[sc.order[first]];
+    int last = first;
+    std::size_t group = 0;
+    for (; last < 1287 && h.five[sc.order[last]] == back; ++last) {
+      const int b = sc.order[last];
+      std::size_t n = 0;
+      for_each_completion(h, b, rules, [&](int m, int fr) {
+        n = keep_undominated(sc.keys, candidate_of(h, b, m, fr), local, n);
+      });
+      for (std::size_t k = 0; k < n; ++k) sc.legal[group++] = Split{local[k].back, local[k].middle, local[k].front};
+    }
+    first = last;
+    std::sort(sc.legal, sc.legal + group, middle_front_desc);
+    const std::size_t before = kept;  // the settings of stronger backs
+    bool any = false;
+    Strength best_front = 0;  // the strongest front of the group's settings so far
+    for (std::size_t k = 0; k < group;) {
+      // A run of equal middles and fronts: its setting whose card bytes come first stands for it.
+      Candidate pick = candidate_of(h, sc.legal[k].back, sc.legal[k].middle, sc.legal[k].front);
+      std::size_t next = k + 1;
+      for (; next < group && !middle_front_desc(sc.legal[k], sc.legal[next]); ++next) {
+        const Candidate other = candidate_of(h, sc.legal[next].back, sc.legal[next].middle, sc.legal[next].front);
+        if (cards_first(sc.keys, other, pick)) pick = other;
+      }
+      k = next;
+      if (any && best_front >= pick.strength[0]) continue;
+      any = true;
+      best_front = pick.strength[0];
+      bool covered = false;
+      for (std::size_t q = 0; q < before && !covered; ++q) {
+        covered = out[q].strength[1] >= pick.strength[1] && out[q].strength[0] >= pick.strength[0];
+      }
+      if (!covered) fill(c, h, pick.back, pick.middle, pick.front, &out[kept++]);
+    }
+  }
+  return kept;
 }
 
 struct RowValue {
@@ -849,6 +979,10 @@ CardIssue legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rules
   HandSubsets& h = sc.subsets;
   evaluate_subsets(c, rules.wheel, rules.extra_suits != 0, h);
   if (rules.jokers != 0) add_joker_subsets(c, rules.wheel, h);
+  if (drop_dominated) {
+    *count = undominated_legal(c, h, rules, sc, out);
+    return CardIssue{};
+  }
   const std::size_t n = collect_legal(h, rules, sc.legal);
   for (std::size_t k = 0; k < n; ++k) fill(c, h, sc.legal[k].back, sc.legal[k].middle, sc.legal[k].front, &out[k]);
   if (!distinct_strengths && !drop_dominated) {
@@ -861,11 +995,6 @@ CardIssue legal_arrangements(const std::uint8_t* cards13, const RulesSpec& rules
   std::size_t kept = 0;
   for (std::size_t k = 0; k < n; ++k) {
     if (kept > 0 && same_strengths(out[kept - 1], out[k])) continue;
-    if (drop_dominated) {
-      bool dominated = false;
-      for (std::size_t q = 0; q < kept && !dominated; ++q) dominated = dominated_by(out[k], out[q]);
-      if (dominated) continue;
-    }
     out[kept++] = out[k];
   }
   *count = kept;
