@@ -400,10 +400,10 @@ bool ofc_advise(const OfcSituation& s, const OfcPlacement* options, int num_opti
   auto at = [](int o) { return static_cast<std::size_t>(o); };
   std::vector<int> all(static_cast<std::size_t>(num_options));
   for (int o = 0; o < num_options; ++o) all[at(o)] = o;
-  // Racing: with many options, a first twentieth of the deals goes to every option; only the options not
+  // Racing: with many options, a first share of the deals goes to every option; only the options not
   // clearly worse than the leader on those deals (paired over the same deals) get the rest.
-  const bool race = num_options > kOfcRaceKeep && samples >= 20 * kOfcRaceFirst;
-  const long first = race ? samples / 20 : samples;
+  const bool race = num_options > kOfcRaceKeep && samples >= kOfcRaceMin;
+  const long first = race ? std::max(kOfcRaceFirst, samples / kOfcRaceShare) : samples;
   std::vector<double> values(static_cast<std::size_t>(num_options));
   std::vector<double> kept_values(race ? static_cast<std::size_t>(first) * all.size() : 0);
   for (long i = 0; i < first; ++i) {
