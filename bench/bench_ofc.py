@@ -1,7 +1,7 @@
 """Open-face speed on one core (docs/OFC.md): hands per second of ``chinese_poker.ofc.fantasyland_batch``
 at 14, 15, 16 and 17 cards under the ``ofc`` preset, then the time of one ``chinese_poker.ofc.advise``
-call (2 players, Pineapple, progressive fantasyland) on the first five cards (``--samples`` deals) and on
-the last street (exact), over ``--positions`` positions reached by the greedy baseline, and the
+call (2 and 3 players, Pineapple, progressive fantasyland) on the first five cards (``--samples``
+deals) and on the last street (exact), over ``--positions`` positions reached by the greedy baseline, and the
 simulated completions a CPU second (one option played out on one deal) against the 6,500 simulations a
 second the fastest public OFC advisor publishes.
 
@@ -33,9 +33,9 @@ PUBLIC_SIMULATIONS = 6500.0
 PINEAPPLE = Rules.preset("ofc").replace(ofc_variant="pineapple", fantasyland="progressive")
 
 
-def _street(seed: int, street: int) -> GameState:
-    """Seat 0 to act on ``street`` of a 2-player Pineapple hand, the greedy baseline placing before."""
-    game = new_game(PINEAPPLE, players=2, seed=seed)
+def _street(seed: int, street: int, players: int = 2) -> GameState:
+    """Seat 0 to act on ``street`` of a Pineapple hand, the greedy baseline placing before."""
+    game = new_game(PINEAPPLE, players=players, seed=seed)
     while game.street < street:
         for seat in range(game.players):
             if game.to_place[seat]:
@@ -43,15 +43,26 @@ def _street(seed: int, street: int) -> GameState:
     return game
 
 
-def advise_times(positions: int, samples: int) -> list[tuple[str, int, float, float, float, float]]:
-    """(case, options, mean and worst wall seconds, mean CPU seconds, simulated completions per CPU
-    second: one option played out on one deal) of one advise call per position."""
+#: (case, players, street) of the advise rows: seat 0 acts first on the first street, so every other
+#: seat's whole hand is still to come; on the last street the others have placed theirs.
+ADVISE_CASES = (
+    ("first five", 2, 0),
+    ("last street", 2, 4),
+    ("first five", 3, 0),
+    ("last street", 3, 4),
+)
+
+
+def advise_times(positions: int, samples: int) -> list[tuple[str, int, int, float, float, float, float]]:
+    """(case, players, options, mean and worst wall seconds, mean CPU seconds, simulated completions per
+    CPU second: one option played out on one deal) of one advise call per position."""
     advise(_street(0, 0), samples=10)  # the fantasyland values, computed once per rule set
     out = []
-    for case, street, count in (("first five", 0, samples), ("last street", 4, 1)):
+    for case, players, street in ADVISE_CASES:
+        count = samples if street == 0 else 1
         walls, cpus, options, played = [], [], 0, 0
         for seed in range(positions):
-            game = _street(seed, street)
+            game = _street(seed, street, players)
             w0, c0 = time.perf_counter(), time.process_time()
             found = advise(game, samples=count, seed=seed, player=0)
             walls.append(time.perf_counter() - w0)
@@ -59,7 +70,8 @@ def advise_times(positions: int, samples: int) -> list[tuple[str, int, float, fl
             options += len(found)
             played += sum(o.deals for o in found)
         cpu = sum(cpus) / positions
-        out.append((case, options // positions, sum(walls) / positions, max(walls), cpu, played / sum(cpus)))
+        wall = sum(walls) / positions
+        out.append((case, players, options // positions, wall, max(walls), cpu, played / sum(cpus)))
     return out
 
 
@@ -100,6 +112,7 @@ def main() -> None:
     print(f"# advise, {args.positions} positions, first five cards with {args.samples} deals")
     columns = (
         "case",
+        "players",
         "options",
         "wall ms",
         "worst ms",
@@ -109,11 +122,11 @@ def main() -> None:
         "sims/s",
         "x public",
     )
-    print(" ".join(f"{c:>{w}}" for c, w in zip(columns, (11, 7, 9, 9, 9, 9, 10, 10, 8))))
-    for case, options, wall, worst, cpu, sims in advise_times(args.positions, args.samples):
+    print(" ".join(f"{c:>{w}}" for c, w in zip(columns, (11, 7, 7, 9, 9, 9, 9, 10, 10, 8))))
+    for case, players, options, wall, worst, cpu, sims in advise_times(args.positions, args.samples):
         goal = ADVISE_TARGET[case]
         print(
-            f"{case:>11} {options:7d} {wall * 1e3:9.1f} {worst * 1e3:9.1f} {cpu * 1e3:9.1f} "
+            f"{case:>11} {players:7d} {options:7d} {wall * 1e3:9.1f} {worst * 1e3:9.1f} {cpu * 1e3:9.1f} "
             f"{goal * 1e3:9.0f} {goal / cpu:10.2f} {sims:10.0f} {sims / PUBLIC_SIMULATIONS:8.1f}"
         )
 

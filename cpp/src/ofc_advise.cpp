@@ -17,6 +17,36 @@ constexpr int kRowWidth[3] = {3, 5, 5};
 // Set bits of 0..31 (the subsets of at most five kept cards).
 constexpr int kBits[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};
 
+// The placements of m kept cards (m = 0..5) as base-3 codes, kept card k in the row of digit k: each
+// code's mask of kept cards per row and how many each row takes, in code order (the order of legal_actions).
+struct RowCode {
+  std::uint8_t mask[3];
+  std::uint8_t used[3];
+};
+struct RowCodes {
+  int count = 0;
+  RowCode code[243] = {};
+};
+struct RowCodeTable {
+  RowCodes by_kept[kOfcMaxHeld + 1];
+  constexpr RowCodeTable() {
+    for (int m = 0; m <= kOfcMaxHeld; ++m) {
+      int total = 1;
+      for (int k = 0; k < m; ++k) total *= 3;
+      by_kept[m].count = total;
+      for (int code = 0; code < total; ++code) {
+        RowCode& rc = by_kept[m].code[code];
+        for (int k = 0, c = code; k < m; ++k, c /= 3) {
+          rc.mask[c % 3] = static_cast<std::uint8_t>(rc.mask[c % 3] | (1 << k));
+          ++rc.used[c % 3];
+        }
+      }
+    }
+  }
+  constexpr const RowCodes& operator[](int m) const { return by_kept[m]; }
+};
+constexpr RowCodeTable kRowCodes{};
+
 Strength full_row_strength(const std::uint8_t* row, int width, const RulesSpec& rules) noexcept {
   bool general = rules.extra_suits != 0;
   for (int k = 0; k < width; ++k) general = general || is_joker(row[k]);
@@ -35,30 +65,42 @@ int earned_fantasyland(const RulesSpec& rules, const Strength* s) noexcept {
   return progressive ? 14 + (pair - 12) : 14;
 }
 
-// What a partial row holds so far as a strength: its rank groups only (pair, two pair, trips, full house,
-// quads), the top group's rank first. Jokers count for nothing here.
+// What a partial row (at most four cards) holds so far as a strength: its rank groups only (pair, two
+// pair, trips, full house, quads), the top group's rank first. Jokers count for nothing here. The ranks
+// are sorted high to low and read as runs, which is the greedy playout's most frequent evaluation.
 Strength partial_row_strength(const std::uint8_t* row, int len) noexcept {
-  int count[15] = {};
-  for (int k = 0; k < len; ++k) {
-    if (!is_joker(row[k])) ++count[card_rank(row[k]) + 2];
+  int rank[5];
+  int n = 0;
+  for (int k = 0; k < len && n < 5; ++k) {
+    if (!is_joker(row[k])) rank[n++] = card_rank(row[k]) + 2;
   }
-  int first = 0, second = 0, first_rank = 0, second_rank = 0, high = 0;
-  for (int r = 14; r >= 2; --r) {
-    if (count[r] == 0) continue;
-    if (high == 0) high = r;
-    if (count[r] > first) {
+  for (int i = 1; i < n; ++i) {
+    const int v = rank[i];
+    int j = i;
+    for (; j > 0 && rank[j - 1] < v; --j) rank[j] = rank[j - 1];
+    rank[j] = v;
+  }
+  if (n == 0) return make_strength(kHighCard, 0);
+  // Runs in falling rank order; on equal sizes the higher rank comes first.
+  int first = 0, second = 0, first_rank = 0, second_rank = 0;
+  for (int i = 0; i < n;) {
+    int j = i + 1;
+    while (j < n && rank[j] == rank[i]) ++j;
+    const int size = j - i;
+    if (size > first) {
       second = first, second_rank = first_rank;
-      first = count[r], first_rank = r;
-    } else if (count[r] > second) {
-      second = count[r], second_rank = r;
+      first = size, first_rank = rank[i];
+    } else if (size > second) {
+      second = size, second_rank = rank[i];
     }
+    i = j;
   }
   if (first >= 4) return make_strength(kFourOfAKind, first_rank);
   if (first == 3) return second >= 2 ? make_strength(kFullHouse, first_rank, second_rank)
                                      : make_strength(kThreeOfAKind, first_rank);
   if (first == 2) return second == 2 ? make_strength(kTwoPair, first_rank, second_rank)
                                      : make_strength(kOnePair, first_rank);
-  return make_strength(kHighCard, high);
+  return make_strength(kHighCard, rank[0]);
 }
 
 double row_term(int row, Strength s, const RulesSpec& rules) noexcept {
@@ -210,54 +252,48 @@ double ofc_greedy_score(const OfcBoard& board, const RulesSpec& rules, const dou
 
 OfcPlacement ofc_greedy(const OfcBoard& board, const std::uint8_t* cards, int n, int keep, const RulesSpec& rules,
                         const double* fl_value, std::uint8_t* discards) noexcept {
-  OfcPlacement best;
-  double best_score = -1e300;
-  int best_thrown = 0;
   const int room[3] = {3 - board.len[0], 5 - board.len[1], 5 - board.len[2]};
   const bool fills = board.cards() + keep == 13;
-  // Each row's strength, royalty and score term for every subset of the kept cards it may take: the
-  // same numbers ofc_greedy_score computes on the whole board, each row evaluated once per subset.
+  // Each row's strength, royalty and score term for every subset of the held cards it may take (at most
+  // `keep` of them and its room; bit k is cards[k]): the same numbers ofc_greedy_score computes on the
+  // whole board, each evaluated once per subset however many discards share it.
   struct RowCase {
     Strength strength;
     std::int64_t royalty;
     double term;
   };
   RowCase cases[3][1 << kOfcMaxHeld];
-  // The discarded card (n - keep is 0 or 1): index n means none.
+  for (int r = 0; r < 3; ++r) {
+    const int most = std::min(room[r], keep);
+    for (int mask = 0; mask < (1 << n); ++mask) {
+      if (kBits[mask] > most) continue;
+      std::uint8_t row[5];
+      int len = board.len[r];
+      std::copy(board.rows[r], board.rows[r] + len, row);
+      for (int k = 0; k < n; ++k) {
+        if ((mask >> k) & 1) row[len++] = cards[k];
+      }
+      RowCase& c = cases[r][mask];
+      c.strength = len == kRowWidth[r] ? full_row_strength(row, len, rules) : partial_row_strength(row, len);
+      c.royalty = royalty_of(rules, r, c.strength);
+      c.term = row_term(r, c.strength, rules);
+    }
+  }
+  double best_score = -1e300;
+  int best_thrown = 0, best_code = 0;
+  // The discarded card (n - keep is 0 or 1): index n means none. The kept cards are the held ones but
+  // `thrown`, in order; a code gives kept card k the row of its k-th base-3 digit.
   const int first = n - keep == 1 ? 0 : n, last = n - keep == 1 ? n - 1 : n;
+  const int m = keep;
+  const RowCodes& codes = kRowCodes[m];
   for (int thrown = first; thrown <= last; ++thrown) {
-    std::uint8_t kept[kOfcMaxHeld];
-    int m = 0;
-    for (int k = 0; k < n; ++k) {
-      if (k != thrown) kept[m++] = cards[k];
-    }
-    for (int r = 0; r < 3; ++r) {
-      for (int mask = 0; mask < (1 << m); ++mask) {
-        const int add = kBits[mask];
-        if (add > room[r]) continue;
-        std::uint8_t row[5];
-        int len = board.len[r];
-        std::copy(board.rows[r], board.rows[r] + len, row);
-        for (int k = 0; k < m; ++k) {
-          if ((mask >> k) & 1) row[len++] = kept[k];
-        }
-        RowCase& c = cases[r][mask];
-        c.strength = len == kRowWidth[r] ? full_row_strength(row, len, rules) : partial_row_strength(row, len);
-        c.royalty = royalty_of(rules, r, c.strength);
-        c.term = row_term(r, c.strength, rules);
-      }
-    }
-    int total = 1;
-    for (int k = 0; k < m; ++k) total *= 3;
-    for (int code = 0; code < total; ++code) {
-      int mask[3] = {0, 0, 0}, used[3] = {0, 0, 0};
-      bool fits = true;
-      for (int k = 0, c = code; k < m; ++k, c /= 3) {
-        const int r = c % 3;
-        if (++used[r] > room[r]) fits = false;
-        mask[r] |= 1 << k;
-      }
-      if (!fits) continue;
+    const int low = (1 << thrown) - 1;
+    for (int code = 0; code < codes.count; ++code) {
+      const RowCode& rc = codes.code[code];
+      if (rc.used[0] > room[0] || rc.used[1] > room[1] || rc.used[2] > room[2]) continue;
+      // Kept-card masks to held-card masks: a zero bit goes in at the thrown card's place.
+      int mask[3];
+      for (int r = 0; r < 3; ++r) mask[r] = (rc.mask[r] & low) | ((rc.mask[r] & ~low) << 1);
       const RowCase& f = cases[0][mask[0]];
       const RowCase& mid = cases[1][mask[1]];
       const RowCase& b = cases[2][mask[2]];
@@ -273,15 +309,16 @@ OfcPlacement ofc_greedy(const OfcBoard& board, const std::uint8_t* cards, int n,
       } else {
         score = partial_score(s, f.term + mid.term + b.term, rules, fl_value);
       }
-      if (score > best_score) {
-        best_score = score, best_thrown = thrown;
-        best.count = m;
-        for (int k = 0, c = code; k < m; ++k, c /= 3) {
-          best.cards[k] = kept[k];
-          best.rows[k] = static_cast<std::uint8_t>(c % 3);
-        }
-      }
+      if (score > best_score) best_score = score, best_thrown = thrown, best_code = code;
     }
+  }
+  OfcPlacement best;
+  best.count = m;
+  for (int k = 0, kept = 0, c = best_code; k < n; ++k) {
+    if (k == best_thrown && n - keep == 1) continue;
+    best.cards[kept] = cards[k];
+    best.rows[kept] = static_cast<std::uint8_t>(c % 3);
+    c /= 3, ++kept;
   }
   if (n - keep == 1) discards[0] = cards[best_thrown];
   return best;
@@ -363,10 +400,10 @@ bool ofc_advise(const OfcSituation& s, const OfcPlacement* options, int num_opti
   auto at = [](int o) { return static_cast<std::size_t>(o); };
   std::vector<int> all(static_cast<std::size_t>(num_options));
   for (int o = 0; o < num_options; ++o) all[at(o)] = o;
-  // Racing: with many options, a first twentieth of the deals goes to every option; only the options not
+  // Racing: with many options, a first share of the deals goes to every option; only the options not
   // clearly worse than the leader on those deals (paired over the same deals) get the rest.
-  const bool race = num_options > kOfcRaceKeep && samples >= 20 * kOfcRaceFirst;
-  const long first = race ? samples / 20 : samples;
+  const bool race = num_options > kOfcRaceKeep && samples >= kOfcRaceMin;
+  const long first = race ? std::max(kOfcRaceFirst, samples / kOfcRaceShare) : samples;
   std::vector<double> values(static_cast<std::size_t>(num_options));
   std::vector<double> kept_values(race ? static_cast<std::size_t>(first) * all.size() : 0);
   for (long i = 0; i < first; ++i) {

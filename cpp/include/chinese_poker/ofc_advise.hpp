@@ -21,10 +21,14 @@ constexpr int kOfcMaxHeld = 5;
 // The most joint deals of the other seats the last street enumerates before it samples instead.
 constexpr long kOfcMaxExactDeals = 200000;
 
-// Racing (many options): a twentieth of the deals, at least kOfcRaceFirst, goes to every option; the rest only
-// to the kOfcRaceKeep best options among those whose paired mean difference from the leader is within
-// kOfcRaceSlack standard errors of zero.
+// Racing (more than kOfcRaceKeep options, at least kOfcRaceMin deals): a fortieth of the deals, at least
+// kOfcRaceFirst, goes to every option; the rest only to the kOfcRaceKeep best options among those whose
+// paired mean difference from the leader is within kOfcRaceSlack standard errors of zero. The survivors
+// get most of the deals, so the first share is what the race can save on: 250 deals of 10,000 are
+// enough to rule out placements 3 standard errors behind.
+constexpr long kOfcRaceMin = 1000;
 constexpr long kOfcRaceFirst = 50;
+constexpr long kOfcRaceShare = 40;
 constexpr int kOfcRaceKeep = 16;
 constexpr double kOfcRaceSlack = 3.0;
 
@@ -59,7 +63,7 @@ struct OfcSituation {
 struct OfcOptionValue {
   double mean = 0.0;
   double sd = 0.0;  // of one deal's value (0 when exact)
-  long deals = 0;   // deals averaged (exact: every joint deal, equally likely; raced out: the first twentieth)
+  long deals = 0;   // deals averaged (exact: every joint deal, equally likely; raced out: the first share)
 };
 
 // The value of each of `num_options` placements (each completing the seat's street) under `situation`.
