@@ -8,7 +8,7 @@ Rows:
   settled through the same checks either way);
 - settle_arrow, one shape: the same rounds as a record batch (zero-copy views into the kernel);
 - settle_arrow, mixed: the same rounds with every 10th a 3-player round, so the batch is grouped and
-  gathered (two kernel calls and a scatter of the results);
+  grouped, gathered and written back in input order by one C++ pass over the Arrow buffers);
 - with --parquet, also the Parquet file read and settled (the read's cost included).
 """
 
