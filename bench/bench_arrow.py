@@ -7,7 +7,7 @@ Rows:
 - settle_batch: the kernel on a (R, 4, 13) numpy array (random deals, many of them fouled: every round is
   settled through the same checks either way);
 - settle_arrow, one shape: the same rounds as a record batch (zero-copy views into the kernel);
-- settle_arrow, mixed: the same rounds with every 10th a 3-player round, so the batch is grouped and
+- settle_arrow, mixed: the same rounds with every 10th a 3-player round, so the batch is
   grouped, gathered and written back in input order by one C++ pass over the Arrow buffers);
 - with --parquet, also the Parquet file read and settled (the read's cost included).
 """
