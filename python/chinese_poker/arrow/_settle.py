@@ -209,11 +209,11 @@ def _settle_one(
         # buffer and writes the nets back in the input's order (the GIL released throughout).
         specs = [core_spec(r) for r in rules]
         index = rules_index if len(rules) > 1 else None
+        whole = _Group(rules[0], 0, None, cards.offsets[:-1])
         try:
             net = _core.settle_seats(cards.codes, cards.offsets, index, specs, threads)
         except _core.InputError as error:
-            raise _located(error, _Group(rules[0], 0, None, cards.offsets[:-1])) from None
-        whole = _Group(rules[0], 0, None, cards.offsets[:-1])
+            raise _located(error, whole) from None
         return _output(
             batch,
             cards,
