@@ -80,7 +80,7 @@ bool settle_grouped(const std::uint8_t* codes, const std::int64_t* offsets, std:
   if (distinct == 1) {
     // One group: the values buffer is already the kernel's (R, P, 13) block, and its nets the output.
     const int players = static_cast<int>(key[0] % kKeyStride);
-    const std::size_t which = key[0] / kKeyStride;
+    const auto which = static_cast<std::size_t>(key[0] / kKeyStride);
     BatchInputs inputs;
     BatchOutputs outputs;
     outputs.net = net;
