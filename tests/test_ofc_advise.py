@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 
+import chinese_poker._core as _core
+import numpy as np
 import pytest
 from chinese_poker import settle
-from chinese_poker.ofc import GameState, action, advise, fantasyland_value, greedy, new_game, position
+from chinese_poker.ofc import (
+    FANTASYLAND_POOL,
+    Action,
+    GameState,
+    action,
+    advise,
+    fantasyland,
+    fantasyland_value,
+    greedy,
+    new_game,
+    position,
+)
 from chinese_poker.reference.settle import fantasyland_cards, is_foul, resolve_rules, royalties
 from chinese_poker.rules import Rules
 
@@ -208,5 +222,54 @@ def test_advising_a_fantasyland_hand_is_refused() -> None:
     game = new_game(PINEAPPLE, players=2, seed=2, fantasyland_cards=[15, 0])
     with pytest.raises(ValueError, match="fantasyland"):
         advise(game, player=0)
-    with pytest.raises(ValueError, match="player 0 holds an unset fantasyland hand"):
-        advise(game, player=1)
+
+
+def test_an_opponent_in_fantasyland_not_yet_set_is_valued_over_dealt_hands() -> None:
+    game = new_game(PINEAPPLE, players=2, seed=2, fantasyland_cards=[0, 15])
+    # Its 15 cards are unseen to seat 0, and the first street comes without waiting for them.
+    assert not set(game.to_place[1]) & set(game.seen_by(0))
+    options = advise(game, samples=300, seed=4, player=0)
+    assert {o.action for o in options} == set(game.legal_actions(0))
+    assert all(not o.exact and o.deals == 300 for o in options)
+    assert all(math.isfinite(o.low) and o.low < o.expected < o.high for o in options)
+    assert advise(game, samples=300, seed=4, player=0) == options
+
+
+def _pool_value(state: GameState, move: Action, seed: int) -> float:
+    """Seat 0's units on the last street against seat 1 in fantasyland, by docs/OFC.md's model: the mean
+    over FANTASYLAND_POOL hands dealt from the unseen cards, each set by the exact solver."""
+    pack = bytes(state.unseen_by(0))
+    nonces = np.arange(FANTASYLAND_POOL, dtype=np.uint64)
+    key = b"chinese-poker/ofc/fantasyland-opponent/" + seed.to_bytes(8, "big")
+    hands = _core.fair_deals(
+        key, b"chinese-poker/deal/v1\x01\x03ofc", pack, state.fantasyland_cards[1], nonces
+    )
+    own = [list(r) for r in state.boards[0]]
+    for card, row in move.placements:
+        own[row].append(card)
+    total = 0.0
+    for hand in hands:
+        best = fantasyland([int(c) for c in hand], state.rules)
+        result = settle([own, [best.front, best.middle, best.back]], state.rules, fantasyland=[False, True])
+        earned = result.players[0].fantasyland_cards
+        total += result.players[0].net + (fantasyland_value(state.rules, earned) if earned else 0.0)
+    return total / FANTASYLAND_POOL
+
+
+def test_the_last_street_against_fantasyland_is_exact_over_the_dealt_hands() -> None:
+    seen = position(
+        PINEAPPLE,
+        [("Qs Qh", "2c 3c 4d 5h", "Kc Kd Ks 7h 7d"), ("", "", "")],
+        "Qd 6s 9c",
+        discards="2s 3s 4s",
+        fantasyland=[False, 16],
+    )
+    options = advise(seen, seed=9, player=0)
+    assert len(options) == len(seen.legal_actions(0)) == 6
+    assert all(o.exact and o.deals == FANTASYLAND_POOL for o in options)
+    # Qd to the front earns fantasyland (trips of queens: 17 cards) and the 6s makes the middle a straight.
+    best = action([("Qd", "front"), ("6s", "middle")], ["9c"])
+    assert sorted(options[0].action.placements) == sorted(best.placements)
+    assert options[0].action.discarded == best.discarded
+    for option in options:
+        assert option.expected == pytest.approx(_pool_value(seen, option.action, 9), abs=1e-9)

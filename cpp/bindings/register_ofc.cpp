@@ -197,7 +197,8 @@ void register_ofc(py::module_& m) {
       "ofc_advise",
       [](const RulesSpec& rules, int seat, const py::sequence& boards, const std::vector<bool>& in_fantasyland,
          const std::vector<bool>& acted, const std::vector<int>& streets, const py::bytes& unseen,
-         const std::vector<double>& fl_value, const py::sequence& options, long samples, std::uint64_t seed) {
+         const std::vector<double>& fl_value, const py::sequence& options, long samples, std::uint64_t seed,
+         const std::vector<bool>& pooled, const py::bytes& pool_cards, const py::bytes& pool_boards) {
         check_rules(rules);
         OfcSituation s;
         s.players = static_cast<int>(py::len(boards));
@@ -224,8 +225,15 @@ void register_ofc(py::module_& m) {
           for (int r = 0; r < 3; ++r) {
             codes.insert(codes.end(), s.boards[p].rows[r], s.boards[p].rows[r] + s.boards[p].len[r]);
           }
-          if (p != seat && s.in_fantasyland[p] && s.boards[p].cards() != 13) {
-            throw py::value_error("ofc_advise: a seat in fantasyland must have set its board");
+          if (!pooled.empty()) {
+            if (pooled.size() != static_cast<std::size_t>(s.players)) throw py::value_error("ofc_advise: one pooled flag per board");
+            s.pooled[p] = pooled[static_cast<std::size_t>(p)];
+          }
+          if (s.pooled[p] && (p == seat || !s.in_fantasyland[p] || s.boards[p].cards() != 0)) {
+            throw py::value_error("ofc_advise: a pooled seat is another seat in fantasyland with an empty board");
+          }
+          if (p != seat && s.in_fantasyland[p] && !s.pooled[p] && s.boards[p].cards() != 13) {
+            throw py::value_error("ofc_advise: a seat in fantasyland must have set its board or be pooled");
           }
         }
         fill_fl_values(fl_value, s.fl_value);
@@ -249,6 +257,43 @@ void register_ofc(py::module_& m) {
         check_pack(all, rules);
         s.unseen = reinterpret_cast<const std::uint8_t*>(rest.data());
         s.num_unseen = static_cast<int>(rest.size());
+        const std::string pool_in = pool_cards, boards_in = pool_boards;
+        int num_pooled = 0;
+        for (int p = 0; p < s.players; ++p) num_pooled += s.pooled[p] ? 1 : 0;
+        if (num_pooled > 0) {
+          const std::size_t per_entry = static_cast<std::size_t>(s.players) * 13;
+          const std::size_t entries = boards_in.size() / per_entry;
+          if (entries < 1 || entries > 100000 || boards_in.size() != entries * per_entry ||
+              pool_in.size() % entries != 0) {
+            throw py::value_error("ofc_advise: the pool gives 1 to 100,000 entries of cards and boards");
+          }
+          const std::size_t stride = pool_in.size() / entries;
+          if (stride < 14 * static_cast<std::size_t>(num_pooled) || stride > 17 * static_cast<std::size_t>(num_pooled)) {
+            throw py::value_error("ofc_advise: a pool entry deals 14 to 17 cards to each pooled seat");
+          }
+          bool in_unseen[256] = {};
+          for (const char c : rest) in_unseen[static_cast<std::uint8_t>(c)] = true;
+          for (std::size_t e = 0; e < entries; ++e) {
+            bool here[256] = {};
+            for (std::size_t k = 0; k < stride; ++k) {
+              const auto c = static_cast<std::uint8_t>(pool_in[e * stride + k]);
+              if (!in_unseen[c] || here[c]) throw py::value_error("ofc_advise: a pool entry's cards are distinct unseen cards");
+              here[c] = true;
+            }
+            for (int p = 0; p < s.players; ++p) {
+              if (!s.pooled[p]) continue;
+              for (std::size_t k = 0; k < 13; ++k) {
+                const auto c = static_cast<std::uint8_t>(boards_in[(e * static_cast<std::size_t>(s.players) + static_cast<std::size_t>(p)) * 13 + k]);
+                if (!here[c]) throw py::value_error("ofc_advise: a pooled board holds its pool entry's cards, each once");
+                here[c] = false;
+              }
+            }
+          }
+          s.pool_size = static_cast<int>(entries);
+          s.pool_stride = static_cast<int>(stride);
+          s.pool_cards = reinterpret_cast<const std::uint8_t*>(pool_in.data());
+          s.pool_boards = reinterpret_cast<const std::uint8_t*>(boards_in.data());
+        }
         std::vector<OfcOptionValue> values(placements.size());
         bool exact = false, ok = false;
         {
@@ -272,9 +317,12 @@ void register_ofc(py::module_& m) {
       },
       py::arg("rules"), py::arg("seat"), py::arg("boards"), py::arg("in_fantasyland"), py::arg("acted"),
       py::arg("streets"), py::arg("unseen"), py::arg("fl_value"), py::arg("options"), py::arg("samples"),
-      py::arg("seed"),
+      py::arg("seed"), py::arg("pooled") = std::vector<bool>{}, py::arg("pool_cards") = py::bytes(),
+      py::arg("pool_boards") = py::bytes(),
       "The expected units of each placement in `options` for `seat` (cpp/include/chinese_poker/ofc_advise.hpp):\n"
-      "(means, sds of one deal, deals per option, exact). Releases the GIL.");
+      "(means, sds of one deal, deals per option, exact). `pooled`: per seat, in fantasyland with its board not\n"
+      "set; `pool_cards`: each pool entry's cards (the pooled seats' hands); `pool_boards`: per entry, a 13-card\n"
+      "board per seat (read for pooled seats). Releases the GIL.");
 }
 
 }  // namespace chinese_poker::bindings

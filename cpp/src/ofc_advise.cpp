@@ -66,13 +66,19 @@ int earned_fantasyland(const RulesSpec& rules, const Strength* s) noexcept {
 }
 
 // What a partial row (at most four cards) holds so far as a strength: its rank groups only (pair, two
-// pair, trips, full house, quads), the top group's rank first. Jokers count for nothing here. The ranks
-// are sorted high to low and read as runs, which is the greedy playout's most frequent evaluation.
+// pair, trips, full house, quads), the top group's rank first. A joker is wild: it joins the largest
+// group (the higher rank on equal sizes), which is the strongest group reading any card in its place
+// gives; jokers alone read as aces. The ranks are sorted high to low and read as runs, which is the
+// greedy playout's most frequent evaluation.
 Strength partial_row_strength(const std::uint8_t* row, int len) noexcept {
   int rank[5];
-  int n = 0;
+  int n = 0, wild = 0;
   for (int k = 0; k < len && n < 5; ++k) {
-    if (!is_joker(row[k])) rank[n++] = card_rank(row[k]) + 2;
+    if (is_joker(row[k])) {
+      ++wild;
+    } else {
+      rank[n++] = card_rank(row[k]) + 2;
+    }
   }
   for (int i = 1; i < n; ++i) {
     const int v = rank[i];
@@ -80,7 +86,10 @@ Strength partial_row_strength(const std::uint8_t* row, int len) noexcept {
     for (; j > 0 && rank[j - 1] < v; --j) rank[j] = rank[j - 1];
     rank[j] = v;
   }
-  if (n == 0) return make_strength(kHighCard, 0);
+  if (n == 0) {
+    if (wild == 0) return make_strength(kHighCard, 0);
+    n = 1, rank[0] = 14, --wild;
+  }
   // Runs in falling rank order; on equal sizes the higher rank comes first.
   int first = 0, second = 0, first_rank = 0, second_rank = 0;
   for (int i = 0; i < n;) {
@@ -95,6 +104,7 @@ Strength partial_row_strength(const std::uint8_t* row, int len) noexcept {
     }
     i = j;
   }
+  first += wild;
   if (first >= 4) return make_strength(kFourOfAKind, first_rank);
   if (first == 3) return second >= 2 ? make_strength(kFullHouse, first_rank, second_rank)
                                      : make_strength(kThreeOfAKind, first_rank);
@@ -155,7 +165,7 @@ void play_out(OfcBoard& board, const std::uint8_t*& cards, int first_cards, int 
 // Cards a seat other than `seat` still needs from the unseen cards.
 int cards_to_come(const OfcSituation& s, int p) noexcept {
   const int left = 13 - s.boards[p].cards();
-  if (left == 0) return 0;
+  if (left == 0 || s.pooled[p]) return 0;
   int need = 0, placed = 0;
   if (!s.acted[p]) need += s.street_cards, placed += s.street_keep;
   while (placed < left) need += s.later_cards, placed += s.later_keep;
@@ -220,6 +230,20 @@ struct Enumerator {
     }
   }
 };
+
+// Sets every pooled seat's board to its board of pool entry m.
+void set_pooled(const OfcSituation& s, int m, OfcBoard* boards) noexcept {
+  for (int p = 0; p < s.players; ++p) {
+    if (!s.pooled[p]) continue;
+    const std::uint8_t* cards = s.pool_boards + (static_cast<std::size_t>(m) * static_cast<std::size_t>(s.players) +
+                                                 static_cast<std::size_t>(p)) * 13;
+    OfcBoard& b = boards[p];
+    for (int r = 0, at = 0; r < 3; ++r) {
+      b.len[r] = kRowWidth[r];
+      for (int k = 0; k < kRowWidth[r]; ++k) b.rows[r][k] = cards[at++];
+    }
+  }
+}
 
 long binomial(int n, int k) noexcept {
   if (k < 0 || k > n) return 0;
@@ -336,11 +360,17 @@ bool ofc_advise(const OfcSituation& s, const OfcPlacement* options, int num_opti
     const int need = cards_to_come(s, p);
     if (need > 0) order.push_back(p), others_need += need;
   }
-  if (own_need + others_need > s.num_unseen) return false;
+  const int pool = s.pool_size > 0 ? s.pool_size : 1;
+  const int stride = s.pool_size > 0 ? s.pool_stride : 0;
+  if (own_need + others_need + stride > s.num_unseen) return false;
+  // Each card's place among the unseen ones, to take a pool entry's cards out.
+  int index_of[256];
+  std::fill(index_of, index_of + 256, -1);
+  for (int c = 0; c < s.num_unseen; ++c) index_of[s.unseen[c]] = c;
   std::vector<double> sum(static_cast<std::size_t>(num_options), 0.0);
   std::vector<double> sum_sq(static_cast<std::size_t>(num_options), 0.0);
-  long joint = 1;
-  for (std::size_t at = 0, left = static_cast<std::size_t>(s.num_unseen); at < order.size(); ++at) {
+  long joint = pool;
+  for (std::size_t at = 0, left = static_cast<std::size_t>(s.num_unseen - stride); at < order.size(); ++at) {
     const int need = cards_to_come(s, order[at]);
     joint *= binomial(static_cast<int>(left), need);
     left -= static_cast<std::size_t>(need);
@@ -360,7 +390,13 @@ bool ofc_advise(const OfcSituation& s, const OfcPlacement* options, int num_opti
         sum[static_cast<std::size_t>(o)] += settle_value(s, boards, rules);
       }
     };
-    e.run(0, visit);
+    for (int m = 0; m < pool; ++m) {
+      const std::uint8_t* taken = s.pool_cards + static_cast<std::size_t>(m) * static_cast<std::size_t>(stride);
+      for (int k = 0; k < stride; ++k) e.used[static_cast<std::size_t>(index_of[taken[k]])] = true;
+      set_pooled(s, m, e.boards);
+      e.run(0, visit);
+      for (int k = 0; k < stride; ++k) e.used[static_cast<std::size_t>(index_of[taken[k]])] = false;
+    }
     for (int o = 0; o < num_options; ++o) {
       out[o].mean = sum[static_cast<std::size_t>(o)] / static_cast<double>(count);
       out[o].sd = 0.0;
@@ -371,20 +407,33 @@ bool ofc_advise(const OfcSituation& s, const OfcPlacement* options, int num_opti
   }
   *exact = false;
   std::vector<std::uint8_t> deck(s.unseen, s.unseen + s.num_unseen);
+  std::vector<bool> taken(static_cast<std::size_t>(s.num_unseen), false);
   const int need = own_need + others_need;
+  const int dealt = s.num_unseen - stride;
   // One deal (sample i, from (seed, i) alone): the value of each option of `which` into values.
   auto deal = [&](long i, const std::vector<int>& which, double* values) {
-    // A partial Fisher-Yates shuffle of the unseen cards.
-    std::copy(s.unseen, s.unseen + s.num_unseen, deck.begin());
+    // The unseen cards but pool entry m's, then a partial Fisher-Yates shuffle of them.
+    const int m = static_cast<int>(i % pool);
+    if (stride > 0) {
+      const std::uint8_t* gone = s.pool_cards + static_cast<std::size_t>(m) * static_cast<std::size_t>(stride);
+      for (int k = 0; k < stride; ++k) taken[static_cast<std::size_t>(index_of[gone[k]])] = true;
+      for (int c = 0, at = 0; c < s.num_unseen; ++c) {
+        if (!taken[static_cast<std::size_t>(c)]) deck[static_cast<std::size_t>(at++)] = s.unseen[c];
+      }
+      for (int k = 0; k < stride; ++k) taken[static_cast<std::size_t>(index_of[gone[k]])] = false;
+    } else {
+      std::copy(s.unseen, s.unseen + s.num_unseen, deck.begin());
+    }
     std::uint64_t state = mix(seed ^ mix(static_cast<std::uint64_t>(i)));
     for (int k = 0; k < need; ++k) {
       state = mix(state);
-      const auto span = static_cast<std::uint64_t>(s.num_unseen - k);
+      const auto span = static_cast<std::uint64_t>(dealt - k);
       const int j = k + static_cast<int>(state % span);
       std::swap(deck[static_cast<std::size_t>(k)], deck[static_cast<std::size_t>(j)]);
     }
     OfcBoard boards[kOfcMaxPlayers];
     for (int p = 0; p < s.players; ++p) boards[p] = s.boards[p];
+    if (stride > 0) set_pooled(s, m, boards);
     const std::uint8_t* next = deck.data();
     for (int p : order) play_out(boards[p], next, s.acted[p] ? 0 : s.street_cards, s.street_keep, s, rules);
     const std::uint8_t* own_cards = next;

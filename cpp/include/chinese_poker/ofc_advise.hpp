@@ -58,6 +58,14 @@ struct OfcSituation {
   const std::uint8_t* unseen = nullptr;      // the cards `seat` has not seen (valid codes, no jokers twice)
   int num_unseen = 0;
   double fl_value[18] = {};                  // value of earning a fantasyland hand of k cards (index k)
+  // Seats in fantasyland whose board is not yet set (`pooled`): deal i gives them entry i % pool_size of
+  // a pool of fantasyland deals, each pool_stride cards of `unseen` (every pooled seat's whole hand, all
+  // distinct) and a set board per seat (pool_boards[(m * players + p) * 13 ..], front, middle, back).
+  // Those cards leave the unseen cards for that deal; on the last street every entry is enumerated.
+  bool pooled[kOfcMaxPlayers] = {};
+  int pool_size = 0, pool_stride = 0;
+  const std::uint8_t* pool_cards = nullptr;
+  const std::uint8_t* pool_boards = nullptr;
 };
 
 struct OfcOptionValue {

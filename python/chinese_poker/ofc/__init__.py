@@ -6,7 +6,7 @@ reproducibly from a seed, a position from what a seat sees (``position``), place
 
 from __future__ import annotations
 
-from chinese_poker.ofc.advise import Option, advise, fantasyland_value, greedy
+from chinese_poker.ofc.advise import FANTASYLAND_POOL, Option, advise, fantasyland_value, greedy
 from chinese_poker.ofc.fantasyland import (
     STAY_SAMPLE_HANDS,
     Setting,
@@ -19,6 +19,7 @@ from chinese_poker.ofc.position import position
 from chinese_poker.ofc.state import ROWS, Action, GameState, action, new_game
 
 __all__ = [
+    "FANTASYLAND_POOL",
     "ROWS",
     "STAY_SAMPLE_HANDS",
     "Action",

@@ -30,10 +30,14 @@ from chinese_poker.ofc.fantasyland import (
 from chinese_poker.ofc.state import ROWS, Action, GameState
 from chinese_poker.rules import Rules, core_spec
 
-__all__ = ["Option", "advise", "fantasyland_value", "greedy"]
+__all__ = ["FANTASYLAND_POOL", "Option", "advise", "fantasyland_value", "greedy"]
 
 #: The normal quantile of a two-sided 95 % interval.
 _Z95 = 1.959963984540054
+#: How many fantasyland hands an opponent whose fantasyland board is not set yet is valued over.
+FANTASYLAND_POOL = 200
+#: The deal of those hands: the counter-based dealer under this key and the advice's seed.
+_POOL_KEY = b"chinese-poker/ofc/fantasyland-opponent/"
 
 
 @dataclass(frozen=True)
@@ -123,8 +127,10 @@ def advise(
     """Every legal placement of seat ``player`` (default: the first seat with cards to place) with its
     expected units (module docstring), best first. ``rules``: the state's rules (given, they must be the
     same); ``samples``: deals drawn before the last street (1..10,000,000); ``seed``: 0..2**64-1, the
-    draw's seed. A seat holding a fantasyland hand is set with ``fantasyland`` instead (ValueError); so
-    is an opponent's unset fantasyland hand, which must be set first."""
+    draw's seed. A seat holding a fantasyland hand is set with ``fantasyland`` instead (ValueError). An
+    opponent in fantasyland whose board is not set yet (its cards unseen) plays, on deal i, the exact
+    setting of the (i mod ``FANTASYLAND_POOL``)-th of ``FANTASYLAND_POOL`` hands of its size dealt from the
+    unseen cards (docs/OFC.md); on the last street every one of them is enumerated."""
     if not isinstance(state, GameState):
         raise TypeError(f"state must be a GameState, got {type(state).__name__}")
     _check_rules(state, rules)
@@ -133,11 +139,14 @@ def advise(
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top:
             raise ValueError(f"{name} must be an int in {low}..{top}, got {value!r}")
     seat = _seat_to_advise(state, player)
-    for other in range(state.players):
-        if other != seat and state.fantasyland_cards[other] and state.to_place[other]:
-            raise ValueError(f"player {other} holds an unset fantasyland hand: set it before advising")
     actions = state.legal_actions(seat)
     boards = [[bytes(row) for row in board] for board in state.boards]
+    unseen = bytes(state.unseen_by(seat))
+    pooled = [
+        p != seat and state.fantasyland_cards[p] > 0 and not any(state.boards[p])
+        for p in range(state.players)
+    ]
+    pool_cards, pool_boards = _fantasyland_pool(state, pooled, unseen, seed) if any(pooled) else (b"", b"")
     means, sds, deals, exact = _core.ofc_advise(
         core_spec(state.rules),
         seat,
@@ -145,11 +154,14 @@ def advise(
         [k > 0 for k in state.fantasyland_cards],
         [not held for held in state.to_place],
         _streets(state),
-        bytes(state.unseen_by(seat)),
+        unseen,
         list(_fantasyland_values(state.rules)),
         [list(a.placements) for a in actions],
         samples,
         seed,
+        pooled,
+        pool_cards,
+        pool_boards,
     )
     options = []
     for act, mean, sd, count in zip(actions, means.tolist(), sds.tolist(), deals.tolist()):
@@ -157,6 +169,28 @@ def advise(
         options.append(Option(act, mean, mean - half, mean + half, int(count), bool(exact)))
     options.sort(key=lambda o: -o.expected)
     return options
+
+
+def _fantasyland_pool(state: GameState, pooled: list[bool], unseen: bytes, seed: int) -> tuple[bytes, bytes]:
+    """``FANTASYLAND_POOL`` deals of the pooled seats' fantasyland hands from the unseen cards (the
+    counter-based dealer under ``_POOL_KEY`` and ``seed``, nonces 0, 1, ...; the pooled seats' hands in
+    seat order), each hand set by the exact solver at the default stay value: every entry's cards, and a
+    13-card board per seat (zeros for seats not pooled)."""
+    counts = [state.fantasyland_cards[p] if pooled[p] else 0 for p in range(state.players)]
+    if sum(counts) > len(unseen):
+        raise ValueError(f"fantasyland: {sum(counts)} cards to deal, {len(unseen)} unseen")
+    nonces = np.arange(FANTASYLAND_POOL, dtype=np.uint64)
+    key = _POOL_KEY + seed.to_bytes(8, "big")
+    hands = _core.fair_deals(key, _STAY_SAMPLE_PREFIX, unseen, sum(counts), nonces)
+    boards = np.zeros((FANTASYLAND_POOL, state.players, 13), dtype=np.uint8)
+    stay = stay_value_of(state.rules)
+    start = 0
+    for p, count in enumerate(counts):
+        if count:
+            part = np.ascontiguousarray(hands[:, start : start + count])
+            boards[:, p, :] = _core.fantasyland_batch(part, core_spec(state.rules), stay, 0)[0]
+            start += count
+    return np.ascontiguousarray(hands).tobytes(), boards.tobytes()
 
 
 def greedy(state: GameState, player: int) -> Action:

@@ -56,12 +56,14 @@ def position(
     discards: CardsLike = (),
     player: int = 0,
     *,
-    fantasyland: Sequence[bool] | None = None,
+    fantasyland: Sequence[bool | int] | None = None,
 ) -> GameState:
     """The state of seat ``player`` holding ``hand`` with ``boards`` (per seat: a (front, middle, back)
     triple or a mapping of row names, each row card texts or codes) and its own ``discards`` so far.
-    ``fantasyland``: per seat, whether it plays this hand in fantasyland (its board then complete; the
-    advised seat never). ValueError naming the player, row or card for anything inconsistent."""
+    ``fantasyland``: per seat, whether it plays this hand in fantasyland: False (or 0), True (a hand of 14
+    cards) or its hand's size, 14 to 17; its board is then set (13 cards) or not yet (empty, its cards
+    unseen); the advised seat never. ValueError naming the player, row or card for anything
+    inconsistent."""
     chosen = Rules.preset(rules) if isinstance(rules, str) else rules
     if not isinstance(chosen, Rules):
         raise TypeError(f"rules must be Rules or a preset name, got {type(rules).__name__}")
@@ -72,9 +74,15 @@ def position(
         raise ValueError(f"boards: an open-face hand has 2 or 3 players, got {players}")
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
         raise ValueError(f"player must be 0..{players - 1}, got {player!r}")
-    flags = [False] * players if fantasyland is None else [bool(f) for f in fantasyland]
+    flags = (
+        [0] * players
+        if fantasyland is None
+        else [_fantasyland_count(f, p) for p, f in enumerate(fantasyland)]
+    )
     if len(flags) != players:
         raise ValueError(f"fantasyland: give one flag per player ({players}), got {len(flags)}")
+    if any(flags) and chosen.fantasyland == "off":
+        raise ValueError('fantasyland: no seat plays in fantasyland under fantasyland="off"')
     if flags[player]:
         raise ValueError(f"player {player} plays in fantasyland: set the hand with fantasyland()")
     rows = [_rows(board, p, chosen) for p, board in enumerate(boards)]
@@ -97,9 +105,9 @@ def position(
             continue
         count = sum(len(r) for r in rows[p])
         if flags[p]:
-            if count != 13:
+            if count not in (0, 13):
                 raise ValueError(
-                    f"player {p} plays in fantasyland: its board must be set (13 cards), got {count}"
+                    f"player {p} plays in fantasyland: its board is set (13 cards) or empty, got {count}"
                 )
             continue
         if count not in (placed, placed + kept):
@@ -111,12 +119,21 @@ def position(
         0,
         0,
         b"",
-        tuple(14 if f else 0 for f in flags),
+        tuple(flags),
         tuple((r[0], r[1], r[2]) for r in rows),
         tuple(held if p == player else () for p in range(players)),
         tuple(thrown if p == player else () for p in range(players)),
         street,
     )
+
+
+def _fantasyland_count(flag: object, player: int) -> int:
+    """Cards of seat ``player``'s fantasyland hand from its flag: 0 (not in fantasyland), or 14 to 17."""
+    if flag is True or flag is False:
+        return 14 if flag else 0
+    if isinstance(flag, int) and (flag == 0 or 14 <= flag <= 17):
+        return flag
+    raise ValueError(f"fantasyland: player {player}: a flag is a bool or a hand size 14..17, got {flag!r}")
 
 
 def _check_copies(

@@ -188,15 +188,21 @@ class GameState:
         thrown = list(self.discards)
         thrown[player] = self.discards[player] + move.discarded
         state = replace(self, boards=tuple(boards), to_place=tuple(to_place), discards=tuple(thrown))
-        return state._next_street() if not any(state.to_place) and not state.over else state
+        # A fantasyland hand is set whenever its seat chooses (at the end, as a rule): it holds up no
+        # street, and the next street comes once every other seat has acted, while one has room left.
+        streets = [p for p in range(state.players) if not state.fantasyland_cards[p]]
+        waiting = any(state.to_place[p] for p in streets)
+        room = any(sum(len(r) for r in state.boards[p]) < 13 for p in streets)
+        return state._next_street() if not waiting and room else state
 
     def _next_street(self) -> GameState:
         sizes = _street_sizes(self.rules, self.fantasyland_cards)
         street = self.street + 1
         start = sum(sum(row) for row in sizes[:street])
         to_place = []
-        for count in sizes[street]:
-            to_place.append(tuple(self.deck[start : start + count]))
+        for seat, count in enumerate(sizes[street]):
+            # A fantasyland hand not set yet stays in its seat's hands.
+            to_place.append(tuple(self.deck[start : start + count]) if count else self.to_place[seat])
             start += count
         return replace(self, street=street, to_place=tuple(to_place))
 
