@@ -100,6 +100,47 @@ def test_last_street_is_exact_against_brute_force(seed: int) -> None:
         assert option.expected == pytest.approx(_brute_force(game, option.action), abs=1e-9)
 
 
+JOKER = PINEAPPLE.replace(jokers=1)
+
+
+@pytest.mark.parametrize("seed", [15, 4])
+def test_last_street_with_a_joker_is_exact_against_brute_force(seed: int) -> None:
+    # Seed 15: the joker is in seat 0's last three cards; seed 4: on seat 1's board (placed by
+    # greedy as a wild card), otherwise unseen, so seat 1's completions may draw it.
+    game = _to_last_street(seed, JOKER)
+    assert 52 in game.to_place[0] + tuple(c for row in game.boards[1] for c in row)
+    options = advise(game, player=0)
+    assert all(o.exact for o in options)
+    for option in options:
+        assert option.expected == pytest.approx(_brute_force(game, option.action), abs=1e-9)
+    # Greedy's own last street is the reference's best full-board score (first best in its order).
+    ref = resolve_rules(JOKER.to_dict())
+    fl = [fantasyland_value(JOKER, k) if k >= 14 else 0.0 for k in range(18)]
+    move = greedy(game, 0)
+    rows = [list(r) for r in game.boards[0]]
+    for card, row in move.placements:
+        rows[row].append(card)
+    best = _greedy_last(game.boards[0], game.to_place[0], ref, fl)
+    assert [sorted(r) for r in rows] == [sorted(r) for r in best]
+
+
+@pytest.mark.parametrize(
+    ("boards", "hand", "row"),
+    [
+        # A joker beside a queen in front is a pair of queens (royalty and half a fantasyland hand).
+        ((("Qs", "Ks Kd", "Ah Ad"), ("", "2h 5h", "Ts Tc 3s")), "X1 4c 7s", 0),
+        # Beside the back's pair of nines it makes trips (in the middle, trips of fives above the back).
+        ((("", "5c 5d 4s", "9h 9d"), ("", "2h 5h", "Ts Tc 3s")), "X1 2s 3h", 2),
+    ],
+)
+def test_greedy_reads_a_joker_in_a_partial_row_as_its_best_card(
+    boards: tuple[tuple[str, str, str], ...], hand: str, row: int
+) -> None:
+    seen = position(JOKER, list(boards), hand)
+    move = greedy(seen, 0)
+    assert (52, row) in move.placements
+
+
 def test_last_street_against_a_full_board_is_one_settlement() -> None:
     game = _to_last_street(5, both=True)
     options = advise(game, player=0)
