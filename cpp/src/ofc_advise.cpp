@@ -72,14 +72,11 @@ int earned_fantasyland(const RulesSpec& rules, const Strength* s) noexcept {
 // greedy playout's most frequent evaluation.
 Strength partial_row_strength(const std::uint8_t* row, int len) noexcept {
   int rank[5];
-  int n = 0, wild = 0;
+  int n = 0;
   for (int k = 0; k < len && n < 5; ++k) {
-    if (is_joker(row[k])) {
-      ++wild;
-    } else {
-      rank[n++] = card_rank(row[k]) + 2;
-    }
+    if (!is_joker(row[k])) rank[n++] = card_rank(row[k]) + 2;
   }
+  int wild = len - n;
   for (int i = 1; i < n; ++i) {
     const int v = rank[i];
     int j = i;
