@@ -106,3 +106,16 @@ def test_play_greedy_against_itself_is_even(tmp_path: object, capsys: pytest.Cap
     data = json.loads(capsys.readouterr().out)
     assert data["deals"] == 3
     assert [r["units"] for r in data["results"]] == [0.0, 0.0]
+
+
+def test_play_carries_fantasyland_into_the_next_deal(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Seed 53 (test_ofc_play.py): seat 1 plays deals 2 and 3 in fantasyland, in both rotations.
+    args = ["ofc", "play", "greedy", "greedy", "--deals", "4", "--seed", "53", "--format", "json"]
+    assert main([*args, "--rules", _rules_file(tmp_path), "--carry-fantasyland"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["fantasyland_hands"] for r in data["results"]] == [2, 2]
+    assert main([*args, "--rules", _rules_file(tmp_path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["fantasyland_hands"] for r in data["results"]] == [0, 0]

@@ -81,6 +81,11 @@ def _add_play(subcommands: Any, rules_help: str) -> None:
     match.add_argument("--deals", type=int, default=20, help="deals (default 20)")
     match.add_argument("--seed", type=int, default=0, help="the deals' seed")
     match.add_argument("--samples", type=int, default=1000, help="the advisor's deals per decision")
+    match.add_argument(
+        "--carry-fantasyland",
+        action="store_true",
+        help="a board that earns fantasyland plays the next deal of its rotation in fantasyland",
+    )
     match.add_argument("--rules", help=rules_help + " (default ofc)")
     match.add_argument("--format", choices=("text", "json"), default="text", help="output (default text)")
     match.set_defaults(handler=run_play)
@@ -144,7 +149,14 @@ def run_play(args: argparse.Namespace) -> int:
     """Play the duplicate match and print each policy's mean units per hand."""
     rules = resolve_rules(args.rules or "ofc")
     try:
-        match = play(rules, args.policies, args.deals, args.seed, samples=args.samples)
+        match = play(
+            rules,
+            args.policies,
+            args.deals,
+            args.seed,
+            samples=args.samples,
+            carry_fantasyland=args.carry_fantasyland,
+        )
     except (ValueError, TypeError) as error:
         raise CliError(one_line(error)) from None
     if args.format == "json":
@@ -156,6 +168,7 @@ def run_play(args: argparse.Namespace) -> int:
                 "with_fantasyland": r.with_fantasyland,
                 "with_fantasyland_interval": [r.fl_low, r.fl_high],
                 "fouls": r.fouls,
+                "fantasyland_hands": r.fantasyland_hands,
             }
             for r in match.results
         ]
