@@ -16,6 +16,7 @@
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/fair.hpp"
 #include "chinese_poker/naturals.hpp"
+#include "chinese_poker/ofc_advise.hpp"
 #include "chinese_poker/round_lines.hpp"
 #include "chinese_poker/round_output.hpp"
 #include "chinese_poker/settle.hpp"
@@ -1594,6 +1595,93 @@ static RulesSpec ofc_rules() {
   return r;
 }
 
+// An opponent in fantasyland whose board is not set is valued over a pool of dealt hands: with one entry
+// the exact last street equals the advice against that board set, and with two entries their mean.
+static void test_ofc_advise_pool() {
+  const RulesSpec rules = ofc_rules();
+  OfcSituation base;
+  base.players = 2;
+  base.street_cards = 3, base.street_keep = 2, base.later_cards = 3, base.later_keep = 2;
+  const auto own = cards_of({"Qs", "Qh", "2c", "3c", "4d", "5h", "Kc", "Kd", "Ks", "7h", "7d"});
+  const int lens[3] = {2, 4, 5};
+  for (int r = 0, at = 0; r < 3; ++r) {
+    base.boards[0].len[r] = lens[r];
+    for (int k = 0; k < lens[r]; ++k) base.boards[0].rows[r][k] = own[static_cast<std::size_t>(at++)];
+  }
+  const auto held = cards_of({"Qd", "6s", "9c"});
+  std::vector<std::uint8_t> unseen;
+  for (int c = 0; c < 52; ++c) {
+    const auto code = static_cast<std::uint8_t>(c);
+    if (std::find(own.begin(), own.end(), code) == own.end() && std::find(held.begin(), held.end(), code) == held.end()) {
+      unseen.push_back(code);
+    }
+  }
+  CHECK(unseen.size() == 38);
+  base.unseen = unseen.data();
+  base.num_unseen = static_cast<int>(unseen.size());
+  base.in_fantasyland[1] = true;
+  OfcPlacement options[2];
+  for (int o = 0; o < 2; ++o) {
+    options[o].count = 2;
+    options[o].cards[0] = held[static_cast<std::size_t>(o == 0 ? 0 : 2)], options[o].rows[0] = 0;
+    options[o].cards[1] = held[1], options[o].rows[1] = 1;
+  }
+  // Entry e: 14 unseen cards from 14 * e, its board the first 13 of them (front, middle, back).
+  std::vector<std::uint8_t> pool_cards(unseen.begin(), unseen.begin() + 28);
+  std::vector<std::uint8_t> pool_boards(2 * 2 * 13, 0);
+  for (int e = 0; e < 2; ++e) {
+    for (int k = 0; k < 13; ++k) {
+      pool_boards[static_cast<std::size_t>((e * 2 + 1) * 13 + k)] = pool_cards[static_cast<std::size_t>(e * 14 + k)];
+    }
+  }
+  double direct[2][2];
+  for (int e = 0; e < 2; ++e) {
+    OfcSituation set = base;
+    set.acted[1] = true;
+    for (int r = 0, at = 0; r < 3; ++r) {
+      set.boards[1].len[r] = r == 0 ? 3 : 5;
+      for (int k = 0; k < set.boards[1].len[r]; ++k) set.boards[1].rows[r][k] = pool_cards[static_cast<std::size_t>(e * 14 + at++)];
+    }
+    OfcOptionValue out[2];
+    bool exact = false;
+    CHECK(ofc_advise(set, options, 2, rules, 10, 1, out, &exact));
+    CHECK(exact && out[0].deals == 1);
+    direct[e][0] = out[0].mean, direct[e][1] = out[1].mean;
+  }
+  for (int entries = 1; entries <= 2; ++entries) {
+    OfcSituation pooled = base;
+    pooled.pooled[1] = true;
+    pooled.pool_size = entries, pooled.pool_stride = 14;
+    pooled.pool_cards = pool_cards.data(), pooled.pool_boards = pool_boards.data();
+    OfcOptionValue out[2];
+    bool exact = false;
+    CHECK(ofc_advise(pooled, options, 2, rules, 10, 1, out, &exact));
+    CHECK(exact && out[0].deals == entries);
+    for (int o = 0; o < 2; ++o) {
+      const double want = entries == 1 ? direct[0][o] : (direct[0][o] + direct[1][o]) / 2.0;
+      CHECK(std::fabs(out[o].mean - want) < 1e-12);
+    }
+  }
+  // Before the last street the pool's hands are drawn around: every deal is finite and reproducible.
+  OfcSituation early = base;
+  early.boards[0].len[1] = 2, early.boards[0].len[2] = 3;  // 7 placed: two streets to come
+  early.pooled[1] = true;
+  early.pool_size = 2, early.pool_stride = 14;
+  early.pool_cards = pool_cards.data(), early.pool_boards = pool_boards.data();
+  std::vector<std::uint8_t> more = unseen;
+  for (int r = 1; r < 3; ++r) {
+    for (int k = early.boards[0].len[r]; k < lens[r]; ++k) more.push_back(base.boards[0].rows[r][k]);
+  }
+  early.unseen = more.data();
+  early.num_unseen = static_cast<int>(more.size());
+  OfcOptionValue a[2], b[2];
+  bool exact = true;
+  CHECK(ofc_advise(early, options, 2, rules, 300, 7, a, &exact));
+  CHECK(!exact);
+  CHECK(ofc_advise(early, options, 2, rules, 300, 7, b, &exact));
+  for (int o = 0; o < 2; ++o) CHECK(std::isfinite(a[o].mean) && a[o].mean == b[o].mean && a[o].deals == 300);
+}
+
 static void test_ofc_group() {
   // The ranks a key may name are exactly the deciding ranks of the row's hand classes (the straight
   // flush's 5 and A aside: wheel_straight_flush and royal_flush key those).
@@ -2753,6 +2841,7 @@ int main() {
   test_second_stage();
   test_bad_codes_everywhere();
   test_ofc_group();
+  test_ofc_advise_pool();
   test_settle_batch_inputs_and_threads();
   test_evaluate_and_arrange_threads();
   test_presets_group();
