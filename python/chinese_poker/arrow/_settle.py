@@ -159,7 +159,7 @@ def _located(error: _core.InputError, group: _Group) -> ValueError:
         ),
         CARDS,
     )  # fmt: skip
-    message = re.sub(r"^round \d+(, )?", "", str(error))
+    message = re.sub(r"^round \d+(, |: )?", "", str(error))
     located = _core.InputError(f"column {column!r}, row {row}: {message}")
     for name in ("kind", "player", "other", "position", "card"):
         setattr(located, name, getattr(error, name))
@@ -194,24 +194,39 @@ def _scatter(
     return _list_array(offsets, out, large)
 
 
-#: The per-round input columns: a batch with any of them settles group by group through ``settle_batch``.
-_INPUT_COLUMNS = ("declared", "surrender", "fantasyland", "bets", "stakes", "banker")
-
-
 def _settle_one(
     batch: pa.RecordBatch, default: Rules, detail: bool, threads: int, first: int, *, gather: str = "core"
 ) -> pa.RecordBatch:
     cards = read_cards(batch)
     rules_index, rules = _rules_per_row(batch, default)
-    plain = not detail and not any(name in batch.schema.names for name in _INPUT_COLUMNS)
-    if gather == "core" and plain and batch.num_rows:
-        # Cards and rules only: one C++ pass groups the rounds, gathers each group's cards from the Arrow
-        # buffer and writes the nets back in the input's order (the GIL released throughout).
+    declared = seat_flags(batch, "declared", cards)
+    surrender = seat_flags(batch, "surrender", cards)
+    fantasyland = seat_flags(batch, "fantasyland", cards)
+    bets = seat_ints(batch, "bets", cards, 1)
+    stakes = stakes_column(batch, cards)
+    banker = banker_column(batch)
+    if bets is not None and banker is None:
+        raise bad("bets", None, "given without a 'banker' column: bets are read in banker rounds only")
+    if gather == "core" and not detail and batch.num_rows:
+        # One C++ pass groups the rounds, gathers each group's cards and inputs from the Arrow buffers and
+        # writes the nets back in the input's order (the GIL released throughout).
         specs = [core_spec(r) for r in rules]
         index = rules_index if len(rules) > 1 else None
         whole = _Group(rules[0], 0, None, cards.offsets[:-1])
         try:
-            net = _core.settle_seats(cards.codes, cards.offsets, index, specs, threads)
+            net = _core.settle_seats(
+                cards.codes,
+                cards.offsets,
+                index,
+                specs,
+                threads,
+                stakes=stakes,
+                declared=declared,
+                surrender=surrender,
+                banker=banker,
+                bets=bets,
+                fantasyland=fantasyland,
+            )
         except _core.InputError as error:
             raise _located(error, whole) from None
         return _output(
@@ -223,12 +238,6 @@ def _settle_one(
             detail=False,
             first=first,
         )
-    declared = seat_flags(batch, "declared", cards)
-    surrender = seat_flags(batch, "surrender", cards)
-    fantasyland = seat_flags(batch, "fantasyland", cards)
-    bets = seat_ints(batch, "bets", cards, 1)
-    stakes = stakes_column(batch, cards)
-    banker = banker_column(batch)
     square_starts = np.zeros(0, dtype=np.int64)
     if stakes is not None:
         squares = cards.players * cards.players
