@@ -9,7 +9,14 @@ Rows:
 - settle_arrow, one shape: the same rounds as a record batch (zero-copy views into the kernel);
 - settle_arrow, mixed: the same rounds with every 10th a 3-player round, so the batch is
   grouped, gathered and written back in input order by one C++ pass over the Arrow buffers);
+- settle_arrow, mixed with inputs: the mixed batch with a banker and bets column (every 4th round a
+  banker round), beside settle_batch given the same inputs (so the kernel's general path on both sides);
 - with --parquet, also the Parquet file read and settled (the read's cost included).
+
+The rows take turns: each of the --repeat passes times every row once, in order, and each row keeps its
+best pass, so a change in the machine's load between rows shifts them alike. Wall seconds and the ratio
+are the best wall time; "cpu s" is the best process CPU time of the same row (on a shared machine the
+wall time also counts waiting for a core, the CPU time only the work).
 """
 
 from __future__ import annotations
@@ -19,13 +26,14 @@ import os
 import platform
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 from chinese_poker import settle_batch
 from chinese_poker.arrow import read_parquet, settle_arrow, write_parquet
-from common import best_time, random_deals
+from common import random_deals
 
 
 def _batch(rounds: np.ndarray, players: np.ndarray) -> pa.RecordBatch:
@@ -56,23 +64,57 @@ def main() -> None:
     seats = np.repeat(np.arange(args.rounds) * 4, players) + _seat_in_round(players)
     mixed = _batch(rounds.reshape(-1, 13)[seats], players)
 
-    kernel = best_time(lambda: settle_batch(rounds, "pagat"), args.repeat)
-    rows = [("settle_batch (numpy)", kernel)]
-    rows.append(("settle_arrow, one shape", best_time(lambda: settle_arrow(one_shape, "pagat"), args.repeat)))
-    rows.append(("settle_arrow, mixed 4 and 3", best_time(lambda: settle_arrow(mixed, "pagat"), args.repeat)))
+    banker = np.where(np.arange(args.rounds) % 4 == 0, np.arange(args.rounds) % 3, -1).astype(np.int64)
+    bets = np.random.default_rng(5).integers(1, 4, (args.rounds, 4)).astype(np.int64)
+    with_inputs = _with_inputs(mixed, players, banker, bets)
+    four = players == 4
+    nets = settle_arrow(with_inputs, "pagat").column("net").to_numpy(zero_copy_only=False)
+    expected = settle_batch(rounds[four], "pagat", banker=banker[four], bets=bets[four])
+    assert np.array_equal(np.stack(nets[four]), expected), "settle_arrow disagrees on inputs"
+    runs: list[tuple[str, Callable[[], object]]] = [
+        ("settle_batch (numpy)", lambda: settle_batch(rounds, "pagat")),
+        ("settle_arrow, one shape", lambda: settle_arrow(one_shape, "pagat")),
+        ("settle_arrow, mixed 4 and 3", lambda: settle_arrow(mixed, "pagat")),
+        ("settle_batch, banker + bets", lambda: settle_batch(rounds, "pagat", banker=banker, bets=bets)),
+        ("settle_arrow, mixed + inputs", lambda: settle_arrow(with_inputs, "pagat")),
+    ]
+    folder = tempfile.TemporaryDirectory()
     if args.parquet:
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "rounds.parquet"
-            write_parquet(one_shape, path)
-
-            def from_file() -> None:
-                settle_arrow(read_parquet(path), "pagat")
-
-            rows.append(("read_parquet + settle_arrow", best_time(from_file, args.repeat)))
-    print(f"{'path':<30} {'seconds':>9} {'rounds/s':>12} {'x settle_batch':>15}")
-    for label, seconds in rows:
-        print(f"{label:<30} {seconds:>9.3f} {args.rounds / seconds:>12,.0f} {kernel / seconds:>15.2f}")
+        path = Path(folder.name) / "rounds.parquet"
+        write_parquet(one_shape, path)
+        runs.append(("read_parquet + settle_arrow", lambda: settle_arrow(read_parquet(path), "pagat")))
+    wall = {label: float("inf") for label, _ in runs}
+    cpu = dict(wall)
+    for _ in range(args.repeat):
+        for label, run in runs:
+            start, start_cpu = time.perf_counter(), time.process_time()
+            run()
+            wall[label] = min(wall[label], time.perf_counter() - start)
+            cpu[label] = min(cpu[label], time.process_time() - start_cpu)
+    folder.cleanup()
+    print(f"{'path':<30} {'seconds':>9} {'cpu s':>7} {'rounds/s':>12} {'x settle_batch':>15}")
+    for label, seconds in wall.items():
+        # The rows with inputs against settle_batch given the same inputs, the others against the plain call.
+        base = wall["settle_batch, banker + bets" if "inputs" in label or "banker" in label else runs[0][0]]
+        print(
+            f"{label:<30} {seconds:>9.3f} {cpu[label]:>7.3f} {args.rounds / seconds:>12,.0f}"
+            f" {base / seconds:>15.2f}"
+        )
+    print(f"# load {os.getloadavg()[0]:.1f} at the end")
     print(f"# finished {time.strftime('%Y-%m-%d %H:%M:%S')}")
+
+
+def _with_inputs(
+    batch: pa.RecordBatch, players: np.ndarray, banker: np.ndarray, bets: np.ndarray
+) -> pa.RecordBatch:
+    """``batch`` with a banker column (null: no banker) and a bets column (each round's first seats)."""
+    offsets = np.concatenate(([0], np.cumsum(players))).astype(np.int32)
+    seat_bets = bets.reshape(-1)[np.repeat(np.arange(len(players)) * 4, players) + _seat_in_round(players)]
+    columns = {
+        "banker": pa.array(banker, pa.int64(), mask=banker < 0),
+        "bets": pa.ListArray.from_arrays(pa.array(offsets), pa.array(seat_bets)),
+    }
+    return batch.append_column("banker", columns["banker"]).append_column("bets", columns["bets"])
 
 
 def _seat_in_round(players: np.ndarray) -> np.ndarray:

@@ -1,8 +1,8 @@
 // Settling a batch of rounds laid out as Arrow lays a list<fixed_size_list<uint8>[13]> column: every seat's
 // 13 codes one after the other (the values buffer, read in place) and per round the offset of its first
-// seat. Rounds of several player counts and rules are grouped in one pass (a counting sort by key), each
-// group's cards and per-round inputs gathered into contiguous blocks for the batch kernel, and the nets
-// written back at each round's own seats, all with the GIL released.
+// seat. Rounds of several player counts and rules are grouped in one pass (each group's rows collected a
+// block at a time), each block's cards and per-round inputs gathered into contiguous arrays for the batch
+// kernel, and the nets written back at each round's own seats, all with the GIL released.
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -134,83 +134,110 @@ BatchInputs whole_inputs(const SeatInputs& given) {
   return inputs;
 }
 
+// One group's block of rounds at a time: gathered from the batch, settled by the kernel, the nets written
+// back at each round's own seats. The buffers are shared by every group (one block is settled at a time).
+class BlockSettler {
+ public:
+  BlockSettler(const std::uint8_t* codes, const std::int64_t* offsets, std::size_t rounds, const SeatInputs& given,
+               const Parallel& parallel, std::size_t block_rounds, std::int64_t* net)
+      : codes_(codes), offsets_(offsets), given_(given), parallel_(parallel), net_(net),
+        block_(block_rounds * kMaxPlayers * 13), block_net_(block_rounds * kMaxPlayers),
+        inputs_(given, given.any() ? block_rounds : 0) {
+    // Where each round's stakes matrix begins: the sum of the squares of the player counts before it.
+    if (given.stakes == nullptr) return;
+    squares_.resize(rounds);
+    for (std::size_t r = 0, at = 0; r < rounds; ++r) {
+      squares_[r] = static_cast<std::int64_t>(at);
+      const auto players = static_cast<std::size_t>(offsets[r + 1] - offsets[r]);
+      at += players * players;
+    }
+  }
+
+  // Settles the rounds `rows` (ascending batch rows, all of `players` seats under `spec`); on bad input
+  // returns the error of the lowest bad one, its round and card item renumbered as the batch's row.
+  SettleError settle(const std::size_t* rows, std::size_t size, int players, const RulesSpec& spec) {
+    BatchInputs inputs;
+    by_players(players, [&](auto p) {
+      constexpr int P = decltype(p)::value;
+      gather_block<static_cast<std::size_t>(P) * 13>(
+          codes_, [this](std::size_t r) { return offsets_[r] * 13; }, rows, size, block_.data());
+      if (given_.any()) inputs_.gather<P>(given_, offsets_, squares_.data(), rows, size, &inputs);
+    });
+    BatchOutputs outputs;
+    outputs.net = block_net_.data();
+    SettleError error = settle_batch(block_.data(), size, players, spec, inputs, outputs, parallel_);
+    if (error) {
+      if (error.round >= 0) error.round = static_cast<std::int64_t>(rows[error.round]);
+      if (error.cards.item >= 0) error.cards.item = static_cast<std::int64_t>(rows[error.cards.item]);
+      return error;
+    }
+    by_players(players, [&](auto p) { scatter_nets<decltype(p)::value>(block_net_.data(), offsets_, rows, size, net_); });
+    return error;
+  }
+
+ private:
+  const std::uint8_t* codes_;
+  const std::int64_t* offsets_;
+  const SeatInputs& given_;
+  const Parallel& parallel_;
+  std::int64_t* net_;
+  std::vector<std::uint8_t> block_;
+  std::vector<std::int64_t> block_net_;
+  InputBlocks inputs_;
+  std::vector<std::int64_t> squares_;
+};
+
 // Settles every round; on bad input returns the error of the lowest bad round of the first group (in key
-// order) holding one, its round and card item renumbered as the batch's row.
+// order) holding one, its round and card item renumbered as the batch's row. `uniform`: every round has
+// the same player count and rules (the batch is one group).
 bool settle_grouped(const std::uint8_t* codes, const std::int64_t* offsets, std::size_t rounds,
                     const std::int64_t* rules_index, const std::vector<RulesSpec>& rules, const SeatInputs& given,
-                    const Parallel& parallel, std::int64_t* net, GroupedFailure* failure) {
-  const std::size_t keys = rules.size() * static_cast<std::size_t>(kKeyStride);
-  std::vector<std::uint32_t> key(rounds);
-  std::vector<std::size_t> count(keys + 1, 0);
-  for (std::size_t r = 0; r < rounds; ++r) {
-    const std::int64_t players = offsets[r + 1] - offsets[r];
+                    bool uniform, const Parallel& parallel, std::int64_t* net, GroupedFailure* failure) {
+  const auto key_of = [&](std::size_t r) {
     const std::int64_t index = rules_index == nullptr ? 0 : rules_index[r];
-    key[r] = static_cast<std::uint32_t>(index * kKeyStride + players);
-    ++count[key[r] + 1];
-  }
-  std::size_t distinct = 0;
-  for (std::size_t k = 1; k <= keys; ++k) {
-    if (count[k] != 0) ++distinct;
-  }
-  if (distinct == 1) {
+    return static_cast<std::size_t>(index * kKeyStride + (offsets[r + 1] - offsets[r]));
+  };
+  if (uniform) {
     // One group: the values buffer is already the kernel's (R, P, 13) block, and its nets the output.
-    const int players = static_cast<int>(key[0] % kKeyStride);
-    const auto which = static_cast<std::size_t>(key[0] / kKeyStride);
+    const std::size_t key = key_of(0);
+    const int players = static_cast<int>(key % kKeyStride);
+    const std::size_t which = key / kKeyStride;
     BatchOutputs outputs;
     outputs.net = net;
-    const SettleError error =
-        settle_batch(codes, rounds, players, rules[which], whole_inputs(given), outputs, parallel);
+    const SettleError error = settle_batch(codes, rounds, players, rules[which], whole_inputs(given), outputs, parallel);
     if (!error) return true;
     *failure = GroupedFailure{error, which, players};
     return false;
   }
-  // Where each round's stakes matrix begins: the sum of the squares of the player counts before it.
-  std::vector<std::int64_t> squares(given.stakes != nullptr ? rounds : 0);
-  for (std::size_t r = 0, at = 0; r < squares.size(); ++r) {
-    squares[r] = static_cast<std::int64_t>(at);
-    const auto players = static_cast<std::size_t>(offsets[r + 1] - offsets[r]);
-    at += players * players;
-  }
-  // Counting sort, stable: start[k] is where key k's rows begin in `order`, each group's rows ascending.
-  std::vector<std::size_t> start(keys + 1, 0);
-  for (std::size_t k = 0; k < keys; ++k) start[k + 1] = start[k] + count[k + 1];
-  std::vector<std::size_t> order(rounds);
-  {
-    std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    for (std::size_t r = 0; r < rounds; ++r) order[next[key[r]]++] = r;
-  }
+  // One pass over the rounds, no sort: each group's rows are collected in ascending order and a full block
+  // settled at once. A group's first error is its lowest bad round (its blocks ascend); the error kept is
+  // that of the lowest group holding one, as if the groups were settled one after the other, so a group
+  // after it needs no more settling.
+  const std::size_t keys = rules.size() * static_cast<std::size_t>(kKeyStride);
   const std::size_t threads = parallel.threads == 0 ? available_threads() : parallel.threads;
   const std::size_t block_rounds = kBlockRounds * threads;
-  std::vector<std::uint8_t> block(block_rounds * kMaxPlayers * 13);
-  std::vector<std::int64_t> block_net(block_rounds * kMaxPlayers);
-  InputBlocks input_blocks(given, given.any() ? block_rounds : 0);
-  for (std::size_t k = 0; k < keys; ++k) {
-    const int players = static_cast<int>(k % kKeyStride);
-    const RulesSpec& spec = rules[k / kKeyStride];
-    for (std::size_t done = 0; done < count[k + 1]; done += block_rounds) {
-      const std::size_t size = std::min(block_rounds, count[k + 1] - done);
-      const std::size_t* rows = order.data() + start[k] + done;
-      BatchInputs inputs;
-      by_players(players, [&](auto p) {
-        constexpr int P = decltype(p)::value;
-        gather_block<static_cast<std::size_t>(P) * 13>(
-            codes, [offsets](std::size_t r) { return offsets[r] * 13; }, rows, size, block.data());
-        if (given.any()) input_blocks.gather<P>(given, offsets, squares.data(), rows, size, &inputs);
-      });
-      BatchOutputs outputs;
-      outputs.net = block_net.data();
-      SettleError error = settle_batch(block.data(), size, players, spec, inputs, outputs, parallel);
-      if (error) {
-        // The block's rows ascend and earlier blocks settled: this is the group's lowest bad round.
-        if (error.round >= 0) error.round = static_cast<std::int64_t>(rows[error.round]);
-        if (error.cards.item >= 0) error.cards.item = static_cast<std::int64_t>(rows[error.cards.item]);
-        *failure = GroupedFailure{error, k / kKeyStride, players};
-        return false;
-      }
-      by_players(players, [&](auto p) { scatter_nets<decltype(p)::value>(block_net.data(), offsets, rows, size, net); });
-    }
+  BlockSettler settler(codes, offsets, rounds, given, parallel, block_rounds, net);
+  std::vector<std::vector<std::size_t>> pending(keys);
+  std::size_t failed = keys;  // the lowest key holding an error (keys: none yet)
+  const auto flush = [&](std::size_t key) {
+    std::vector<std::size_t>& rows = pending[key];
+    if (rows.empty() || key >= failed) return;
+    const int players = static_cast<int>(key % kKeyStride);
+    const SettleError error = settler.settle(rows.data(), rows.size(), players, rules[key / kKeyStride]);
+    rows.clear();
+    if (!error) return;
+    failed = key;
+    *failure = GroupedFailure{error, key / kKeyStride, players};
+  };
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const std::size_t key = key_of(r);
+    std::vector<std::size_t>& rows = pending[key];
+    if (rows.capacity() == 0) rows.reserve(block_rounds);
+    rows.push_back(r);
+    if (rows.size() == block_rounds) flush(key);
   }
-  return true;
+  for (std::size_t key = 0; key < keys; ++key) flush(key);
+  return failed == keys;
 }
 
 // A per-round input argument: None, or a C-contiguous array of `dtype` and `length` values; its data.
@@ -282,6 +309,7 @@ void register_arrow(py::module_& m) {
                                 std::to_string(offsets[0]) + " to " + std::to_string(offsets[rounds]));
         }
         std::size_t squares = 0;
+        bool uniform = true;  // one player count and one rules index throughout
         for (std::size_t r = 0; r < rounds; ++r) {
           const std::int64_t players = offsets[r + 1] - offsets[r];
           if (players < kMinPlayers || players > kMaxPlayers) {
@@ -293,6 +321,9 @@ void register_arrow(py::module_& m) {
                                   " is not in 0.." + std::to_string(rules.size() - 1));
           }
           squares += static_cast<std::size_t>(players * players);
+          if (r > 0 && (players != offsets[1] - offsets[0] || (rules_index != nullptr && rules_index[r] != rules_index[0]))) {
+            uniform = false;
+          }
         }
         // The inputs' lengths follow from the layout: one value per seat, per round, or per round P x P.
         SeatInputs given;
@@ -312,8 +343,8 @@ void register_arrow(py::module_& m) {
         bool ok = true;
         if (rounds > 0) {
           py::gil_scoped_release release;
-          ok = settle_grouped(codes.data(), offsets, rounds, rules_index, rules, given, parallel, net.mutable_data(),
-                              &failure);
+          ok = settle_grouped(codes.data(), offsets, rounds, rules_index, rules, given, uniform, parallel,
+                              net.mutable_data(), &failure);
         }
         if (!ok) raise_failure(failure, rules, given, offsets);
         return net;

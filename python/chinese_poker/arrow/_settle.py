@@ -167,23 +167,30 @@ def _located(error: _core.InputError, group: _Group) -> ValueError:
     return located
 
 
-def _list_array(offsets: npt.NDArray[np.int64], values: npt.NDArray[Any], large: bool) -> pa.Array:
-    """A list array of ``values`` (K, ...) with these offsets; trailing axes become fixed-size lists."""
+def _list_array(
+    offsets: npt.NDArray[np.int64], values: npt.NDArray[Any], large: bool, same: pa.Array | None = None
+) -> pa.Array:
+    """A list array of ``values`` (K, ...) with these offsets (``same``: the same offsets as an Arrow array
+    already, used as they are); trailing axes become fixed-size lists."""
     flat: pa.Array = pa.array(values.reshape(-1))
     for size in reversed(values.shape[1:]):
         flat = pa.FixedSizeListArray.from_arrays(flat, int(size))
     kind = pa.LargeListArray if large else pa.ListArray
-    return kind.from_arrays(pa.array(offsets, pa.int64() if large else pa.int32()), flat)
+    bounds = same if same is not None else pa.array(offsets, pa.int64() if large else pa.int32())
+    return kind.from_arrays(bounds, flat)
 
 
 def _scatter(
-    parts: list[tuple[_Group, npt.NDArray[Any]]], offsets: npt.NDArray[np.int64], large: bool
+    parts: list[tuple[_Group, npt.NDArray[Any]]],
+    offsets: npt.NDArray[np.int64],
+    large: bool,
+    same: pa.Array | None = None,
 ) -> pa.Array:
     """One list column from each group's (rounds, K, ...) result, round r's values at
-    ``offsets[r]:offsets[r + 1]``."""
+    ``offsets[r]:offsets[r + 1]`` (``same``: these offsets as an Arrow array)."""
     first = parts[0][1]
     if len(parts) == 1 and parts[0][0].rows is None:
-        return _list_array(offsets, first.reshape(-1, *first.shape[2:]), large)
+        return _list_array(offsets, first.reshape(-1, *first.shape[2:]), large, same)
     out = np.zeros((int(offsets[-1]), *first.shape[2:]), dtype=first.dtype)
     items = _as_items(out)
     for group, values in parts:
@@ -191,7 +198,7 @@ def _scatter(
         width = values.shape[1]
         index = (offsets[group.rows][:, None] + np.arange(width)).reshape(-1)
         items[index] = _as_items(values.reshape(-1, *values.shape[2:]))
-    return _list_array(offsets, out, large)
+    return _list_array(offsets, out, large, same)
 
 
 def _settle_one(
@@ -288,14 +295,17 @@ def _output(
         ids = batch.column("id")
     else:
         ids = pa.array(np.arange(first + 1, first + batch.num_rows + 1, dtype=np.int64))
-    digests = pa.DictionaryArray.from_arrays(
-        pa.array(rules_index.astype(np.int32)), pa.array([rules_digest(r) for r in rules])
-    )
+    # One rules: zeros that are never written (no pass over the rows).
+    index = np.zeros(len(rules_index), np.int32) if len(rules) == 1 else rules_index.astype(np.int32)
+    digests = pa.DictionaryArray.from_arrays(pa.array(index), pa.array([rules_digest(r) for r in rules]))
+    # The cards column's own offsets serve the per-seat columns when they start at 0 (an unsliced column).
+    seat_offsets = batch.column(CARDS).offsets
+    same = seat_offsets if len(seat_offsets) and seat_offsets[0].as_py() == 0 else None
     nets = [(g, r.net if detail else r) for g, r in results]
     columns: dict[str, pa.Array] = {
         "id": ids,
         "rules_digest": digests,
-        "net": _scatter(nets, cards.offsets, cards.large),
+        "net": _scatter(nets, cards.offsets, cards.large, same),
     }
     if detail:
         pairs = cards.players * (cards.players - 1) // 2
@@ -305,7 +315,7 @@ def _output(
             columns[f"pair_{name}"] = _scatter(parts, pair_offsets, cards.large)
         for name in _SEAT_FIELDS:
             parts = [(g, np.asarray(getattr(r, name))) for g, r in results]
-            columns[name] = _scatter(parts, cards.offsets, cards.large)
+            columns[name] = _scatter(parts, cards.offsets, cards.large, same)
     return pa.RecordBatch.from_pydict(columns)
 
 
