@@ -10,7 +10,8 @@ Rows:
 - settle_arrow, mixed: the same rounds with every 10th a 3-player round, so the batch is
   grouped, gathered and written back in input order by one C++ pass over the Arrow buffers);
 - settle_arrow, mixed with inputs: the mixed batch with a banker and bets column (every 4th round a
-  banker round), beside settle_batch given the same inputs (so the kernel's general path on both sides);
+  banker round), beside settle_batch given the same inputs (so the kernel's general path on both sides)
+  and beside the numpy grouping that settled such batches before (one settle_batch call a group);
 - with --parquet, also the Parquet file read and settled (the read's cost included).
 
 The rows take turns: each of the --repeat passes times every row once, in order, and each row keeps its
@@ -31,8 +32,9 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-from chinese_poker import settle_batch
+from chinese_poker import Rules, settle_batch
 from chinese_poker.arrow import read_parquet, settle_arrow, write_parquet
+from chinese_poker.arrow._settle import _settle_one
 from common import random_deals
 
 
@@ -67,6 +69,7 @@ def main() -> None:
     banker = np.where(np.arange(args.rounds) % 4 == 0, np.arange(args.rounds) % 3, -1).astype(np.int64)
     bets = np.random.default_rng(5).integers(1, 4, (args.rounds, 4)).astype(np.int64)
     with_inputs = _with_inputs(mixed, players, banker, bets)
+    pagat = Rules.preset("pagat")
     four = players == 4
     nets = settle_arrow(with_inputs, "pagat").column("net").to_numpy(zero_copy_only=False)
     expected = settle_batch(rounds[four], "pagat", banker=banker[four], bets=bets[four])
@@ -77,6 +80,8 @@ def main() -> None:
         ("settle_arrow, mixed 4 and 3", lambda: settle_arrow(mixed, "pagat")),
         ("settle_batch, banker + bets", lambda: settle_batch(rounds, "pagat", banker=banker, bets=bets)),
         ("settle_arrow, mixed + inputs", lambda: settle_arrow(with_inputs, "pagat")),
+        # The way such a batch went before: grouped in numpy, one settle_batch call a group.
+        ("  the same, numpy grouping", lambda: _settle_one(with_inputs, pagat, False, 1, 0, gather="numpy")),
     ]
     folder = tempfile.TemporaryDirectory()
     if args.parquet:
@@ -95,7 +100,8 @@ def main() -> None:
     print(f"{'path':<30} {'seconds':>9} {'cpu s':>7} {'rounds/s':>12} {'x settle_batch':>15}")
     for label, seconds in wall.items():
         # The rows with inputs against settle_batch given the same inputs, the others against the plain call.
-        base = wall["settle_batch, banker + bets" if "inputs" in label or "banker" in label else runs[0][0]]
+        inputs = "inputs" in label or "banker" in label or "numpy grouping" in label
+        base = wall["settle_batch, banker + bets" if inputs else runs[0][0]]
         print(
             f"{label:<30} {seconds:>9.3f} {cpu[label]:>7.3f} {args.rounds / seconds:>12,.0f}"
             f" {base / seconds:>15.2f}"
