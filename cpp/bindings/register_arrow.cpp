@@ -215,7 +215,9 @@ bool settle_grouped(const std::uint8_t* codes, const std::int64_t* offsets, std:
   // after it needs no more settling.
   const std::size_t keys = rules.size() * static_cast<std::size_t>(kKeyStride);
   const std::size_t threads = parallel.threads == 0 ? available_threads() : parallel.threads;
-  const std::size_t block_rounds = kBlockRounds * threads;
+  // No larger than the batch: a small batch (an engine's default is some thousands of rows) would
+  // otherwise pay for zeroing buffers it never fills.
+  const std::size_t block_rounds = std::min(kBlockRounds * threads, rounds);
   BlockSettler settler(codes, offsets, rounds, given, parallel, block_rounds, net);
   std::vector<std::vector<std::size_t>> pending(keys);
   std::size_t failed = keys;  // the lowest key holding an error (keys: none yet)

@@ -3,7 +3,6 @@ the batch kernels (GIL released), the results laid back in the input's order."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,9 +25,9 @@ from chinese_poker.arrow._columns import (
     seat_ints,
     stakes_column,
 )
+from chinese_poker.arrow._rules_column import default_rules, rules_per_row
 from chinese_poker.formats.round_parse import rules_digest
 from chinese_poker.hand import RulesLike, rules_or_default
-from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import Rules, core_spec
 from chinese_poker.settle import settle_batch
 
@@ -36,60 +35,12 @@ __all__ = ["Batch", "arrange_arrow", "settle_arrow"]
 
 Batch: TypeAlias = pa.RecordBatch | pa.Table
 
-_DIGEST = re.compile(r"[0-9a-f]{64}")
-
 #: The per-pair detail columns (``SettleDetail`` fields, one value per pair) and per-seat ones.
 _PAIR_FIELDS = (
     "rows", "rows_known", "decided_by", "scoop", "subtotal", "stake", "home_run", "units", "foul",
     "natural", "royalties", "bet",
 )  # fmt: skip
 _SEAT_FIELDS = ("fantasyland_cards", "player_foul", "player_natural", "player_home_run")
-
-
-def _rules_of_value(value: str, by_digest: dict[str, Rules], row: int) -> Rules:
-    """The rules a ``rules`` value names: a preset, the digest of a preset or of ``default``, or a JSON
-    object of knobs."""
-    if value in by_digest:
-        return by_digest[value]
-    try:
-        if value.startswith("{"):
-            return Rules.from_dict(json.loads(value))
-        if _DIGEST.fullmatch(value):
-            raise ValueError(f"digest {value[:12]}... is neither a preset's nor that of the rules given")
-        return Rules.preset(value)
-    except (ValueError, TypeError) as error:
-        raise bad("rules", row, str(error)) from None
-
-
-def _rules_per_row(batch: pa.RecordBatch, default: Rules) -> tuple[npt.NDArray[np.int64], list[Rules]]:
-    """Each round's index into a list of distinct rules (a missing column or a null value: ``default``)."""
-    if "rules" not in batch.schema.names:
-        return np.zeros(batch.num_rows, dtype=np.int64), [default]
-    column = batch.column("rules")
-    kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
-    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-        raise bad(
-            "rules", None, f"must be a string (a preset name, a rules digest or rules JSON), got {kind}"
-        )
-    encoded = column.dictionary_encode() if not pa.types.is_dictionary(column.type) else column
-    indices = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-    by_digest = {rules_digest(default): default}
-    for name in PRESET_NAMES:
-        by_digest.setdefault(rules_digest(Rules.preset(name)), Rules.preset(name))
-    resolved: list[Rules] = [default]
-    for position, value in enumerate(encoded.dictionary.to_pylist()):
-        used = np.flatnonzero(indices == position)
-        if not len(used):
-            continue
-        resolved.append(_rules_of_value(value, by_digest, int(used[0])))
-    # Dictionary values that no round uses were skipped: map the used ones to their place in `resolved`.
-    mapping = np.zeros(len(encoded.dictionary) + 1, dtype=np.int64)
-    place = 1
-    for position in range(len(encoded.dictionary)):
-        if (indices == position).any():
-            mapping[position + 1] = place
-            place += 1
-    return mapping[indices + 1], resolved
 
 
 @dataclass(frozen=True)
@@ -205,7 +156,7 @@ def _settle_one(
     batch: pa.RecordBatch, default: Rules, detail: bool, threads: int, first: int, *, gather: str = "core"
 ) -> pa.RecordBatch:
     cards = read_cards(batch)
-    rules_index, rules = _rules_per_row(batch, default)
+    rules_index, rules = rules_per_row(batch, default)
     declared = seat_flags(batch, "declared", cards)
     surrender = seat_flags(batch, "surrender", cards)
     fantasyland = seat_flags(batch, "fantasyland", cards)
@@ -337,7 +288,7 @@ def settle_arrow(
     Rounds are grouped by rules and player count, each group one call of ``settle_batch`` on numpy views
     of the Arrow buffers; the results are in the input's order. A bad column, value or round raises
     ValueError naming the column and the row."""
-    default = rules_or_default(rules)
+    default = default_rules() if rules is None else rules_or_default(rules)
     threads = thread_count(threads, "settle_arrow")
     out: list[pa.RecordBatch] = []
     first = 0
@@ -358,7 +309,7 @@ def arrange_arrow(
     out: list[pa.RecordBatch] = []
     for part in _batches(batch, "arrange_arrow"):
         cards = read_cards(part)
-        rules_index, resolved = _rules_per_row(part, default)
+        rules_index, resolved = rules_per_row(part, default)
         settings = np.empty_like(cards.codes)
         for group in _groups(cards, rules_index, resolved):
             hands = _gather(cards.codes, group, group.players).reshape(-1, 13)
