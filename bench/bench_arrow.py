@@ -12,7 +12,9 @@ Rows:
 - settle_arrow, mixed with inputs: the mixed batch with a banker and bets column (every 4th round a
   banker round), beside settle_batch given the same inputs (so the kernel's general path on both sides)
   and beside the numpy grouping that settled such batches before (one settle_batch call a group);
-- with --parquet, also the Parquet file read and settled (the read's cost included).
+- with --parquet, also the Parquet file read and settled (the read's cost included);
+- with --batch-rows, the mixed batch settled in slices of so many rows, one settle_arrow call each (what
+  an engine does with its batches): the fixed cost of a call against its rows.
 
 The rows take turns: each of the --repeat passes times every row once, in order, and each row keeps its
 best pass, so a change in the machine's load between rows shifts them alike. Wall seconds and the ratio
@@ -50,6 +52,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--parquet", action="store_true", help="also read and settle a Parquet file")
+    parser.add_argument(
+        "--batch-rows",
+        default="",
+        help="also settle the mixed batch in slices of these many rows, e.g. 1000,10000,100000 (an engine's"
+        " batch size: Spark's spark.sql.execution.arrow.maxRecordsPerBatch)",
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(27)
     rounds = random_deals(args.rounds, 4, rng)
@@ -83,6 +91,9 @@ def main() -> None:
         # The way such a batch went before: grouped in numpy, one settle_batch call a group.
         ("  the same, numpy grouping", lambda: _settle_one(with_inputs, pagat, False, 1, 0, gather="numpy")),
     ]
+    for size in [int(text) for text in args.batch_rows.split(",") if text]:
+        slices = [mixed.slice(start, size) for start in range(0, args.rounds, size)]
+        runs.append((f"mixed in batches of {size:,}", lambda parts=slices: [settle_arrow(p) for p in parts]))
     folder = tempfile.TemporaryDirectory()
     if args.parquet:
         path = Path(folder.name) / "rounds.parquet"
