@@ -285,9 +285,10 @@ def settle_arrow(
     for a Table) with ``id``, ``rules_digest`` and ``net`` (per round a list of each seat's units), and with
     ``detail=True`` every pair's detail as ``settle_batch(detail=True)`` gives it. ``rules``: the rules of
     rounds without a ``rules`` value (default ``pagat``), also what a digest in that column may name.
-    Rounds are grouped by rules and player count, each group one call of ``settle_batch`` on numpy views
-    of the Arrow buffers; the results are in the input's order. A bad column, value or round raises
-    ValueError naming the column and the row."""
+    Rounds are grouped by rules and player count and each group settled by the batch kernel, its cards and
+    input columns read from the Arrow buffers (one C++ pass, the GIL released; with ``detail=True`` one
+    ``settle_batch`` call a group); the results are in the input's order. A bad column, value or round
+    raises ValueError naming the column and the row."""
     default = default_rules() if rules is None else rules_or_default(rules)
     threads = thread_count(threads, "settle_arrow")
     out: list[pa.RecordBatch] = []
