@@ -183,6 +183,7 @@ def test_inputs_across_several_blocks_of_a_group() -> None:
     )
     kind, out = _same(batch)
     assert kind == "ok"
+    assert _settled(batch, "core", threads=2)[1].equals(out)
     nets = out.column("net").flatten().to_numpy()
     assert nets.any()
     # Every round's nets sum to zero (no house), and the 4-player rounds are settle_batch's.
