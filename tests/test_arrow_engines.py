@@ -133,3 +133,23 @@ def test_engine_recipe_equals_one_process(engine: str, parquet: Path) -> None:
     _engine(engine)
     expected = _by_id(_run("one-process", parquet))
     assert _by_id(_run(engine, parquet)) == expected
+
+
+def _functions(code: str) -> dict[str, str]:
+    """The module-level ``def`` blocks of ``code``, by name, as written (up to the next unindented line)."""
+    pattern = re.compile(r"^def (\w+)\(.*?(?=^\S|\Z)", flags=re.DOTALL | re.MULTILINE)
+    return {match.group(1): match.group(0).rstrip() for match in pattern.finditer(code)}
+
+
+def test_cluster_jobs_use_the_recipes_functions() -> None:
+    # The cluster scripts are not run here (no cluster); what they give the engine is the recipe's own code.
+    text = SCALING.read_text(encoding="utf-8")
+    jobs = dict(re.findall(r"```python\n# job: ([a-z-]+)\n(.*?)```", text, flags=re.DOTALL))
+    assert set(jobs) == {"spark-submit", "ray-job-submit"}
+    for job, engine in (("spark-submit", "spark"), ("ray-job-submit", "ray")):
+        functions = _functions(jobs[job])
+        assert functions, job
+        recipe = _functions(recipes()[engine])
+        for name, code in functions.items():
+            assert recipe.get(name) == code, (job, name)
+        compile(jobs[job], f"{SCALING}:{job}", "exec")

@@ -223,6 +223,13 @@ def settle_seats(
     rules_index: npt.NDArray[np.int64] | None,
     rules: Sequence[RulesSpec],
     threads: int = 1,
+    *,
+    stakes: npt.NDArray[np.int64] | None = None,
+    declared: npt.NDArray[np.bool_] | None = None,
+    surrender: npt.NDArray[np.bool_] | None = None,
+    banker: npt.NDArray[np.int64] | None = None,
+    bets: npt.NDArray[np.int64] | None = None,
+    fantasyland: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.int64]: ...
 def settle_batch_detail(
     rounds: npt.NDArray[np.uint8],

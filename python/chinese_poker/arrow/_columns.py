@@ -43,7 +43,7 @@ def _first_null(array: pa.Array) -> int:
 def _offsets(array: pa.Array) -> npt.NDArray[np.int64]:
     """The list offsets of ``array`` rebased to start at 0 (the first seat of its first row)."""
     offsets = np.asarray(array.offsets.to_numpy(zero_copy_only=False), dtype=np.int64)
-    return offsets - offsets[0]
+    return offsets - offsets[0] if offsets[0] else offsets
 
 
 @dataclass(frozen=True)
@@ -82,11 +82,10 @@ def read_cards(batch: pa.RecordBatch) -> RoundCards:
         raise bad(CARDS, _first_null(column), "null round (no seats)")
     offsets = _offsets(column)
     players = np.diff(offsets)
-    if len(players):
-        wrong = np.flatnonzero((players < 2) | (players > 6))
-        if len(wrong):
-            row = int(wrong[0])
-            raise bad(CARDS, row, f"a round has 2 to 6 seats, got {int(players[row])}")
+    # Two reductions over the counts; the first bad row is looked for only when there is one.
+    if len(players) and (players.min() < 2 or players.max() > 6):
+        row = int(np.flatnonzero((players < 2) | (players > 6))[0])
+        raise bad(CARDS, row, f"a round has 2 to 6 seats, got {int(players[row])}")
     seats = column.flatten()
     if seats.null_count:
         raise bad(CARDS, _row_of_seat(offsets, _first_null(seats)), "null seat (no cards)")

@@ -3,7 +3,6 @@ the batch kernels (GIL released), the results laid back in the input's order."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,9 +25,9 @@ from chinese_poker.arrow._columns import (
     seat_ints,
     stakes_column,
 )
+from chinese_poker.arrow._rules_column import default_rules, rules_per_row
 from chinese_poker.formats.round_parse import rules_digest
 from chinese_poker.hand import RulesLike, rules_or_default
-from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import Rules, core_spec
 from chinese_poker.settle import settle_batch
 
@@ -36,60 +35,12 @@ __all__ = ["Batch", "arrange_arrow", "settle_arrow"]
 
 Batch: TypeAlias = pa.RecordBatch | pa.Table
 
-_DIGEST = re.compile(r"[0-9a-f]{64}")
-
 #: The per-pair detail columns (``SettleDetail`` fields, one value per pair) and per-seat ones.
 _PAIR_FIELDS = (
     "rows", "rows_known", "decided_by", "scoop", "subtotal", "stake", "home_run", "units", "foul",
     "natural", "royalties", "bet",
 )  # fmt: skip
 _SEAT_FIELDS = ("fantasyland_cards", "player_foul", "player_natural", "player_home_run")
-
-
-def _rules_of_value(value: str, by_digest: dict[str, Rules], row: int) -> Rules:
-    """The rules a ``rules`` value names: a preset, the digest of a preset or of ``default``, or a JSON
-    object of knobs."""
-    if value in by_digest:
-        return by_digest[value]
-    try:
-        if value.startswith("{"):
-            return Rules.from_dict(json.loads(value))
-        if _DIGEST.fullmatch(value):
-            raise ValueError(f"digest {value[:12]}... is neither a preset's nor that of the rules given")
-        return Rules.preset(value)
-    except (ValueError, TypeError) as error:
-        raise bad("rules", row, str(error)) from None
-
-
-def _rules_per_row(batch: pa.RecordBatch, default: Rules) -> tuple[npt.NDArray[np.int64], list[Rules]]:
-    """Each round's index into a list of distinct rules (a missing column or a null value: ``default``)."""
-    if "rules" not in batch.schema.names:
-        return np.zeros(batch.num_rows, dtype=np.int64), [default]
-    column = batch.column("rules")
-    kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
-    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-        raise bad(
-            "rules", None, f"must be a string (a preset name, a rules digest or rules JSON), got {kind}"
-        )
-    encoded = column.dictionary_encode() if not pa.types.is_dictionary(column.type) else column
-    indices = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-    by_digest = {rules_digest(default): default}
-    for name in PRESET_NAMES:
-        by_digest.setdefault(rules_digest(Rules.preset(name)), Rules.preset(name))
-    resolved: list[Rules] = [default]
-    for position, value in enumerate(encoded.dictionary.to_pylist()):
-        used = np.flatnonzero(indices == position)
-        if not len(used):
-            continue
-        resolved.append(_rules_of_value(value, by_digest, int(used[0])))
-    # Dictionary values that no round uses were skipped: map the used ones to their place in `resolved`.
-    mapping = np.zeros(len(encoded.dictionary) + 1, dtype=np.int64)
-    place = 1
-    for position in range(len(encoded.dictionary)):
-        if (indices == position).any():
-            mapping[position + 1] = place
-            place += 1
-    return mapping[indices + 1], resolved
 
 
 @dataclass(frozen=True)
@@ -159,7 +110,7 @@ def _located(error: _core.InputError, group: _Group) -> ValueError:
         ),
         CARDS,
     )  # fmt: skip
-    message = re.sub(r"^round \d+(, )?", "", str(error))
+    message = re.sub(r"^round \d+(, |: )?", "", str(error))
     located = _core.InputError(f"column {column!r}, row {row}: {message}")
     for name in ("kind", "player", "other", "position", "card"):
         setattr(located, name, getattr(error, name))
@@ -167,23 +118,30 @@ def _located(error: _core.InputError, group: _Group) -> ValueError:
     return located
 
 
-def _list_array(offsets: npt.NDArray[np.int64], values: npt.NDArray[Any], large: bool) -> pa.Array:
-    """A list array of ``values`` (K, ...) with these offsets; trailing axes become fixed-size lists."""
+def _list_array(
+    offsets: npt.NDArray[np.int64], values: npt.NDArray[Any], large: bool, same: pa.Array | None = None
+) -> pa.Array:
+    """A list array of ``values`` (K, ...) with these offsets (``same``: the same offsets as an Arrow array
+    already, used as they are); trailing axes become fixed-size lists."""
     flat: pa.Array = pa.array(values.reshape(-1))
     for size in reversed(values.shape[1:]):
         flat = pa.FixedSizeListArray.from_arrays(flat, int(size))
     kind = pa.LargeListArray if large else pa.ListArray
-    return kind.from_arrays(pa.array(offsets, pa.int64() if large else pa.int32()), flat)
+    bounds = same if same is not None else pa.array(offsets, pa.int64() if large else pa.int32())
+    return kind.from_arrays(bounds, flat)
 
 
 def _scatter(
-    parts: list[tuple[_Group, npt.NDArray[Any]]], offsets: npt.NDArray[np.int64], large: bool
+    parts: list[tuple[_Group, npt.NDArray[Any]]],
+    offsets: npt.NDArray[np.int64],
+    large: bool,
+    same: pa.Array | None = None,
 ) -> pa.Array:
     """One list column from each group's (rounds, K, ...) result, round r's values at
-    ``offsets[r]:offsets[r + 1]``."""
+    ``offsets[r]:offsets[r + 1]`` (``same``: these offsets as an Arrow array)."""
     first = parts[0][1]
     if len(parts) == 1 and parts[0][0].rows is None:
-        return _list_array(offsets, first.reshape(-1, *first.shape[2:]), large)
+        return _list_array(offsets, first.reshape(-1, *first.shape[2:]), large, same)
     out = np.zeros((int(offsets[-1]), *first.shape[2:]), dtype=first.dtype)
     items = _as_items(out)
     for group, values in parts:
@@ -191,27 +149,42 @@ def _scatter(
         width = values.shape[1]
         index = (offsets[group.rows][:, None] + np.arange(width)).reshape(-1)
         items[index] = _as_items(values.reshape(-1, *values.shape[2:]))
-    return _list_array(offsets, out, large)
-
-
-#: The per-round input columns: a batch with any of them settles group by group through ``settle_batch``.
-_INPUT_COLUMNS = ("declared", "surrender", "fantasyland", "bets", "stakes", "banker")
+    return _list_array(offsets, out, large, same)
 
 
 def _settle_one(
     batch: pa.RecordBatch, default: Rules, detail: bool, threads: int, first: int, *, gather: str = "core"
 ) -> pa.RecordBatch:
     cards = read_cards(batch)
-    rules_index, rules = _rules_per_row(batch, default)
-    plain = not detail and not any(name in batch.schema.names for name in _INPUT_COLUMNS)
-    if gather == "core" and plain and batch.num_rows:
-        # Cards and rules only: one C++ pass groups the rounds, gathers each group's cards from the Arrow
-        # buffer and writes the nets back in the input's order (the GIL released throughout).
+    rules_index, rules = rules_per_row(batch, default)
+    declared = seat_flags(batch, "declared", cards)
+    surrender = seat_flags(batch, "surrender", cards)
+    fantasyland = seat_flags(batch, "fantasyland", cards)
+    bets = seat_ints(batch, "bets", cards, 1)
+    stakes = stakes_column(batch, cards)
+    banker = banker_column(batch)
+    if bets is not None and banker is None:
+        raise bad("bets", None, "given without a 'banker' column: bets are read in banker rounds only")
+    if gather == "core" and not detail and batch.num_rows:
+        # One C++ pass groups the rounds, gathers each group's cards and inputs from the Arrow buffers and
+        # writes the nets back in the input's order (the GIL released throughout).
         specs = [core_spec(r) for r in rules]
         index = rules_index if len(rules) > 1 else None
         whole = _Group(rules[0], 0, None, cards.offsets[:-1])
         try:
-            net = _core.settle_seats(cards.codes, cards.offsets, index, specs, threads)
+            net = _core.settle_seats(
+                cards.codes,
+                cards.offsets,
+                index,
+                specs,
+                threads,
+                stakes=stakes,
+                declared=declared,
+                surrender=surrender,
+                banker=banker,
+                bets=bets,
+                fantasyland=fantasyland,
+            )
         except _core.InputError as error:
             raise _located(error, whole) from None
         return _output(
@@ -223,12 +196,6 @@ def _settle_one(
             detail=False,
             first=first,
         )
-    declared = seat_flags(batch, "declared", cards)
-    surrender = seat_flags(batch, "surrender", cards)
-    fantasyland = seat_flags(batch, "fantasyland", cards)
-    bets = seat_ints(batch, "bets", cards, 1)
-    stakes = stakes_column(batch, cards)
-    banker = banker_column(batch)
     square_starts = np.zeros(0, dtype=np.int64)
     if stakes is not None:
         squares = cards.players * cards.players
@@ -279,14 +246,17 @@ def _output(
         ids = batch.column("id")
     else:
         ids = pa.array(np.arange(first + 1, first + batch.num_rows + 1, dtype=np.int64))
-    digests = pa.DictionaryArray.from_arrays(
-        pa.array(rules_index.astype(np.int32)), pa.array([rules_digest(r) for r in rules])
-    )
+    # One rules: zeros that are never written (no pass over the rows).
+    index = np.zeros(len(rules_index), np.int32) if len(rules) == 1 else rules_index.astype(np.int32)
+    digests = pa.DictionaryArray.from_arrays(pa.array(index), pa.array([rules_digest(r) for r in rules]))
+    # The cards column's own offsets serve the per-seat columns when they start at 0 (an unsliced column).
+    seat_offsets = batch.column(CARDS).offsets
+    same = seat_offsets if len(seat_offsets) and seat_offsets[0].as_py() == 0 else None
     nets = [(g, r.net if detail else r) for g, r in results]
     columns: dict[str, pa.Array] = {
         "id": ids,
         "rules_digest": digests,
-        "net": _scatter(nets, cards.offsets, cards.large),
+        "net": _scatter(nets, cards.offsets, cards.large, same),
     }
     if detail:
         pairs = cards.players * (cards.players - 1) // 2
@@ -296,7 +266,7 @@ def _output(
             columns[f"pair_{name}"] = _scatter(parts, pair_offsets, cards.large)
         for name in _SEAT_FIELDS:
             parts = [(g, np.asarray(getattr(r, name))) for g, r in results]
-            columns[name] = _scatter(parts, cards.offsets, cards.large)
+            columns[name] = _scatter(parts, cards.offsets, cards.large, same)
     return pa.RecordBatch.from_pydict(columns)
 
 
@@ -315,10 +285,11 @@ def settle_arrow(
     for a Table) with ``id``, ``rules_digest`` and ``net`` (per round a list of each seat's units), and with
     ``detail=True`` every pair's detail as ``settle_batch(detail=True)`` gives it. ``rules``: the rules of
     rounds without a ``rules`` value (default ``pagat``), also what a digest in that column may name.
-    Rounds are grouped by rules and player count, each group one call of ``settle_batch`` on numpy views
-    of the Arrow buffers; the results are in the input's order. A bad column, value or round raises
-    ValueError naming the column and the row."""
-    default = rules_or_default(rules)
+    Rounds are grouped by rules and player count and each group settled by the batch kernel, its cards and
+    input columns read from the Arrow buffers (one C++ pass, the GIL released; with ``detail=True`` one
+    ``settle_batch`` call a group); the results are in the input's order. A bad column, value or round
+    raises ValueError naming the column and the row."""
+    default = default_rules() if rules is None else rules_or_default(rules)
     threads = thread_count(threads, "settle_arrow")
     out: list[pa.RecordBatch] = []
     first = 0
@@ -339,7 +310,7 @@ def arrange_arrow(
     out: list[pa.RecordBatch] = []
     for part in _batches(batch, "arrange_arrow"):
         cards = read_cards(part)
-        rules_index, resolved = _rules_per_row(part, default)
+        rules_index, resolved = rules_per_row(part, default)
         settings = np.empty_like(cards.codes)
         for group in _groups(cards, rules_index, resolved):
             hands = _gather(cards.codes, group, group.players).reshape(-1, 13)
