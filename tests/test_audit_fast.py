@@ -347,3 +347,101 @@ def test_broken_json_in_passed_over_values(old: str, new: str, valid: bool) -> N
     report = fast(data, None)
     assert report == general(data, None)
     assert (report == [[]]) == valid
+
+
+def _receipt_span(line: str) -> tuple[int, int]:
+    """Where the receipt's object stands in a line as ``score --receipts`` writes it."""
+    start = line.index('"receipt": ') + len('"receipt": ')
+    return start, len(line) - 1
+
+
+@pytest.mark.parametrize("key", [None, KEY])
+def test_every_byte_of_a_written_receipt_changed(key: bytes | None) -> None:
+    """The receipt as our writer spells it is read by its spelling first (runs of bytes between the
+    values): each of its bytes changed in turn to a byte of JSON's punctuation, a digit or a letter gives
+    the general path's report, whether the change breaks the JSON, changes a field or only its spelling."""
+    rng = random.Random(29 if key else 31)
+    line = json.dumps(output_line(replay_line(41, "pagat", 4, rng), key))
+    start, end = _receipt_span(line)
+    lines = [line]
+    for at in range(start, end):
+        byte = _MUTATION_BYTES[at % len(_MUTATION_BYTES)]
+        if byte == line[at]:
+            byte = "7" if line[at] != "7" else "x"
+        lines.append(line[:at] + byte + line[at + 1 :])
+    data = ("\n".join(lines) + "\n").encode("ascii")
+    report = fast(data, key)
+    assert report == general(data, key)
+    assert report[0] == []
+    assert sum(1 for found in report if found) > (end - start) // 2
+
+
+@pytest.mark.parametrize("key", [None, KEY])
+def test_receipt_spellings_and_lies_agree(key: bytes | None) -> None:
+    """Other spellings of the same receipt (keys reordered, other white space, escapes, numbers spelled
+    otherwise) and lines whose other fields lie about it: the fast path's report is the general path's,
+    and the spellings the general path accepts pass."""
+    rng = random.Random(37)
+    out = output_line(replay_line(43, "capsa-susun", 3, rng), key)
+    receipt = out["receipt"]
+    line = json.dumps(out)
+    start, end = _receipt_span(line)
+    written = line[start:end]
+    decided = receipt["pairs"][0]["decided_by"]
+
+    def with_receipt(text: str) -> str:
+        return line[:start] + text + line[end:]
+
+    spelled_otherwise = [
+        json.dumps(dict(reversed(list(receipt.items())))),
+        json.dumps(receipt, separators=(",", ":")),
+        json.dumps(receipt, indent=None).replace(", ", " ,  ", 7),
+        written.replace("{", "{ ", 1),
+        json.dumps({**receipt, "engine": dict(reversed(list(receipt["engine"].items())))}),
+        written.replace('"decided_by": "', '"decided_by":"', 1),
+    ]
+    changed_receipts = [
+        written.replace(
+            f'"decided_by": "{decided}"', f'"decided_by": "\\u{ord(decided[0]):04x}{decided[1:]}"'
+        ),
+        written.replace('"format": "', '"format": "\\u0063', 1),
+        written.replace('"hands": [[', '"hands": [[0', 1),
+        written.replace('"hands": [[', '"hands": [[-', 1),
+        written.replace(', "surrendered": [false', ', "surrendered": [true', 1),
+        written.replace('"banker": null', '"banker": 0', 1),
+        written.replace('"bets": null', '"bets": [1, 1, 1]', 1),
+        written.replace('"players": 3', '"players": 03', 1),
+        written.replace('"players": 3', '"players": 3.0', 1),
+        written.replace('"players": 3', '"players": 4', 1),
+        written.replace('"stake": 1', '"stake": 1e0', 1),
+        written.replace('"stake": 1', '"stake": -0', 1),
+        written.replace('"units": ', '"units": 1', 1),
+        written.replace('"net": [', '"net": [99999999999999999999, ', 1),
+        written.replace('"net": [', '"net": [], "x": [', 1),
+        written.replace('"pairs": [', '"pairs": [], "y": [', 1),
+        written.replace('"sha256": "', '"sha256": "0', 1),
+        written[:-1] + ', "sha256": "00"}',
+        written[:-1] + ', "hmac_sha256": "00"}',
+        written[:-1] + ', "note": 1}',
+    ]
+    assert written not in spelled_otherwise + changed_receipts
+    lies = []
+    for name, value in (("rules", "pagat"), ("rules", "pusoy"), ("rules_digest", None)):
+        lied = copy.deepcopy(out)
+        lied[name] = value
+        lies.append(json.dumps(lied))
+    lines = [line, *map(with_receipt, spelled_otherwise + changed_receipts), *lies]
+    data = ("\n".join(lines) + "\n").encode("ascii")
+    report = fast(data, key)
+    assert report == general(data, key)
+    taken = statuses(data, key)
+    passing = 1 + len(spelled_otherwise)
+    assert report[:passing] == [[]] * passing
+    assert taken[:passing] == [1] * passing
+    # Also passing: the escape that spells "rows" again (left to the general path, as every line with
+    # a backslash is), an "hmac_sha256" when no key is given (not checked) and a null rules digest at the
+    # top (not compared). Every other change is caught.
+    escaped, hmac_added = passing, passing + changed_receipts.index(written[:-1] + ', "hmac_sha256": "00"}')
+    assert taken[escaped] == 0
+    unchecked = [escaped] if key else [escaped, hmac_added]
+    assert [k for k, found in enumerate(report) if not found] == [*range(passing), *unchecked, len(lines) - 1]

@@ -27,6 +27,30 @@ constexpr std::string_view kDomain = "chinese-poker/deal/v1";
 // such a line (the grammar of json::Scanner::skip_value, its limits on digits and depth included).
 struct Shape;
 
+// Whether the `n` bytes at `a` and `b` are the same, compared in words (the runs of a shape are short:
+// a call of memcmp for each cost more than the comparison).
+bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+  std::uint64_t x = 0, y = 0;
+  for (; n >= 8; a += 8, b += 8, n -= 8) {
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  if (n >= 4) {  // the first and the last 4 bytes (overlapping)
+    std::uint32_t u = 0, v = 0, w = 0, z = 0;
+    std::memcpy(&u, a, 4);
+    std::memcpy(&v, b, 4);
+    std::memcpy(&w, a + n - 4, 4);
+    std::memcpy(&z, b + n - 4, 4);
+    return u == v && w == z;
+  }
+  for (; n > 0; ++a, ++b, --n) {
+    if (*a != *b) return false;
+  }
+  return true;
+}
+
+
 class Reader : public json::Scanner {
  public:
   using json::Scanner::Scanner;
@@ -67,6 +91,40 @@ class Reader : public json::Scanner {
   // position unchanged (the caller then reads the value as skip_value would).
   bool shaped(const Shape& shape, int depth, std::int64_t* integer) noexcept;
 
+  // The bytes of `run` exactly where the reader stands (no white space first): taken, true.
+  bool run(std::string_view bytes) noexcept {
+    if (static_cast<std::size_t>(stop() - here()) < bytes.size() || !same_bytes(here(), bytes.data(), bytes.size())) {
+      return false;
+    }
+    move_to(here() + bytes.size());
+    return true;
+  }
+
+  // `[c, c, ..., c]` of `n` card codes spelled exactly so (no other white space), each a JSON integer
+  // below kDeckSize (what small_code takes): into `out`, taken, true.
+  bool code_row(int n, std::uint8_t* out) noexcept {
+    const char* p = here();
+    if (stop() - p < 2 * n + 1 || *p != '[') return false;
+    ++p;
+    for (int k = 0; k < n; ++k) {
+      if (k > 0) {
+        if (stop() - p < 3 || p[0] != ',' || p[1] != ' ') return false;
+        p += 2;
+      }
+      if (stop() - p < 2) return false;  // a code and the comma or bracket after it
+      const unsigned first = static_cast<unsigned char>(p[0]) - unsigned{'0'};
+      const unsigned second = static_cast<unsigned char>(p[1]) - unsigned{'0'};
+      if (first > 9 || (second <= 9 && first == 0)) return false;
+      const unsigned code = second <= 9 ? first * 10 + second : first;
+      p += second <= 9 ? 2 : 1;
+      if (code >= unsigned{kDeckSize}) return false;
+      out[k] = static_cast<std::uint8_t>(code);
+    }
+    if (p == stop() || *p != ']') return false;
+    move_to(p + 1);
+    return true;
+  }
+
   // A value passed over as skip_value does; in a list, each item tried as `shape` first.
   bool skip_list_of(const Shape& shape) noexcept {
     constexpr int depth = 0;
@@ -100,11 +158,21 @@ class Reader : public json::Scanner {
   }
   // The closing quote of a string whose bytes start at `p`, or nullptr.
   const char* closing_quote(const char* p) const noexcept {
+    // Passed over eight bytes at a time while none is a quote (a word holds a zero byte exactly when
+    // the test below is nonzero, whatever the byte order), then byte by byte to the quote.
+    constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
+    constexpr std::uint64_t kQuotes = kOnes * static_cast<unsigned char>('"');
+    for (; stop() - p >= 8; p += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, p, 8);
+      word ^= kQuotes;
+      if (((word - kOnes) & ~word & kHighs) != 0) break;
+    }
     while (p < stop() && *p != '"') ++p;
     return p < stop() ? p : nullptr;
   }
   const char* literal(const char* p, std::string_view word) const noexcept {
-    if (static_cast<std::size_t>(stop() - p) < word.size() || std::memcmp(p, word.data(), word.size()) != 0) {
+    if (static_cast<std::size_t>(stop() - p) < word.size() || !same_bytes(p, word.data(), word.size())) {
       return nullptr;
     }
     p += word.size();
@@ -130,6 +198,32 @@ class Reader : public json::Scanner {
       if (p == at || p - at > 4) return nullptr;
     }
     return p < stop() && json::is_word(*p) ? nullptr : p;
+  }
+  // The end of the string, integer or literal that starts right at `p`, as value() finds it; nullptr for
+  // every other value (and white space first), which value() then reads. Inline, for the holes of a shape.
+  const char* scalar(const char* p) const noexcept {
+    if (p == stop()) return nullptr;
+    switch (*p) {
+      case '"': {
+        const char* close = closing_quote(p + 1);
+        return close == nullptr ? nullptr : close + 1;
+      }
+      case 't':
+        return literal(p, "true");
+      case 'f':
+        return literal(p, "false");
+      case 'n':
+        return literal(p, "null");
+      default: {
+        const char* first = p < stop() && *p == '-' ? p + 1 : p;
+        const char* q = digits(first);
+        const auto count = q - first;
+        if (count == 0 || count > 18 || (count > 1 && *first == '0') || (q < stop() && json::is_word(*q))) {
+          return nullptr;
+        }
+        return q;
+      }
+    }
   }
   // The end of the value at `p` (white space first), or nullptr: json::Scanner::skip_value(depth).
   const char* value(const char* p, int depth) const noexcept {
@@ -384,6 +478,59 @@ bool read_receipt(Reader& line, Receipt* out) noexcept {
          declared == out->players && surrendered == out->players;
 }
 
+// A receipt spelled as `score --receipts` writes it (Python's json.dumps of make_receipt: ", " and ": "
+// between tokens, the body's keys in receipt_body's order, then "sha256" and an optional "hmac_sha256"):
+// each key and separator compared as a run of bytes, each value read by the reader read_receipt uses, so
+// that a receipt taken here is one read_receipt takes, with the same fields. `head`: the bytes from the
+// opening brace (after white space) to the rules digest, the config's format and engine in them. A receipt
+// of any other spelling is left to read_receipt (`line` is then where it was).
+bool spelled_receipt(Reader& line, std::string_view head, const AuditConfig& config, Receipt* out) noexcept {
+  Reader at = line;
+  Receipt r;
+  std::int64_t players = 0;
+  if (!at.peek('{') || !at.run(head) || !at.string(&r.digest) || !at.run(", \"players\": ") || !at.int64(&players) ||
+      players < kMinPlayers || players > kMaxPlayers || !at.run(", \"hands\": [")) {
+    return false;
+  }
+  r.players = static_cast<int>(players);
+  for (int p = 0; p < r.players; ++p) {
+    if ((p > 0 && !at.run(", ")) || !at.code_row(kHand, r.cards + p * kHand)) return false;
+  }
+  r.seats = r.players;
+  for (const std::string_view list : {std::string_view("], \"declared\": ["), std::string_view("], \"surrendered\": [")}) {
+    if (!at.run(list)) return false;
+    for (int p = 0; p < r.players; ++p) {
+      if (!at.run(p > 0 ? ", false" : "false")) return false;
+    }
+  }
+  if (!at.run("], \"banker\": null, \"bets\": null, \"net\": ") ||
+      !json::int64_list(at, r.net, kMaxPlayers, &r.net_count) || !at.run(", \"pairs\": [")) {
+    return false;
+  }
+  r.pair_count = 0;
+  do {
+    if (r.pair_count == kMaxPairs) return false;
+    Receipt::Pair& pair = r.pairs[r.pair_count++];
+    if (!at.run("{\"i\": ") || !at.int64(&pair.i) || !at.run(", \"j\": ") || !at.int64(&pair.j) ||
+        !at.run(", \"decided_by\": ") || !at.string(&pair.decided_by) || !at.run(", \"stake\": ") ||
+        !at.int64(&pair.stake) || !at.run(", \"units\": ") || !at.int64(&pair.units) || !at.run("}")) {
+      return false;
+    }
+  } while (at.run(", "));
+  if (!at.run("], \"sha256\": ") || !at.string(&r.sha256)) return false;
+  if (at.run(", \"hmac_sha256\": ")) {
+    if (!at.string(&r.hmac)) return false;
+    r.has_hmac = true;
+  }
+  if (!at.run("}")) return false;
+  r.format = config.receipt_format;
+  r.engine_name = config.engine_name;
+  r.engine_version = config.engine_version;
+  *out = r;
+  line = at;
+  return true;
+}
+
 // The canonical encoding of the receipt body the settlement gives (chinese_poker.receipts): compact
 // JSON with sorted keys. Every string in it needs no escape (the config's are checked when it is made).
 class Canonical {
@@ -520,29 +667,6 @@ struct Shape {
   }
 };
 
-// Whether the `n` bytes at `a` and `b` are the same, compared in words (the runs of a shape are short:
-// a call of memcmp for each cost more than the comparison).
-bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
-  std::uint64_t x = 0, y = 0;
-  for (; n >= 8; a += 8, b += 8, n -= 8) {
-    std::memcpy(&x, a, 8);
-    std::memcpy(&y, b, 8);
-    if (x != y) return false;
-  }
-  if (n >= 4) {  // the first and the last 4 bytes (overlapping)
-    std::uint32_t u = 0, v = 0, w = 0, z = 0;
-    std::memcpy(&u, a, 4);
-    std::memcpy(&v, b, 4);
-    std::memcpy(&w, a + n - 4, 4);
-    std::memcpy(&z, b + n - 4, 4);
-    return u == v && w == z;
-  }
-  for (; n > 0; ++a, ++b, --n) {
-    if (*a != *b) return false;
-  }
-  return true;
-}
-
 bool Reader::shaped(const Shape& shape, int depth, std::int64_t* integer) noexcept {
   if (depth > json::kMaxDepth) return false;
   const char* p = spaces(here());
@@ -553,7 +677,8 @@ bool Reader::shaped(const Shape& shape, int depth, std::int64_t* integer) noexce
     }
     p += part.length;
     if (part.hole == '*') {
-      p = value(p, depth + part.depth);
+      const char* q = depth + part.depth <= json::kMaxDepth ? scalar(p) : nullptr;
+      p = q != nullptr ? q : value(p, depth + part.depth);
       if (p == nullptr) return false;
     } else if (part.hole == '=') {
       Reader number(text(), static_cast<std::size_t>(p - text().data()), end());
@@ -822,7 +947,7 @@ bool once(bool* seen) noexcept {
   return true;
 }
 
-bool read_top(Reader& line, const AuditConfig& config, Top* top) noexcept {
+bool read_top(Reader& line, const AuditConfig& config, std::string_view receipt_head, Top* top) noexcept {
   if (!line.take('{')) return false;
   if (line.take('}')) return line.done();
   do {
@@ -832,7 +957,8 @@ bool read_top(Reader& line, const AuditConfig& config, Top* top) noexcept {
     if (key == "engine") {
       ok = once(&top->engine) && line.skip_value();
     } else if (key == "receipt") {
-      ok = once(&top->has_receipt) && read_receipt(line, &top->receipt);
+      ok = once(&top->has_receipt) &&
+           (spelled_receipt(line, receipt_head, config, &top->receipt) || read_receipt(line, &top->receipt));
     } else if (key == "rules") {
       std::string_view name;
       ok = once(&top->has_rules) && line.string(&name);
@@ -956,13 +1082,13 @@ bool replay_round(const Top& top) noexcept {
   return settle_one(top.cards, players, top.rules->spec, &settled);
 }
 
-AuditLine audit_line(std::string_view text, const AuditConfig& config) noexcept {
+AuditLine audit_line(std::string_view text, const AuditConfig& config, std::string_view receipt_head) noexcept {
   if (blank(text)) return AuditLine::kBlank;
   while (!text.empty() && text.back() == '\r') text.remove_suffix(1);
   if (!plain_line(text)) return AuditLine::kGeneral;
   Reader line(text);
   Top top;
-  if (!read_top(line, config, &top)) return AuditLine::kGeneral;
+  if (!read_top(line, config, receipt_head, &top)) return AuditLine::kGeneral;
   const bool ok = top.engine ? output_round(top, config) : replay_round(top);
   return ok ? AuditLine::kMatches : AuditLine::kGeneral;
 }
@@ -971,11 +1097,15 @@ AuditLine audit_line(std::string_view text, const AuditConfig& config) noexcept 
 
 void audit_lines(std::string_view text, const AuditConfig& config, std::vector<std::uint8_t>* out) {
   out->clear();
+  // The start of a receipt as our writer spells it, up to its rules digest (spelled_receipt).
+  const std::string receipt_head = "{\"format\": \"" + config.receipt_format + "\", \"engine\": {\"name\": \"" +
+                                   config.engine_name + "\", \"version\": \"" + config.engine_version +
+                                   "\"}, \"rules_digest\": ";
   std::size_t begin = 0;
   while (true) {
     const std::size_t nl = text.find('\n', begin);
     const std::size_t end = nl == std::string_view::npos ? text.size() : nl;
-    out->push_back(static_cast<std::uint8_t>(audit_line(text.substr(begin, end - begin), config)));
+    out->push_back(static_cast<std::uint8_t>(audit_line(text.substr(begin, end - begin), config, receipt_head)));
     if (nl == std::string_view::npos) break;
     begin = nl + 1;
   }
