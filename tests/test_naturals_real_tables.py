@@ -7,6 +7,7 @@ random knobs."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -265,8 +266,15 @@ natural_knobs = st.fixed_dictionaries(
 )
 
 
+# The two agreements below are claims about the core's answers: the plain runs (every CI run, on two
+# Pythons) draw the full budgets. Under the sanitizers (.ci/sanitized_pytest) nearly all the time went to
+# the reference's pure-Python search, which they do not check (301 s and 173 s measured); there a quarter
+# of the budgets still sends each drawn hand through the core's detection of every kind.
+SANITIZED = os.environ.get("CP_SANITIZED") == "1"
+
+
 @pytest.mark.slow  # 250 hands, each searched by the reference for every kind: 20 to 45 s
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60 if SANITIZED else 250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cards=natural_like_hands(), knobs=natural_knobs)
 def test_core_and_reference_hold_the_same_kinds(cards: list[int], knobs: dict) -> None:
     held_by_both(cards, Rules(**knobs))
@@ -274,7 +282,9 @@ def test_core_and_reference_hold_the_same_kinds(cards: list[int], knobs: dict) -
 
 @pytest.mark.slow  # both engines settle each pair, the reference searching both hands: 5 to 10 s
 @settings(
-    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+    max_examples=15 if SANITIZED else 50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 @given(
     seed=st.integers(0, 2**32 - 1), maker=st.sampled_from(MAKERS[:-1]), knobs=natural_knobs, data=st.data()

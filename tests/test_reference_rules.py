@@ -19,6 +19,7 @@ from chinese_poker.reference import (
     evaluate,
     is_foul,
     natural_key,
+    pareto_front,
     resolve_rules,
     royalties,
     settle,
@@ -910,3 +911,22 @@ def test_zero_sum_and_antisymmetry_on_random_tables(preset):
     for name, hands in (("E2", E2), ("E4", E4), ("E6", E6_TABLE)):
         check_zero_sum(settle(hands[:most], rules))
         del name
+
+
+def test_pareto_front_is_the_undominated_triples():
+    # A worked example: (2, 2, 2) beats (1, 2, 2) and matches none other in all rows; (3, 0, 0) and
+    # (0, 0, 3) are beaten by nobody.
+    assert pareto_front([(1, 2, 2), (2, 2, 2), (3, 0, 0), (0, 0, 3), (0, 0, 2), (2, 2, 2)]) == {
+        (2, 2, 2),
+        (3, 0, 0),
+        (0, 0, 3),
+    }
+    assert pareto_front([]) == set()
+    # Small values, so that ties in one or two rows are common: the definition, checked pair by pair.
+    rng = random.Random(11)
+    for _ in range(300):
+        triples = {tuple(rng.randrange(4) for _ in range(3)) for _ in range(rng.randrange(1, 30))}
+        undominated = {
+            t for t in triples if not any(o != t and all(o[k] >= t[k] for k in range(3)) for o in triples)
+        }
+        assert pareto_front(triples) == undominated
