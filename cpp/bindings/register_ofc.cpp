@@ -317,8 +317,7 @@ void register_ofc(py::module_& m) {
       },
       py::arg("rules"), py::arg("seat"), py::arg("boards"), py::arg("in_fantasyland"), py::arg("acted"),
       py::arg("streets"), py::arg("unseen"), py::arg("fl_value"), py::arg("options"), py::arg("samples"),
-      py::arg("seed"), py::arg("pooled") = std::vector<bool>{}, py::arg("pool_cards") = py::bytes(),
-      py::arg("pool_boards") = py::bytes(),
+      py::arg("seed"), py::arg("pooled"), py::arg("pool_cards"), py::arg("pool_boards"),
       "The expected units of each placement in `options` for `seat` (cpp/include/chinese_poker/ofc_advise.hpp):\n"
       "(means, sds of one deal, deals per option, exact). `pooled`: per seat, in fantasyland with its board not\n"
       "set; `pool_cards`: each pool entry's cards (the pooled seats' hands); `pool_boards`: per entry, a 13-card\n"

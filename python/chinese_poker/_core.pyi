@@ -381,7 +381,7 @@ def ofc_advise(
     options: Sequence[Sequence[tuple[int, int]]],
     samples: int,
     seed: int,
-    pooled: Sequence[bool] = ...,
-    pool_cards: bytes = ...,
-    pool_boards: bytes = ...,
+    pooled: Sequence[bool],
+    pool_cards: bytes,
+    pool_boards: bytes,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64], bool]: ...
