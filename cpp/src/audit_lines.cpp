@@ -178,6 +178,10 @@ class Reader : public json::Scanner {
     p += word.size();
     return p < stop() && json::is_word(*p) ? nullptr : p;
   }
+  // true, false or null, told apart by the first byte (which the caller has seen is t, f or n).
+  const char* keyword_end(const char* p) const noexcept {
+    return literal(p, *p == 't' ? std::string_view("true") : *p == 'f' ? std::string_view("false") : "null");
+  }
   // json::Scanner::number(false, ...).
   const char* number_end(const char* p) const noexcept {
     if (p < stop() && *p == '-') ++p;
@@ -209,11 +213,9 @@ class Reader : public json::Scanner {
         return close == nullptr ? nullptr : close + 1;
       }
       case 't':
-        return literal(p, "true");
       case 'f':
-        return literal(p, "false");
       case 'n':
-        return literal(p, "null");
+        return keyword_end(p);
       default: {
         const char* first = p < stop() && *p == '-' ? p + 1 : p;
         const char* q = digits(first);
@@ -267,11 +269,9 @@ class Reader : public json::Scanner {
         }
       }
       case 't':
-        return literal(p, "true");
       case 'f':
-        return literal(p, "false");
       case 'n':
-        return literal(p, "null");
+        return keyword_end(p);
       default:
         return number_end(p);
     }
