@@ -21,7 +21,9 @@ import pytest
 from chinese_poker.cli import main
 from chinese_poker.cli import score as score_command
 from chinese_poker.cli.common import dumps
+from chinese_poker.formats import core_stream as core_stream_module
 from chinese_poker.formats import net_stream as net_stream_module
+from chinese_poker.formats.core_stream import CoreLines
 from chinese_poker.formats.vectors import random_round
 from chinese_poker.rules import Rules
 from peak_memory import score_peak_memory
@@ -112,7 +114,7 @@ def test_fast_and_general_paths_agree(seed: int, tmp_path: Path, monkeypatch: py
     bad = list(lines)
     at = rng.randrange(len(bad))
     bad[at] = damage(rng, bad[at])
-    monkeypatch.setattr(net_stream_module, "CHUNK_BYTES", rng.choice([300, 2000, 1 << 20]))
+    monkeypatch.setattr(core_stream_module, "CHUNK_BYTES", rng.choice([300, 2000, 1 << 20]))
     for body, name in ((lines, "good.jsonl"), (bad, "bad.jsonl")):
         path = tmp_path / name
         write_lines(path, body)
@@ -133,8 +135,8 @@ def test_most_rounds_are_the_cores() -> None:
     rounds = [mixed_round(rng, k) for k in range(40)]
     body = ("\n".join(dumps(r) for r in rounds) + "\n").encode()
     items = list(net_stream_module.net_stream(io.BytesIO(body)))
-    settled = sum(item.rounds for item in items if isinstance(item, net_stream_module.NetLines))
-    left = [item for item in items if not isinstance(item, net_stream_module.NetLines)]
+    settled = sum(item.rounds for item in items if isinstance(item, CoreLines))
+    left = [item for item in items if not isinstance(item, CoreLines)]
     # What may be left: an id past int64, a blank or repeated name, and the inputs the core refuses here
     # (fantasyland or surrender under rules without them, a banker that is not a seat). Escapes and
     # UTF-8 in ids and names are the core's.
@@ -193,7 +195,7 @@ def test_escapes_and_utf8_in_ids_and_names(tmp_path: Path, monkeypatch: pytest.M
     assert fast[1].splitlines()[0] == '{"id":"é\U0001f0a1\\u0001\\"\\\\/","net":[0,0]}'  # both foul
     assert fast[1].count("\n") == 3  # round 3's name P\u0032 repeats P2's, round 4's \u00a0 is blank
     items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
-    left = [item.position for item in items if not isinstance(item, net_stream_module.NetLines)]
+    left = [item.position for item in items if not isinstance(item, CoreLines)]
     assert left == [3, 4]  # the lone surrogate (and repeated name), the name that is only white space
 
 

@@ -317,24 +317,33 @@ def test_score_stops_at_the_first_bad_round(tmp_path: Path, capsys: pytest.Captu
     assert err == message
 
 
-def test_streams_a_batch_at_a_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Memory stays flat: the output is written every ``BATCH_ROUNDS`` rounds, not at the end."""
-    monkeypatch.setattr("chinese_poker.cli.score.BATCH_ROUNDS", 50)
+def test_streams_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Memory stays flat: the core reads, settles and writes the file a chunk of whole lines at a time, and
+    each chunk's output is written before the next is read."""
+    monkeypatch.setattr("chinese_poker.formats.full_lines.FULL_CHUNK_BYTES", 4000)
     path = tmp_path / "rounds.jsonl"
     write_file(path, 110, 8)
-    gathered: list[int] = []
-    original = FullLines.flush
+    out = io.StringIO()
+    chunks: list[tuple[int, int]] = []  # (bytes read, output written before the chunk)
+    original = _core.write_full_chunk
 
-    def flush(self: FullLines) -> Any:
-        gathered.append(len(self))
-        return original(self)
+    def write_full_chunk(chunk: bytes, *args: Any) -> Any:
+        chunks.append((len(chunk), len(out.getvalue())))
+        return original(chunk, *args)
 
-    monkeypatch.setattr(FullLines, "flush", flush)
-    monkeypatch.setattr("sys.stdout", io.StringIO())
+    monkeypatch.setattr(_core, "write_full_chunk", write_full_chunk)
+    monkeypatch.setattr("sys.stdout", out)
     main(["score", str(path), "--format", "jsonl", "--keep-going", "--progress", "never"])
-    assert max(gathered) <= 50
-    assert sum(gathered) == 110  # every round, the core's refusals included, in batches of at most 50
-    assert len(gathered) >= 3
+    assert sum(size for size, _ in chunks) == path.stat().st_size
+    # Every chunk is at most the read size plus the line it cuts, and each one's output is written before
+    # the next chunk is read.
+    longest = max(len(line) for line in path.read_bytes().splitlines(keepends=True))
+    assert max(size for size, _ in chunks) <= 4000 + longest
+    written = [before for _, before in chunks]
+    assert len(chunks) >= 3
+    assert written == sorted(written)
+    assert written[-1] > 0
+    assert out.getvalue().count("\n") == 110 - 2  # two rounds of the file are refused
 
 
 def batch_answer(body: bytes, limits: Limits, *, fast: bool) -> tuple[int, bytes]:
@@ -349,7 +358,7 @@ def test_service_batch_same_bytes_and_errors(tmp_path: Path, monkeypatch: pytest
     """The service's full-output batches through the core against its round-by-round loop: good bodies,
     and bodies with a malformed line, a round the core refuses, a round with ``dealt`` cards, too many
     players, or past the round limit."""
-    monkeypatch.setattr("chinese_poker.serve.settling.BATCH_ROUNDS", 16)
+    monkeypatch.setattr("chinese_poker.formats.full_lines.FULL_CHUNK_BYTES", 3000)
     path = tmp_path / "rounds.jsonl"
     write_file(path, 90, 9)
     lines = path.read_bytes().splitlines(keepends=True)

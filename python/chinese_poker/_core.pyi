@@ -299,11 +299,22 @@ def settle_net_chunk(
     fallback: RulesSpec,
     threads: int = 1,
     ascii_output: bool = False,
-) -> tuple[bytes, npt.NDArray[np.uint64], list[tuple[int, int, int, int]]]: ...
+) -> tuple[bytes, bytes, list[tuple[int, int, int, int]]]: ...
+def write_full_chunk(
+    chunk: bytes,
+    first_position: int,
+    max_players: int,
+    read_rules: bool,
+    resolve: Callable[[list[bytes]], list[OutputRules | None]],
+    fallback: OutputRules,
+    engine_version: str,
+    ascii_only: bool = False,
+    indented: bool = False,
+    threads: int = 1,
+) -> tuple[bytes, bytes, list[tuple[int, int, int, int]]]: ...
 
-class RoundOutputWriter:
-    def __init__(self, engine_version: str, ascii_only: bool, indented: bool) -> None: ...
-    def add_rules(
+class OutputRules:
+    def __init__(
         self,
         spec: RulesSpec,
         rules_json: str,
@@ -312,7 +323,11 @@ class RoundOutputWriter:
         ace_units: bool,
         jokers: bool,
         extended: bool,
-    ) -> int: ...
+    ) -> None: ...
+
+class RoundOutputWriter:
+    def __init__(self, engine_version: str, ascii_only: bool, indented: bool) -> None: ...
+    def add_rules(self, rules: OutputRules) -> int: ...
     def add_round(
         self,
         rules_index: int,

@@ -25,9 +25,10 @@ from chinese_poker.cli.common import (
 )
 from chinese_poker.cli.progress import OutputWriter, Progress, progress_for
 from chinese_poker.cli.round_table import format_round_table
-from chinese_poker.formats.full_lines import BATCH_ROUNDS, FullLines
-from chinese_poker.formats.net_stream import NetLines, net_stream
-from chinese_poker.formats.records import RawRound, count_json_lines, stream_rounds
+from chinese_poker.formats.core_stream import CoreLines
+from chinese_poker.formats.full_lines import BATCH_ROUNDS, FullLines, full_stream
+from chinese_poker.formats.net_stream import net_stream
+from chinese_poker.formats.records import RawRound, count_json_lines, split_stream, stream_rounds
 from chinese_poker.formats.rounds import (
     OUTPUT_SHAPES,
     Round,
@@ -81,8 +82,8 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         "--threads",
         type=int,
         default=1,
-        help="with --output net: the core settles on this many threads (0: every core); the output is the "
-        "same for every count (default 1)",
+        help="with --format json or jsonl on JSON Lines: the core settles and writes on this many threads "
+        "(0: every core); the output is the same for every count (default 1)",
     )
     score.add_argument(
         "--keep-going",
@@ -144,10 +145,11 @@ def check_record(raw: RawRound, rules: Rules | None) -> Round:
 
 def run(args: argparse.Namespace, *, fast: bool = True) -> int:
     """Settle the rounds of ``args.file`` as they are read (JSON Lines is streamed: output is written round
-    by round, memory stays flat); exit code 0, or 2 when a round could not be settled. ``--output net`` on
-    a JSON Lines file is settled by the core chunk by chunk instead (``formats.net_stream``), every round
-    it does not take by the general path in its place (``fast=False``: every round by the general path,
-    which tests compare it with)."""
+    by round, memory stays flat); exit code 0, or 2 when a round could not be settled. JSON Lines with
+    ``--format json|jsonl`` are read, settled and written by the core chunk by chunk
+    (``formats.net_stream``, ``formats.full_lines.full_stream``), every round it does not take by the
+    general path in its place (``fast=False``: every round by the general path, which tests compare it
+    with); the explanation and the receipts are the general path's."""
     if args.format == "parquet" or is_parquet(args.file):
         return score_columnar(args)
     if args.output == "net" and args.format == "table":
@@ -199,14 +201,28 @@ def _score(
     *,
     fast: bool = True,
 ) -> int:
-    records: Iterable[RawRound | NetLines]
+    records: Iterable[RawRound | CoreLines]
     total: int | None = None
+    ascii_only = not _writes_utf8(target)
+    indented = args.format == "json"
+    # The core reads, settles and writes JSON Lines itself, but for the explanation, the receipts and a JSON
+    # list of net lines, which the general path writes.
+    in_core = fast and not args.explain and not receipts(args) and (args.output == "full" or not indented)
+    in_core = in_core and args.format in ("json", "jsonl")
     try:
-        if fast and args.output == "net" and args.format == "jsonl" and json_lines_by_name(source):
-            ascii_only = not _writes_utf8(target)
-            records = net_stream(stream, rules, threads=getattr(args, "threads", 1), ascii_only=ascii_only)
+        head, document = (
+            split_stream(stream, json_lines=json_lines_by_name(source)) if in_core else (b"", None)
+        )
+        if in_core and document is None:
+            threads = getattr(args, "threads", 1)
+            if args.output == "net":
+                records = net_stream(stream, rules, threads=threads, ascii_only=ascii_only, head=head)
+            else:
+                records = full_stream(
+                    stream, rules, ascii_only=ascii_only, indented=indented, threads=threads, head=head
+                )
         else:
-            read = stream_rounds(stream, json_lines=json_lines_by_name(source))
+            read = document or stream_rounds(stream, json_lines=json_lines_by_name(source))
             records, total = read.records, read.total
     except OSError as error:
         raise CliError(f"cannot read {source!r}: {one_line(error)}") from None
@@ -214,21 +230,19 @@ def _score(
         total = count_json_lines(args.file)  # a file can be read twice: a bar with a percentage
     progress = progress_for(args.progress, total, "settling", unit="rounds")
     writer = OutputWriter(progress, target)
-    ascii_only = not _writes_utf8(writer.stream)
-    full_in_core = args.output == "full" and args.format in ("json", "jsonl")
-    if fast and full_in_core and not args.explain and not receipts(args):
-        raws = cast("Iterable[RawRound]", records)  # only the net output reads NetLines
-        # A pipe's reader may wait for each round's answer before it sends the next: one round a batch.
-        batch = BATCH_ROUNDS if _regular_file(stream) else 1
-        return _score_full(args, rules, raws, writer, progress, source, ascii_only, batch)
-    outputs: list[dict[str, Any]] = []
+    if in_core and document is not None and args.output == "full":
+        raws = cast("Iterable[RawRound]", records)  # a whole document: no CoreLines
+        return _score_full(args, rules, raws, writer, progress, source, ascii_only)
+    # A pipe's reader may wait for each round's answer before it sends the next: each answer flushed.
+    interactive = not _regular_file(stream)
+    parts: list[str] = []  # a JSON list's items, each as ",\n  " and the item indented for its place
     bad = 0
     count = 0
     try:
         for raw in records:
-            if isinstance(raw, NetLines):  # rounds the core settled
+            if isinstance(raw, CoreLines):  # rounds the core settled
                 count += raw.rounds
-                writer.write(raw.lines.decode("utf-8"))
+                _put(raw.lines.decode("utf-8"), indented, parts, writer, interactive)
                 progress.update(count)
                 continue
             count += 1
@@ -245,10 +259,10 @@ def _score(
                 out = round_output(rnd, settlement, explain=args.explain)
                 if getattr(args, "receipts", False):
                     out["receipt"] = settlement.receipt(getattr(args, "receipt_key", None))
-            if args.format == "json":
-                outputs.append(out)
+            if indented:
+                parts.append(",\n  " + dumps(out, 2, ascii_only=ascii_only).replace("\n", "\n  "))
             elif args.format == "jsonl":
-                writer.write(dumps(out, ascii_only=ascii_only) + "\n")
+                _put(dumps(out, ascii_only=ascii_only) + "\n", indented, parts, writer, interactive)
             else:
                 writer.write(("" if count - bad == 1 else "\n") + format_round_table(_printable(out)) + "\n")
             progress.update(count)
@@ -258,12 +272,28 @@ def _score(
         progress.close()
     if count == 0:
         raise CliError(f"{source}: no rounds")
-    if args.format == "json":
-        writer.write(dumps(outputs, indent=2, ascii_only=ascii_only) + "\n")
+    if indented:
+        writer.write(_json_list(parts))
     if bad:
         print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2
     return 0
+
+
+def _put(text: str, indented: bool, parts: list[str], writer: OutputWriter, interactive: bool) -> None:
+    """Output text: kept as items of a JSON list written at the end, or written now (and flushed for an
+    interactive reader)."""
+    if indented:
+        parts.append(text)
+        return
+    writer.write(text)
+    if interactive:
+        writer.stream.flush()
+
+
+def _json_list(parts: list[str]) -> str:
+    """The items of a JSON list (each ",\n  " and the item) as ``dumps(items, 2)`` writes the list."""
+    return ("[" + "".join(parts)[1:] + "\n]" if parts else "[]") + "\n"
 
 
 def report_bad_round(error: RoundError, args: argparse.Namespace, progress: Progress, source: str) -> None:
@@ -297,11 +327,10 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
     progress: Progress,
     source: str,
     ascii_only: bool,
-    batch: int,
 ) -> int:
-    """The full output of every round, settled and written by the core ``batch`` rounds at a time
-    (``formats.full_lines``): the bytes, errors and exit code of the round-by-round loop of ``_score``.
-    JSON Lines are written batch by batch; a JSON list is kept until the end, as before."""
+    """The full output of every round of a whole document, checked by the general reader and settled and
+    written by the core ``BATCH_ROUNDS`` rounds at a time (``formats.full_lines.FullLines``): the bytes,
+    errors and exit code of the round-by-round loop of ``_score``."""
     indented = args.format == "json"
     lines = FullLines(ascii_only=ascii_only, indented=indented)
     parts: list[str] = []
@@ -333,7 +362,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
                 progress.update(count)
                 continue
             lines.add(rnd, raw.where)
-            if len(lines) >= batch:
+            if len(lines) >= BATCH_ROUNDS:
                 emit()
             progress.update(count)  # rounds read: their output follows a batch at a time
         emit()
@@ -344,7 +373,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
     if count == 0:
         raise CliError(f"{source}: no rounds")
     if indented:
-        writer.write(("[" + "".join(parts)[1:] + "\n]" if parts else "[]") + "\n")
+        writer.write(_json_list(parts))
     if bad:
         print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2
