@@ -18,7 +18,6 @@ from chinese_poker.formats.records import RawRound
 from chinese_poker.formats.round_parse import Round, RoundError, parse_round, rules_digest, rules_reference
 from chinese_poker.hand import ROW_NAMES
 from chinese_poker.rules import Rules
-from chinese_poker.settle import settle
 from chinese_poker.settlement import Settlement
 
 __all__ = [
@@ -39,6 +38,8 @@ def settle_round(rnd: Round, where: str = "") -> Settlement:
     """Settle a checked round. What only the core checks (a card held twice, a declared natural not held,
     surrender while it is off, the stakes' values) comes back as a ``RoundError`` naming ``where`` (default:
     the round's id) and the players by name."""
+    from chinese_poker.settle import settle  # noqa: PLC0415 - numpy's import, only when a round needs it
+
     where = where or f"round {json.dumps(rnd.id, ensure_ascii=False)}"
     try:
         return settle(
