@@ -17,7 +17,7 @@ does not take. For every body:
   reader does, the pack is one plain deck and the general path settles every round read.
 
 So a refusal is always one the documentation names, and an answer is always the general path's answer.
-The round-by-round reader (``formats.net_stream`` over ``_core.settle_net_chunk``) is compared on the same
+The round-by-round reader (``formats.net_stream`` over ``_core.NetChunkWriter``) is compared on the same
 bodies: with the general path in each left round's place it gives every round's line and every error.
 ``CP_FUZZ_CASES`` (default 40, more under ``.ci/sanitized_pytest``) scales the number of bodies: 75 a unit
 (3,000 by default).

@@ -325,13 +325,17 @@ def test_streams_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     write_file(path, 110, 8)
     out = io.StringIO()
     chunks: list[tuple[int, int]] = []  # (bytes read, output written before the chunk)
-    original = _core.write_full_chunk
+    original = _core.FullChunkWriter
 
-    def write_full_chunk(chunk: bytes, *args: Any) -> Any:
-        chunks.append((len(chunk), len(out.getvalue())))
-        return original(chunk, *args)
+    class Watched:
+        def __init__(self, *args: Any) -> None:
+            self.writer = original(*args)
 
-    monkeypatch.setattr(_core, "write_full_chunk", write_full_chunk)
+        def write(self, chunk: bytes, position: int) -> Any:
+            chunks.append((len(chunk), len(out.getvalue())))
+            return self.writer.write(chunk, position)
+
+    monkeypatch.setattr(_core, "FullChunkWriter", Watched)
     monkeypatch.setattr("sys.stdout", out)
     main(["score", str(path), "--format", "jsonl", "--keep-going", "--progress", "never"])
     assert sum(size for size, _ in chunks) == path.stat().st_size

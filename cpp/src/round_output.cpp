@@ -18,41 +18,55 @@ namespace {
 constexpr const char* kHexDigits = "0123456789abcdef";
 
 // The output as it is written: the caller reserves room for a whole round (`reserve`), then every write is
-// a plain copy with no capacity check, and `finish` trims the string to what was written.
+// a plain copy with no capacity check, and `finish` trims the string to what was written. Writes go through
+// a pointer to the string's characters, refreshed when the string grows, and short texts (keys, card texts,
+// rank words: nearly every write) are copied inline, where a call of memcpy would cost more than the copy.
 class Buffer {
  public:
-  explicit Buffer(std::string* out) : out_(out), size_(out->size()) {}
+  explicit Buffer(std::string* out) : out_(out), data_(out->data()), size_(out->size()) {}
   void reserve(std::size_t room) {
     if (out_->size() - size_ >= room) return;
     const std::size_t doubled = 2 * out_->size();
     out_->resize(doubled > size_ + room ? doubled : size_ + room);
+    data_ = out_->data();
   }
   void finish() { out_->resize(size_); }
   Buffer& put(char c) {
-    (*out_)[size_++] = c;
+    data_[size_++] = c;
     return *this;
   }
   Buffer& put(std::string_view text) {
-    std::memcpy(&(*out_)[size_], text.data(), text.size());
+    char* at = data_ + size_;
+    if (text.size() <= kShort) {
+      for (std::size_t k = 0; k < text.size(); ++k) at[k] = text[k];
+    } else {
+      std::memcpy(at, text.data(), text.size());
+    }
     size_ += text.size();
     return *this;
   }
-  Buffer& put(const char* text) { return put(std::string_view(text)); }
+  template <std::size_t N>
+  Buffer& put(const char (&text)[N]) {
+    lit(text);
+    return *this;
+  }
   template <std::size_t N>
   void lit(const char (&text)[N]) {
-    std::memcpy(&(*out_)[size_], text, N - 1);
+    std::memcpy(data_ + size_, text, N - 1);
     size_ += N - 1;
   }
   void fill(std::size_t count, char c) {
-    std::memset(&(*out_)[size_], c, count);
+    std::memset(data_ + size_, c, count);
     size_ += count;
   }
-  char* at() { return &(*out_)[size_]; }
+  char* at() { return data_ + size_; }
   void advance(std::size_t count) { size_ += count; }
   std::size_t size() const { return size_; }
 
  private:
+  static constexpr std::size_t kShort = 24;
   std::string* out_;
+  char* data_;
   std::size_t size_;
 };
 
@@ -73,15 +87,15 @@ void append_int(std::int64_t value, Buffer* out) {
 
 // The rank words of evaluation.py's descriptions, by rank value 2..14 (1: the low ace of a wheel, never
 // named).
-constexpr const char* kSingular[15] = {"", "ace", "deuce", "three", "four", "five", "six", "seven",
+constexpr std::string_view kSingular[15] = {"", "ace", "deuce", "three", "four", "five", "six", "seven",
                                        "eight", "nine", "ten", "jack", "queen", "king", "ace"};
-constexpr const char* kPlural[15] = {"", "aces", "deuces", "threes", "fours", "fives", "sixes", "sevens",
+constexpr std::string_view kPlural[15] = {"", "aces", "deuces", "threes", "fours", "fives", "sixes", "sevens",
                                      "eights", "nines", "tens", "jacks", "queens", "kings", "aces"};
 // HandCategory member names, lower case, by category.
-constexpr const char* kCategoryNames[10] = {"high_card", "one_pair", "two_pair", "three_of_a_kind",
+constexpr std::string_view kCategoryNames[10] = {"high_card", "one_pair", "two_pair", "three_of_a_kind",
                                             "straight", "flush", "full_house", "four_of_a_kind",
                                             "straight_flush", "five_of_a_kind"};
-constexpr const char* kDecidedBy[6] = {"natural", "surrender", "foul", "rows", "false_declaration",
+constexpr std::string_view kDecidedBy[6] = {"natural", "surrender", "foul", "rows", "false_declaration",
                                        "not_played"};
 
 // The text of every card code 0..53 (format_card's), made once: a row's cards are written from it.
@@ -149,7 +163,14 @@ class Emitter {
   }
   template <std::size_t N>
   void key(const char (&name)[N]) {
-    key(std::string_view(name, N - 1));
+    item();
+    out_->put('"');
+    out_->lit(name);
+    if (indented_) {
+      out_->lit("\": ");
+    } else {
+      out_->lit("\":");
+    }
   }
   void key(std::string_view name) {
     item();
@@ -452,7 +473,7 @@ void strength_text(Strength strength, Buffer* out) {
   switch (cat) {
     case 4:
     case 8: {
-      const char* name = cat == 4 ? "Straight" : "Straight flush";
+      const std::string_view name = cat == 4 ? "Straight" : "Straight flush";
       if (wheel) {
         out->put(name).put(", five high (wheel)");
       } else if (cat == 8 && v[0] == 14) {
@@ -485,10 +506,10 @@ void strength_text(Strength strength, Buffer* out) {
       append_kickers(v + 1, count - 1, out);
       return;
     default: {
-      const char* word = kSingular[count > 0 ? v[0] : 0];
-      if (word[0] != '\0') {
+      const std::string_view word = kSingular[count > 0 ? v[0] : 0];
+      if (!word.empty()) {
         out->put(static_cast<char>(word[0] - 'a' + 'A'));
-        out->put(word + 1);
+        out->put(word.substr(1));
       }
       out->put(" high");
       if (count > 1) {

@@ -290,28 +290,36 @@ def read_round_lines(
 def settle_net_lines(
     body: bytes, rules: RulesSpec, max_rounds: int, max_players: int, threads: int = 1
 ) -> tuple[bytes, bool] | None: ...
-def settle_net_chunk(
-    chunk: bytes,
-    first_position: int,
-    max_players: int,
-    read_rules: bool,
-    resolve: Callable[[list[bytes]], list[RulesSpec | None]],
-    fallback: RulesSpec,
-    threads: int = 1,
-    ascii_output: bool = False,
-) -> tuple[bytes, bytes, list[tuple[int, int, int, int]]]: ...
-def write_full_chunk(
-    chunk: bytes,
-    first_position: int,
-    max_players: int,
-    read_rules: bool,
-    resolve: Callable[[list[bytes]], list[OutputRules | None]],
-    fallback: OutputRules,
-    engine_version: str,
-    ascii_only: bool = False,
-    indented: bool = False,
-    threads: int = 1,
-) -> tuple[bytes, bytes, list[tuple[int, int, int, int]]]: ...
+
+class NetChunkWriter:
+    def __init__(
+        self,
+        resolve: Callable[[list[bytes]], list[RulesSpec | None]],
+        fallback: RulesSpec,
+        max_players: int = 6,
+        read_rules: bool = True,
+        ascii_ids: bool = False,
+        threads: int = 1,
+    ) -> None: ...
+    def write(
+        self, chunk: bytes, first_position: int
+    ) -> tuple[bytes, bytes, list[tuple[int, int, int, int]]]: ...
+
+class FullChunkWriter:
+    def __init__(
+        self,
+        resolve: Callable[[list[bytes]], list[OutputRules | None]],
+        fallback: OutputRules,
+        engine_version: str,
+        ascii_only: bool = False,
+        indented: bool = False,
+        max_players: int = 6,
+        read_rules: bool = True,
+        threads: int = 1,
+    ) -> None: ...
+    def write(
+        self, chunk: bytes, first_position: int
+    ) -> tuple[bytes, bytes, list[tuple[int, int, int, int]]]: ...
 
 class OutputRules:
     def __init__(

@@ -149,6 +149,25 @@ void settle_scanned_net(std::string_view text, RoundScan* scan, const std::vecto
                         const RulesSpec& fallback, const Parallel& parallel, std::string* out,
                         std::vector<std::size_t>* ends);
 
+// The read rounds of a scan as the full-output writer's columns (RoundOutputBatch) and which scanned round
+// each one is; kept by a caller that writes many chunks, so that it allocates only while chunks grow.
+struct ScannedColumns {
+  std::vector<std::size_t> round_of;  // batch index -> index into RoundScan::rounds
+  std::vector<std::uint32_t> rules_index;
+  std::vector<std::uint8_t> players, cards, declared, surrendered, fantasyland, has_stakes, has_bets, id_is_json;
+  std::vector<std::int64_t> stakes, banker, bets;
+  std::string text;
+  std::vector<std::size_t> offsets{0};
+  bool any_surrender = false, any_fantasyland = false, any_banker = false;
+  std::vector<std::size_t> written;  // where each round's output ends
+  std::vector<std::uint8_t> settled;  // whether it settled
+
+  void clear();
+  // Round `r` of `scan` (read from `chunk`), under the rules at `rules_at`.
+  void add(std::string_view chunk, const RoundScan& scan, std::size_t r, std::uint32_t rules_at);
+  RoundOutputBatch batch(const std::vector<OutputRules>& rules) const;
+};
+
 // The full output of the read rounds of `scan` (docs/JSON_FORMAT.md "Output", the bytes write_round_outputs
 // gives for the same rounds) into `out` in order, on `parallel`'s threads (the bytes do not depend on the
 // thread count); `ends[r]` is where round r's output ends in `out` (a left round writes nothing).
@@ -157,6 +176,6 @@ void settle_scanned_net(std::string_view text, RoundScan* scan, const std::vecto
 // left in `scan` for the general path.
 void write_scanned_full(std::string_view text, RoundScan* scan, const std::vector<const OutputRules*>& rules,
                         const OutputRules& fallback, const RoundOutputFormat& format, const Parallel& parallel,
-                        std::string* out, std::vector<std::size_t>* ends);
+                        std::string* out, std::vector<std::size_t>* ends, ScannedColumns* columns);
 
 }  // namespace chinese_poker

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import codecs
 import io
 import os
 import stat
@@ -23,7 +22,7 @@ from chinese_poker.cli.common import (
     resolve_rules,
     safe_text,
 )
-from chinese_poker.cli.progress import OutputWriter, Progress, progress_for
+from chinese_poker.cli.progress import OutputWriter, Progress, progress_for, writes_utf8
 from chinese_poker.cli.round_table import format_round_table
 from chinese_poker.formats.core_stream import CoreLines
 from chinese_poker.formats.full_lines import BATCH_ROUNDS, FullLines, full_stream
@@ -103,14 +102,6 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         "one trailing newline, at least 16)",
     )
     score.set_defaults(handler=run)
-
-
-def _writes_utf8(stream: IO[str]) -> bool:
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    try:
-        return codecs.lookup(encoding).name == "utf-8"
-    except LookupError:
-        return False
 
 
 def _printable(value: Any) -> Any:
@@ -203,7 +194,7 @@ def _score(
 ) -> int:
     records: Iterable[RawRound | CoreLines]
     total: int | None = None
-    ascii_only = not _writes_utf8(target)
+    ascii_only = not writes_utf8(target)
     indented = args.format == "json"
     # The core reads, settles and writes JSON Lines itself, but for the explanation, the receipts and a JSON
     # list of net lines, which the general path writes.
@@ -235,14 +226,16 @@ def _score(
         return _score_full(args, rules, raws, writer, progress, source, ascii_only)
     # A pipe's reader may wait for each round's answer before it sends the next: each answer flushed.
     interactive = not _regular_file(stream)
-    parts: list[str] = []  # a JSON list's items, each as ",\n  " and the item indented for its place
+    parts: list[
+        bytes
+    ] = []  # a JSON list's items (UTF-8), each as ",\n  " and the item indented for its place
     bad = 0
     count = 0
     try:
         for raw in records:
             if isinstance(raw, CoreLines):  # rounds the core settled
                 count += raw.rounds
-                _put(raw.lines.decode("utf-8"), indented, parts, writer, interactive)
+                _put(raw.lines, indented, parts, writer, interactive)
                 progress.update(count)
                 continue
             count += 1
@@ -260,9 +253,11 @@ def _score(
                 if getattr(args, "receipts", False):
                     out["receipt"] = settlement.receipt(getattr(args, "receipt_key", None))
             if indented:
-                parts.append(",\n  " + dumps(out, 2, ascii_only=ascii_only).replace("\n", "\n  "))
+                parts.append((",\n  " + dumps(out, 2, ascii_only=ascii_only).replace("\n", "\n  ")).encode())
             elif args.format == "jsonl":
-                _put(dumps(out, ascii_only=ascii_only) + "\n", indented, parts, writer, interactive)
+                _put(
+                    (dumps(out, ascii_only=ascii_only) + "\n").encode(), indented, parts, writer, interactive
+                )
             else:
                 writer.write(("" if count - bad == 1 else "\n") + format_round_table(_printable(out)) + "\n")
             progress.update(count)
@@ -273,27 +268,27 @@ def _score(
     if count == 0:
         raise CliError(f"{source}: no rounds")
     if indented:
-        writer.write(_json_list(parts))
+        writer.write_utf8(_json_list(parts))
     if bad:
         print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2
     return 0
 
 
-def _put(text: str, indented: bool, parts: list[str], writer: OutputWriter, interactive: bool) -> None:
-    """Output text: kept as items of a JSON list written at the end, or written now (and flushed for an
+def _put(data: bytes, indented: bool, parts: list[bytes], writer: OutputWriter, interactive: bool) -> None:
+    """Output (UTF-8): kept as items of a JSON list written at the end, or written now (and flushed for an
     interactive reader)."""
     if indented:
-        parts.append(text)
+        parts.append(data)
         return
-    writer.write(text)
+    writer.write_utf8(data)
     if interactive:
         writer.stream.flush()
 
 
-def _json_list(parts: list[str]) -> str:
+def _json_list(parts: list[bytes]) -> bytes:
     """The items of a JSON list (each ",\n  " and the item) as ``dumps(items, 2)`` writes the list."""
-    return ("[" + "".join(parts)[1:] + "\n]" if parts else "[]") + "\n"
+    return (b"[" + b"".join(parts)[1:] + b"\n]" if parts else b"[]") + b"\n"
 
 
 def report_bad_round(error: RoundError, args: argparse.Namespace, progress: Progress, source: str) -> None:
@@ -333,7 +328,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
     errors and exit code of the round-by-round loop of ``_score``."""
     indented = args.format == "json"
     lines = FullLines(ascii_only=ascii_only, indented=indented)
-    parts: list[str] = []
+    parts: list[bytes] = []
     bad = 0
     count = 0
 
@@ -347,7 +342,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
             if isinstance(item, RoundError):
                 report(item)
             elif indented:
-                parts.append(item)
+                parts.append(item.encode())
             else:
                 writer.write(item)
 
@@ -373,7 +368,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
     if count == 0:
         raise CliError(f"{source}: no rounds")
     if indented:
-        writer.write(_json_list(parts))
+        writer.write_utf8(_json_list(parts))
     if bad:
         print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2

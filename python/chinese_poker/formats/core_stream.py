@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO, Generic, TypeVar
+from typing import IO
 
 import chinese_poker._jsontext as jsontext
 from chinese_poker.formats.records import RawRound, json_line_round
 
-__all__ = ["CHUNK_BYTES", "ChunkAnswer", "CoreLines", "RulesCache", "core_stream"]
+__all__ = ["CHUNK_BYTES", "ChunkAnswer", "CoreLines", "core_stream"]
 
 #: How much of the stream is read at a time (then cut after its last line feed).
 CHUNK_BYTES = 4 * 1024 * 1024
@@ -29,8 +29,6 @@ CHUNK_BYTES = 4 * 1024 * 1024
 #: integers), and the rounds it left as (round index, 0-based line in the chunk, first byte, end byte).
 ChunkAnswer = tuple[bytes, bytes, list[tuple[int, int, int, int]]]
 
-_Resolved = TypeVar("_Resolved")
-
 
 @dataclass(frozen=True)
 class CoreLines:
@@ -38,24 +36,6 @@ class CoreLines:
 
     lines: bytes
     rounds: int
-
-
-class RulesCache(Generic[_Resolved]):
-    """Each distinct ``rules`` value (its bytes) resolved once for the whole stream by ``resolve``, which
-    gives ``None`` for a value the general path must report."""
-
-    def __init__(self, resolve: Callable[[bytes], _Resolved | None]) -> None:
-        self._resolve = resolve
-        self._known: dict[bytes, _Resolved | None] = {}
-
-    def resolve(self, values: list[bytes]) -> list[_Resolved | None]:
-        """The resolved value of each of ``values``, in order."""
-        answer: list[_Resolved | None] = []
-        for value in values:
-            if value not in self._known:
-                self._known[value] = self._resolve(value)
-            answer.append(self._known[value])
-        return answer
 
 
 def _chunks(stream: IO[bytes], size: int, head: bytes) -> Iterator[tuple[int, bytes]]:

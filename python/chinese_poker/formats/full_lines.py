@@ -19,7 +19,7 @@ from typing import IO
 
 import chinese_poker._core as _core
 from chinese_poker._version import __version__
-from chinese_poker.formats.core_stream import CoreLines, RulesCache, core_stream
+from chinese_poker.formats.core_stream import CoreLines, core_stream
 from chinese_poker.formats.net_stream import resolved_rules
 from chinese_poker.formats.records import RawRound
 from chinese_poker.formats.round_parse import MAX_PLAYERS, Round, RoundError, rules_digest
@@ -99,25 +99,20 @@ def full_stream(
         named = resolved_rules(value)
         return None if named is None else output_rules(named, ascii_only=ascii_only, indented=indented)
 
-    cache = RulesCache(resolve)
     fallback = output_rules(
         rules if rules is not None else Rules.preset(), ascii_only=ascii_only, indented=indented
     )
-
-    def write_chunk(chunk: bytes, position: int) -> tuple[bytes, bytes, list[tuple[int, int, int, int]]]:
-        return _core.write_full_chunk(
-            chunk,
-            position,
-            max_players,
-            rules is None,
-            cache.resolve,
-            fallback,
-            __version__,
-            ascii_only,
-            indented,
-            threads,
-        )
-
+    writer = _core.FullChunkWriter(
+        lambda values: [resolve(value) for value in values],
+        fallback,
+        __version__,
+        ascii_only,
+        indented,
+        max_players,
+        rules is None,
+        threads,
+    )
+    write_chunk = writer.write
     return core_stream(stream, write_chunk, chunk_bytes=chunk_bytes or FULL_CHUNK_BYTES, head=head)
 
 

@@ -1,7 +1,7 @@
 """The net output of a JSON Lines stream of any rounds, settled by the core chunk by chunk.
 
 ``net_stream`` reads the stream in chunks of whole lines (``formats.core_stream``), and for each chunk the
-core (``_core.settle_net_chunk``, the GIL released) reads every round it can take (any player count, a
+core (``_core.NetChunkWriter``, the GIL released) reads every round it can take (any player count, a
 round's own ``rules``, stakes, surrender, banker, bets and fantasyland, the jokers and added suits of the
 rules' pack; docs/JSON_FORMAT.md), settles them in groups of one player count and one rules and writes their
 net lines: the bytes that ``round_net_output`` written by ``cli.common.dumps`` gives. A round the core does
@@ -21,7 +21,7 @@ from typing import IO
 
 import chinese_poker._core as _core
 import chinese_poker._jsontext as jsontext
-from chinese_poker.formats.core_stream import CoreLines, RulesCache, core_stream
+from chinese_poker.formats.core_stream import CoreLines, core_stream
 from chinese_poker.formats.records import RawRound
 from chinese_poker.formats.round_parse import MAX_PLAYERS, rules_from_value
 from chinese_poker.rules import Rules, core_spec
@@ -61,14 +61,16 @@ def net_stream(
     ``chunk_bytes``: how much is read at a time (default ``core_stream.CHUNK_BYTES``); ``ascii_only``: the
     lines must be ASCII (``dumps(..., ascii_only=True)`` for a stream that cannot write UTF-8), so a round
     whose id is not is left to the general path."""
-    cache = RulesCache(_spec)
     fallback = core_spec(rules if rules is not None else Rules.preset())
-
-    def settle_chunk(chunk: bytes, position: int) -> tuple[bytes, bytes, list[tuple[int, int, int, int]]]:
-        return _core.settle_net_chunk(
-            chunk, position, max_players, rules is None, cache.resolve, fallback, threads, ascii_only
-        )
-
+    writer = _core.NetChunkWriter(
+        lambda values: [_spec(value) for value in values],
+        fallback,
+        max_players,
+        rules is None,
+        ascii_only,
+        threads,
+    )
+    settle_chunk = writer.write
     return core_stream(stream, settle_chunk, chunk_bytes=chunk_bytes, head=head)
 
 
