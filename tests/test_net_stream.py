@@ -27,6 +27,7 @@ from chinese_poker.formats.core_stream import CoreLines
 from chinese_poker.formats.vectors import random_round
 from chinese_poker.rules import Rules
 from peak_memory import score_peak_memory
+from round_files import damage
 
 PRESETS = ("pagat", "pagat-bonus", "capsa-susun", "shisanshui-app", "pusoy", "ofc")
 RULES = {name: Rules.preset(name) for name in PRESETS}
@@ -64,28 +65,6 @@ def mixed_round(rng: random.Random, k: int) -> dict[str, Any]:
     if rng.random() < 0.05:
         data["banker"] = rng.choice([0, "P1", 7, None])
     return data
-
-
-def damage(rng: random.Random, line: str) -> str:
-    """One line made subtly wrong (or merely odd) for one reader or the other."""
-    choice = rng.randrange(9)
-    if choice == 0:
-        return line.replace('"front"', '"frnt"', 1)
-    if choice == 1:
-        return line.replace("s", "x", 1)
-    if choice == 2:
-        return line[: rng.randrange(1, len(line))]
-    if choice == 3:
-        return line.replace('"rules":"', '"rules":"no-such-', 1)
-    if choice == 4:
-        return line.replace("}", ',"players":[]}', 1)
-    if choice == 5:
-        return line.replace("[", "[\u00a0", 1)
-    if choice == 6:
-        return line.replace('"P1"', '"P\\u0032"', 1)
-    if choice == 7:
-        return line.replace("Ks", "Kh", 1)
-    return line + " \t"
 
 
 def run_score(

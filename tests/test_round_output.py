@@ -31,52 +31,11 @@ from chinese_poker.formats.records import stream_rounds
 from chinese_poker.formats.round_parse import Round, RoundError, parse_round
 from chinese_poker.formats.round_settle import round_output, settle_round
 from chinese_poker.formats.vectors import random_round
-from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import Rules
 from chinese_poker.serve.config import Limits
 from chinese_poker.serve.errors import ApiError, error_body
 from chinese_poker.serve.settling import settle_lines
-from knob_draws import draw_knobs
-
-NAMES = (
-    'say "hi"',
-    "back\\slash",
-    "tab\there",
-    "line\nbreak",
-    "bell\x07 and \x7f",
-    "Zoë",
-    "北家",
-    "🂡 spade",
-    "lone \ud800 high",
-    "lone \udc12",
-    "sep\u2028",
-    "/slash",
-)
-IDS: tuple[str | int, ...] = ("r-1", 'quote"id', "ü-id", "😀", -7, 10**30, 0, "\udfff")
-
-
-def random_rules(rng: random.Random) -> Rules:
-    """A preset, or every knob drawn from the knob table."""
-    if rng.random() < 0.3:
-        return Rules.preset(rng.choice(PRESET_NAMES))
-    return Rules(**draw_knobs(lambda options: options[rng.randrange(len(options))]))
-
-
-def spoil(rng: random.Random, data: dict[str, Any]) -> None:
-    """Break the round now and then in a way only the core checks."""
-    players = data["players"]
-    how = rng.random()
-    if how < 0.03 and "front" in players[0] and "front" in players[1]:
-        players[1]["front"] = players[0]["front"]  # cards held twice (across players)
-    elif how < 0.05:
-        size = len(players)
-        data["stakes"] = [[2_000_000 if i != j else 1 for j in range(size)] for i in range(size)]
-    elif how < 0.07 and "banker" in data:
-        data["bets"] = [1001] * len(players)
-    elif how < 0.09 and "front" in players[0]:
-        entry = players[0]
-        entry["cards"] = " ".join(entry.pop(row) for row in ("front", "middle", "back"))
-        entry["declare_natural"] = True  # most often not a natural: the core refuses it
+from round_files import IDS, NAMES, random_rules, spoil
 
 
 def random_rounds(seed: int, count: int) -> list[tuple[Round, str]]:
