@@ -194,3 +194,33 @@ def test_net_output_streams_in_flat_memory(tmp_path: Path) -> None:
     )
     assert (code, lines) == (0, count)
     assert peak_kib < 200 * 1024, f"peak RSS {peak_kib / 1024:.0f} MiB"
+
+
+def test_packs_with_jokers_and_added_suits_are_the_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rounds of 5 and 6 players under added suits, and rounds holding jokers, are settled by the core (none
+    is left to the general path), with the general path's net lines; a round of seven is left and refused."""
+    rng = random.Random(12)
+    lines = []
+    for name in ("shisanshui-puxian-six", "shisanshui-puxian-ghost"):
+        for k in range(40):
+            data = random_round(rng, Rules.preset(name), f"{name}-{k}")
+            del data["tags"]
+            lines.append(dumps(data))
+    path = tmp_path / "packs.jsonl"
+    write_lines(path, lines)
+    items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
+    assert all(isinstance(item, CoreLines) for item in items)
+    fast = run_score(path, [], fast=True, monkeypatch=monkeypatch)
+    assert fast == run_score(path, [], fast=False, monkeypatch=monkeypatch)
+    assert fast[0] == 0
+    nets = [json.loads(line)["net"] for line in fast[1].splitlines()]
+    assert len(nets) == 80
+    assert max(len(net) for net in nets) >= 5  # added suits seat more than four
+    seven = json.loads(lines[0])
+    seven["players"].append(dict(seven["players"][0], name="Z"))
+    write_lines(path, [dumps(seven)])
+    items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
+    assert not any(isinstance(item, CoreLines) for item in items)
+    assert run_score(path, [], fast=True, monkeypatch=monkeypatch)[0] == 2
