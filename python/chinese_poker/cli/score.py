@@ -268,7 +268,7 @@ def _score(
     if count == 0:
         raise CliError(f"{source}: no rounds")
     if indented:
-        writer.write_utf8(_json_list(parts))
+        _write_json_list(writer, parts)
     if bad:
         print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2
@@ -286,9 +286,16 @@ def _put(data: bytes, indented: bool, parts: list[bytes], writer: OutputWriter, 
         writer.stream.flush()
 
 
-def _json_list(parts: list[bytes]) -> bytes:
-    """The items of a JSON list (each ",\n  " and the item) as ``dumps(items, 2)`` writes the list."""
-    return (b"[" + b"".join(parts)[1:] + b"\n]" if parts else b"[]") + b"\n"
+def _write_json_list(writer: OutputWriter, parts: list[bytes]) -> None:
+    """The items of a JSON list (each ",\n  " and the item) written as ``dumps(items, 2)`` writes the list,
+    a part at a time (no copy of the whole)."""
+    if not parts:
+        writer.write_utf8(b"[]\n")
+        return
+    writer.write_utf8(b"[" + parts[0][1:])
+    for part in parts[1:]:
+        writer.write_utf8(part)
+    writer.write_utf8(b"\n]\n")
 
 
 def report_bad_round(error: RoundError, args: argparse.Namespace, progress: Progress, source: str) -> None:
@@ -368,7 +375,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
     if count == 0:
         raise CliError(f"{source}: no rounds")
     if indented:
-        writer.write_utf8(_json_list(parts))
+        _write_json_list(writer, parts)
     if bad:
         print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2
