@@ -20,7 +20,8 @@ constexpr const char* kHexDigits = "0123456789abcdef";
 // The output as it is written: the caller reserves room for a whole round (`reserve`), then every write is
 // a plain copy with no capacity check, and `finish` trims the string to what was written. Writes go through
 // a pointer to the string's characters, refreshed when the string grows, and short texts (keys, card texts,
-// rank words: nearly every write) are copied inline, where a call of memcpy would cost more than the copy.
+// rank words: nearly every write) are copied by a few fixed-size moves, where a call of memcpy would cost
+// more than the copy.
 class Buffer {
  public:
   explicit Buffer(std::string* out) : out_(out), data_(out->data()), size_(out->size()) {}
@@ -37,12 +38,25 @@ class Buffer {
   }
   Buffer& put(std::string_view text) {
     char* at = data_ + size_;
-    if (text.size() <= kShort) {
-      for (std::size_t k = 0; k < text.size(); ++k) at[k] = text[k];
-    } else {
-      std::memcpy(at, text.data(), text.size());
+    const char* from = text.data();
+    const std::size_t n = text.size();
+    // Two copies of a fixed size that overlap cover any length between that size and twice it, with no
+    // byte read beyond the text: a few moves instead of a loop or a call.
+    if (n >= 8 && n <= 16) {
+      std::memcpy(at, from, 8);
+      std::memcpy(at + n - 8, from + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+      std::memcpy(at, from, 4);
+      std::memcpy(at + n - 4, from + n - 4, 4);
+    } else if (n >= 2 && n < 4) {
+      std::memcpy(at, from, 2);
+      std::memcpy(at + n - 2, from + n - 2, 2);
+    } else if (n == 1) {
+      *at = *from;
+    } else if (n > 16) {
+      std::memcpy(at, from, n);
     }
-    size_ += text.size();
+    size_ += n;
     return *this;
   }
   template <std::size_t N>
@@ -64,7 +78,6 @@ class Buffer {
   std::size_t size() const { return size_; }
 
  private:
-  static constexpr std::size_t kShort = 24;
   std::string* out_;
   char* data_;
   std::size_t size_;
@@ -81,6 +94,12 @@ void append_escape(unsigned code, Buffer* out) {
 
 void append_int(std::int64_t value, Buffer* out) {
   char* begin = out->at();
+  // Most amounts of an output are one digit (indices, royalties, row results): written directly.
+  if (value >= 0 && value < 10) {
+    *begin = static_cast<char>('0' + value);
+    out->advance(1);
+    return;
+  }
   const auto done = std::to_chars(begin, begin + 24, value);
   out->advance(static_cast<std::size_t>(done.ptr - begin));
 }
@@ -98,31 +117,26 @@ constexpr std::string_view kCategoryNames[10] = {"high_card", "one_pair", "two_p
 constexpr std::string_view kDecidedBy[6] = {"natural", "surrender", "foul", "rows", "false_declaration",
                                        "not_played"};
 
-// The text of every card code 0..53 (format_card's), made once: a row's cards are written from it.
+// The text of every card code 0..53, format_card's (two characters each: rank and suit, or X1 and X2), made
+// at compile time: a row's cards are written from it.
 struct CardTexts {
-  char text[kDeckSize + 2][3] = {};
-  std::uint8_t size[kDeckSize + 2] = {};
-};
-
-const CardTexts& card_texts() {
-  static const CardTexts texts = [] {
-    CardTexts made;
-    for (int code = 0; code < kDeckSize + 2; ++code) {
-      const std::string text = format_card(code);
-      const std::size_t size = text.size() < 3 ? text.size() : 3;
-      std::memcpy(made.text[code], text.data(), size);
-      made.size[code] = static_cast<std::uint8_t>(size);
+  char text[kDeckSize + kMaxJokers][2];
+  constexpr CardTexts() : text() {
+    constexpr char kRanks[] = "23456789TJQKA";
+    constexpr char kSuits[] = "cdhs";
+    for (int code = 0; code < kDeckSize; ++code) {
+      text[code][0] = kRanks[card_rank(code)];
+      text[code][1] = kSuits[card_suit(code)];
     }
-    return made;
-  }();
-  return texts;
-}
+    for (int joker = 0; joker < kMaxJokers; ++joker) {
+      text[kDeckSize + joker][0] = 'X';
+      text[kDeckSize + joker][1] = static_cast<char>('1' + joker);
+    }
+  }
+};
+constexpr CardTexts kCardTexts;
 
-std::string_view card_text(int code) {
-  const CardTexts& texts = card_texts();
-  const auto at = static_cast<std::size_t>(code);
-  return {texts.text[at], texts.size[at]};
-}
+std::string_view card_text(int code) { return {kCardTexts.text[static_cast<std::size_t>(code)], 2}; }
 
 void append_ranks(const int* v, int count, Buffer* out) {
   for (int k = 0; k < count; ++k) {
@@ -184,7 +198,13 @@ class Emitter {
   }
   void raw(std::string_view text) { out_->put(text); }
   void integer(std::int64_t value) { append_int(value, out_); }
-  void boolean(bool value) { out_->put(value ? "true" : "false"); }
+  void boolean(bool value) {
+    if (value) {
+      out_->lit("true");
+    } else {
+      out_->lit("false");
+    }
+  }
   void null() { out_->put("null"); }
   Buffer* out() { return out_; }
 

@@ -11,7 +11,6 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from chinese_poker.formats.players import (
@@ -93,6 +92,8 @@ def default_names(count: int) -> tuple[str, ...]:
 
 def load_schema(name: str = "round") -> dict[str, Any]:
     """The JSON Schema shipped in ``chinese_poker/formats/schema``: ``"round"`` (input) or ``"output"``."""
+    from importlib import resources  # noqa: PLC0415 - its import is a fifth of a command's start-up
+
     schema_file = resources.files("chinese_poker.formats.schema").joinpath(f"{name}.schema.json")
     schema: dict[str, Any] = json.loads(schema_file.read_text(encoding="utf-8"))
     return schema
