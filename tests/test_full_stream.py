@@ -1,5 +1,5 @@
-"""``score --format jsonl|json`` (full output) through the core's reader and writer (``formats.full_lines.
-full_stream`` over ``_core.FullChunkWriter``) against the general path (``score.run(..., fast=False)``: every
+"""``score --format jsonl|json`` (full output) through the core's reader and writer (``formats.full_stream``
+over ``_core.FullChunkWriter``) against the general path (``score.run(..., fast=False)``: every
 round read by ``formats.records``, checked and settled by ``settle_record``, written by ``round_output`` and
 ``dumps``): the same standard output, standard error and exit code.
 
@@ -24,7 +24,7 @@ import pytest
 from chinese_poker.cli import main
 from chinese_poker.cli import score as score_command
 from chinese_poker.cli.common import dumps
-from chinese_poker.formats import full_lines
+from chinese_poker.formats import full_stream as full_stream_module
 from chinese_poker.formats.core_stream import CoreLines
 from chinese_poker.formats.vectors import random_round
 from chinese_poker.rules import Rules
@@ -106,7 +106,7 @@ def test_fast_and_general_paths_agree(seed: int, tmp_path: Path, monkeypatch: py
     damaged = list(lines)
     at = rng.randrange(len(damaged))
     damaged[at] = damage(rng, damaged[at])
-    monkeypatch.setattr(full_lines, "FULL_CHUNK_BYTES", rng.choice([200, 3000, 1 << 18]))
+    monkeypatch.setattr(full_stream_module, "FULL_CHUNK_BYTES", rng.choice([200, 3000, 1 << 18]))
     for body, name in ((lines, "good.jsonl"), (damaged, "bad.ndjson")):
         path = tmp_path / name
         path.write_bytes(file_bytes(body, rng))
@@ -143,7 +143,7 @@ def test_stdin_is_read_by_the_core_when_its_content_is_json_lines(
     rng = random.Random(5)
     data = file_bytes(random_lines(5, 40), rng)
     chunks: list[int] = []
-    original = full_lines._core.FullChunkWriter
+    original = full_stream_module._core.FullChunkWriter
 
     class Counted:
         def __init__(self, *args: Any) -> None:
@@ -154,7 +154,7 @@ def test_stdin_is_read_by_the_core_when_its_content_is_json_lines(
             chunks.append(len(answer[2]))
             return answer
 
-    monkeypatch.setattr(full_lines._core, "FullChunkWriter", Counted)
+    monkeypatch.setattr(full_stream_module._core, "FullChunkWriter", Counted)
     args = ["-", "--format", fmt, "--keep-going"]
     fast = run_score(args, fast=True, monkeypatch=monkeypatch, stdin=data)
     assert chunks  # the core read it
@@ -183,7 +183,7 @@ def test_packs_with_jokers_and_added_suits_are_the_cores(
             data.pop("tags")
             lines.append(dumps(data))
     body = ("\n".join(lines) + "\n").encode()
-    items = list(full_lines.full_stream(io.BytesIO(body)))
+    items = list(full_stream_module.full_stream(io.BytesIO(body)))
     assert all(isinstance(item, CoreLines) for item in items)
     text = b"".join(item.lines for item in items if isinstance(item, CoreLines))
     players = [line.count(b'"index":') for line in text.splitlines()]

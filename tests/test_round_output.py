@@ -26,7 +26,8 @@ from chinese_poker.cli import main
 from chinese_poker.cli.common import dumps
 from chinese_poker.cli.score import settle_record
 from chinese_poker.evaluation import _all_strengths, describe
-from chinese_poker.formats.full_lines import FullLines, dumps_output
+from chinese_poker.formats.full_lines import FullLines
+from chinese_poker.formats.full_stream import dumps_output
 from chinese_poker.formats.records import stream_rounds
 from chinese_poker.formats.round_parse import Round, RoundError, parse_round
 from chinese_poker.formats.round_settle import round_output, settle_round
@@ -235,8 +236,8 @@ def test_score_same_bytes_errors_and_exit_code(
     tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``score`` through the core against the reference: each round checked, settled and dumped in Python
-    (batches made small, so that the file takes several)."""
-    monkeypatch.setattr("chinese_poker.cli.score.BATCH_ROUNDS", 64)
+    (chunks made small, so that the file takes several)."""
+    monkeypatch.setattr("chinese_poker.formats.full_stream.FULL_CHUNK_BYTES", 20_000)
     path = tmp_path / "rounds.jsonl"
     rounds = write_file(path, 300, 5)
     code = main(["score", str(path), "--format", fmt, "--keep-going", "--progress", "never"])
@@ -279,7 +280,7 @@ def test_score_stops_at_the_first_bad_round(tmp_path: Path, capsys: pytest.Captu
 def test_streams_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Memory stays flat: the core reads, settles and writes the file a chunk of whole lines at a time, and
     each chunk's output is written before the next is read."""
-    monkeypatch.setattr("chinese_poker.formats.full_lines.FULL_CHUNK_BYTES", 4000)
+    monkeypatch.setattr("chinese_poker.formats.full_stream.FULL_CHUNK_BYTES", 4000)
     path = tmp_path / "rounds.jsonl"
     write_file(path, 110, 8)
     out = io.StringIO()
@@ -321,7 +322,7 @@ def test_service_batch_same_bytes_and_errors(tmp_path: Path, monkeypatch: pytest
     """The service's full-output batches through the core against its round-by-round loop: good bodies,
     and bodies with a malformed line, a round the core refuses, a round with ``dealt`` cards, too many
     players, or past the round limit."""
-    monkeypatch.setattr("chinese_poker.formats.full_lines.FULL_CHUNK_BYTES", 3000)
+    monkeypatch.setattr("chinese_poker.formats.full_stream.FULL_CHUNK_BYTES", 3000)
     path = tmp_path / "rounds.jsonl"
     write_file(path, 90, 9)
     lines = path.read_bytes().splitlines(keepends=True)

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 
 from chinese_poker._version import __version__
 from chinese_poker.cli.common import PROG, CliError, one_line
-from chinese_poker.formats.rounds import RoundError
-from chinese_poker.formats.verify import OutputFileError
+from chinese_poker.formats.records import OutputFileError
+from chinese_poker.formats.round_common import RoundError
 from chinese_poker.presets import PRESET_NAMES
 
 __all__ = ["COMMANDS", "build_parser", "main"]

@@ -9,7 +9,7 @@ import stat
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from chinese_poker.cli.columnar import is_parquet, score_columnar
 from chinese_poker.cli.common import (
@@ -23,23 +23,19 @@ from chinese_poker.cli.common import (
     safe_text,
 )
 from chinese_poker.cli.progress import OutputWriter, Progress, progress_for, writes_utf8
-from chinese_poker.cli.round_table import format_round_table
 from chinese_poker.formats.core_stream import CoreLines
-from chinese_poker.formats.full_lines import BATCH_ROUNDS, FullLines, full_stream
+from chinese_poker.formats.full_stream import full_stream
 from chinese_poker.formats.net_stream import net_stream
 from chinese_poker.formats.records import RawRound, count_json_lines, split_stream, stream_rounds
-from chinese_poker.formats.rounds import (
-    OUTPUT_SHAPES,
-    Round,
-    RoundError,
-    parse_round,
-    round_net_output,
-    round_output,
-    settle_round,
-)
-from chinese_poker.receipts import read_key_file
+from chinese_poker.formats.round_common import OUTPUT_SHAPES, RoundError
 from chinese_poker.rules import Rules
-from chinese_poker.settlement import Settlement
+
+if TYPE_CHECKING:
+    from chinese_poker.formats.round_parse import Round
+    from chinese_poker.settlement import Settlement
+
+# The general path's modules (the round reader, settlement, the table, the receipts) are imported where a
+# round first needs them: a file the core reads whole never does, and starts a third faster.
 
 __all__ = ["add_parser", "run", "settle_record"]
 
@@ -118,6 +114,8 @@ def _printable(value: Any) -> Any:
 def settle_record(raw: RawRound, rules: Rules | None) -> tuple[Round, Settlement]:
     """Check and settle one raw round (``rules``, when given, override the round's own, as ``--rules``
     does); every problem is a ``RoundError`` naming it. The HTTP service settles through this too."""
+    from chinese_poker.formats.round_settle import settle_round  # noqa: PLC0415 - the general path
+
     rnd = check_record(raw, rules)
     return rnd, settle_round(rnd, raw.where)
 
@@ -127,6 +125,8 @@ def check_record(raw: RawRound, rules: Rules | None) -> Round:
     if raw.error is not None:
         raise RoundError(raw.error, raw.where)
     try:
+        from chinese_poker.formats.round_parse import parse_round  # noqa: PLC0415 - the general path
+
         return parse_round(
             raw.data, position=raw.position, where=raw.where, rules=rules, override_rules=rules is not None
         )
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace, *, fast: bool = True) -> int:
     """Settle the rounds of ``args.file`` as they are read (JSON Lines is streamed: output is written round
     by round, memory stays flat); exit code 0, or 2 when a round could not be settled. JSON Lines with
     ``--format json|jsonl`` are read, settled and written by the core chunk by chunk
-    (``formats.net_stream``, ``formats.full_lines.full_stream``), every round it does not take by the
+    (``formats.net_stream``, ``formats.full_stream``), every round it does not take by the
     general path in its place (``fast=False``: every round by the general path, which tests compare it
     with); the explanation and the receipts are the general path's."""
     if args.format == "parquet" or is_parquet(args.file):
@@ -156,6 +156,8 @@ def run(args: argparse.Namespace, *, fast: bool = True) -> int:
         if not receipts:
             raise CliError("--receipt-key-file needs --receipts")
         try:
+            from chinese_poker.receipts import read_key_file  # noqa: PLC0415 - only with receipts
+
             args.receipt_key = read_key_file(args.receipt_key_file)
         except ValueError as error:
             raise CliError(one_line(error)) from None
@@ -246,6 +248,11 @@ def _score(
                 bad += 1
                 progress.update(count)
                 continue
+            from chinese_poker.formats.round_settle import (  # noqa: PLC0415 - the general path
+                round_net_output,
+                round_output,
+            )
+
             if args.output == "net":
                 out = round_net_output(rnd, settlement)
             else:
@@ -259,6 +266,8 @@ def _score(
                     (dumps(out, ascii_only=ascii_only) + "\n").encode(), indented, parts, writer, interactive
                 )
             else:
+                from chinese_poker.cli.round_table import format_round_table  # noqa: PLC0415 - the table only
+
                 writer.write(("" if count - bad == 1 else "\n") + format_round_table(_printable(out)) + "\n")
             progress.update(count)
     except OSError as error:
@@ -333,6 +342,8 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
     """The full output of every round of a whole document, checked by the general reader and settled and
     written by the core ``BATCH_ROUNDS`` rounds at a time (``formats.full_lines.FullLines``): the bytes,
     errors and exit code of the round-by-round loop of ``_score``."""
+    from chinese_poker.formats.full_lines import BATCH_ROUNDS, FullLines  # noqa: PLC0415 - a whole document
+
     indented = args.format == "json"
     lines = FullLines(ascii_only=ascii_only, indented=indented)
     parts: list[bytes] = []

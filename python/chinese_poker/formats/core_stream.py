@@ -1,5 +1,5 @@
 """JSON Lines read, settled and written by the core a chunk at a time: the reading that the net output
-(``formats.net_stream``) and the full output (``formats.full_lines.full_stream``) share.
+(``formats.net_stream``) and the full output (``formats.full_stream``) share.
 
 The stream is read in chunks of whole lines (memory stays flat however long the stream), and each chunk goes
 to one call of the core (the GIL released), which reads every round it can take, settles it and writes its

@@ -23,7 +23,7 @@ import chinese_poker._core as _core
 import chinese_poker._jsontext as jsontext
 from chinese_poker.formats.core_stream import CoreLines, core_stream
 from chinese_poker.formats.records import RawRound
-from chinese_poker.formats.round_parse import MAX_PLAYERS, rules_from_value
+from chinese_poker.formats.round_common import MAX_PLAYERS, rules_from_value
 from chinese_poker.rules import Rules, core_spec
 
 __all__ = ["net_stream", "resolved_rules"]

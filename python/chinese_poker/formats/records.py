@@ -17,6 +17,7 @@ import chinese_poker._jsontext as jsontext
 from chinese_poker._jsontext import JSONTextError
 
 __all__ = [
+    "OutputFileError",
     "RawRound",
     "RecordStream",
     "count_json_lines",
@@ -27,6 +28,10 @@ __all__ = [
     "split_stream",
     "stream_rounds",
 ]
+
+
+class OutputFileError(ValueError):
+    """An output file that cannot be read as output rounds (one line of text)."""
 
 
 @dataclass(frozen=True)

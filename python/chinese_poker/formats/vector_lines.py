@@ -16,7 +16,7 @@ from typing import Any
 import chinese_poker._core as _core
 from chinese_poker._version import __version__
 from chinese_poker.cli.common import dumps
-from chinese_poker.formats.full_lines import output_rules
+from chinese_poker.formats.full_stream import output_rules
 from chinese_poker.formats.net_stream import resolved_rules
 from chinese_poker.formats.vectors import make_vector
 from chinese_poker.rules import Rules

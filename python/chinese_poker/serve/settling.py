@@ -7,7 +7,7 @@ each round is checked and settled by the command's own ``settle_record`` and wri
 additions are handled here: a player's ``dealt`` cards (``serve.dealt``) and the limits (``serve.config``).
 
 A batch (without ``explain`` or ``receipt``) goes through the core's reader (``formats.net_stream``,
-``formats.full_lines.full_stream``): it settles and writes every round it takes and hands each other round
+``formats.full_stream``): it settles and writes every round it takes and hands each other round
 back in its place, for the general path above, which gives its answer or its error. Both write the same
 bytes and the same errors for the same rounds.
 """
@@ -23,7 +23,7 @@ from chinese_poker._core import InputError
 from chinese_poker.cli.common import dumps, one_line
 from chinese_poker.cli.score import settle_record
 from chinese_poker.formats.core_stream import CoreLines
-from chinese_poker.formats.full_lines import full_stream
+from chinese_poker.formats.full_stream import full_stream
 from chinese_poker.formats.net_stream import net_stream
 from chinese_poker.formats.records import RawRound, stream_rounds
 from chinese_poker.formats.rounds import OUTPUT_SHAPES, RoundError, round_net_output, round_output
@@ -129,7 +129,7 @@ def output_shape(query: Mapping[str, str], explain: bool) -> str:
 
 
 def _core_lines(body: bytes, rules: Rules | None, limits: Limits, output: str) -> Reply:
-    """A batch through the core's reader (``formats.net_stream``, ``formats.full_lines.full_stream``): the
+    """A batch through the core's reader (``formats.net_stream``, ``formats.full_stream``): the
     rounds it takes settled and written there, every other round by ``settled_line`` in its place (a round
     with ``dealt`` cards or too many players among them), and the same answer and the same error as the
     general path, round for round (the first bad round fails the request)."""
