@@ -134,10 +134,11 @@ def _core_lines(body: bytes, rules: Rules | None, limits: Limits, output: str) -
     with ``dealt`` cards or too many players among them), and the same answer and the same error as the
     general path, round for round (the first bad round fails the request)."""
     stream = io.BytesIO(body)
+    threads = limits.batch_threads
     if output == "net":
-        items = net_stream(stream, rules, max_players=limits.max_players)
+        items = net_stream(stream, rules, max_players=limits.max_players, threads=threads)
     else:
-        items = full_stream(stream, rules, max_players=limits.max_players)
+        items = full_stream(stream, rules, max_players=limits.max_players, threads=threads)
     parts: list[bytes] = []
     count = 0
     for item in items:
