@@ -375,8 +375,18 @@ std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const
   };
   std::size_t kept = 0;
   Candidate local[56];
+  // A setting's front is at most its middle, its middle at most its back, and its front at most the hand's
+  // strongest three cards. So once a kept setting (of a stronger back) has a middle as strong as the next
+  // backs and a front as strong as the strongest front they could hold, it beats every setting of those
+  // backs and of all weaker ones: the search stops there.
+  Strength strongest_front = 0;
+  for (int f = 0; f < 286; ++f) strongest_front = std::max(strongest_front, h.three[f]);
+  Strength front_kept = 0;    // the strongest front of a kept setting (its middle is at least as strong)
+  Strength middle_reach = 0;  // the strongest middle of a kept setting with the strongest front, if any
+  bool reached = false;
   for (int first = 0; first < 1287;) {
     const Strength back = h.five[sc.order[first]];
+    if (kept > 0 && (front_kept >= back || (reached && middle_reach >= back))) break;
     int last = first;
     std::size_t group = 0;
     for (; last < 1287 && h.five[sc.order[last]] == back; ++last) {
@@ -408,7 +418,13 @@ std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const
       for (std::size_t q = 0; q < before && !covered; ++q) {
         covered = out[q].strength[1] >= pick.strength[1] && out[q].strength[0] >= pick.strength[0];
       }
-      if (!covered) fill(c, h, pick.back, pick.middle, pick.front, &out[kept++]);
+      if (covered) continue;
+      fill(c, h, pick.back, pick.middle, pick.front, &out[kept++]);
+      front_kept = std::max(front_kept, pick.strength[0]);
+      if (pick.strength[0] >= strongest_front) {
+        middle_reach = reached ? std::max(middle_reach, pick.strength[1]) : pick.strength[1];
+        reached = true;
+      }
     }
   }
   return kept;
