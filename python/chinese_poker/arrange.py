@@ -19,6 +19,7 @@ Two strategies:
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -46,6 +47,7 @@ __all__ = [
     "field_preset",
     "field_sample",
     "field_tables",
+    "strongest_codes",
     "uses_second_stage",
 ]
 
@@ -302,6 +304,13 @@ def arrange(
         declare=declare,
         strategy=strategy,
     )
+
+
+def strongest_codes(cards13: Sequence[int], rules: Rules) -> tuple[int, ...]:
+    """The 13 card codes (front 3, middle 5, back 5) of ``arrange``'s ``"strongest"`` setting of 13 valid
+    codes under ``rules``, without the ``Arrangement`` around them: for generators that set many hands."""
+    result = _core.arrange_hand(bytes(cards13), core_spec(rules), _expected_model(rules), False)
+    return tuple(result.cards)
 
 
 def arrange_batch(

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chinese_poker.arrange import arrange
-from chinese_poker.cards import format_card, parse_cards
+from chinese_poker.arrange import strongest_codes
+from chinese_poker.cards import CARD_TEXT, format_card, parse_cards
 from chinese_poker.formats.rounds import rules_reference
 from chinese_poker.hand import detect_natural
 from chinese_poker.rules import Rules
@@ -115,8 +115,9 @@ def _setting_players(players: list[tuple[str, Setting]]) -> list[dict[str, Any]]
 def strongest_rows(cards: list[int] | tuple[int, ...], rules: Rules) -> tuple[str, str, str]:
     """The front, middle and back text of the strongest setting of ``cards`` (``arrange``'s
     ``"strongest"``)."""
-    hand = arrange(cards, rules, strategy="strongest").hand
-    return tuple(" ".join(format_card(c) for c in row or ()) for row in (hand.front, hand.middle, hand.back))  # type: ignore[return-value]
+    codes = strongest_codes(cards, rules)
+    text = [CARD_TEXT[c] for c in codes]
+    return " ".join(text[:3]), " ".join(text[3:8]), " ".join(text[8:])
 
 
 def _natural_player(name: str, cards: str, rules: Rules) -> dict[str, Any]:

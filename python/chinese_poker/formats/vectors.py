@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from chinese_poker.arrange import arrangements
-from chinese_poker.cards import format_card
+from chinese_poker.cards import CARD_TEXT
 from chinese_poker.dealing import deal_hands
 from chinese_poker.formats.edge_cases import ACE_TABLE_PLAYERS, E4_RULES, edge_cases, strongest_rows
 from chinese_poker.formats.rounds import parse_round, round_output, rules_reference, settle_round
@@ -43,7 +43,7 @@ def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
     entries = []
     for index, cards in enumerate(deal_hands(rng, players, rules.extra_suits, rules.jokers)):
         name = f"P{index + 1}"
-        text = " ".join(format_card(c) for c in cards)
+        text = " ".join(CARD_TEXT[c] for c in cards)
         how = rng.random()
         if (
             rules.naturals
@@ -60,7 +60,7 @@ def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
             settings = arrangements(cards, rules, drop_dominated=True)
             row = settings[rng.randrange(len(settings))]
             front, middle, back = (
-                " ".join(format_card(int(c)) for c in part) for part in (row[:3], row[3:8], row[8:])
+                " ".join(CARD_TEXT[c] for c in part.tolist()) for part in (row[:3], row[3:8], row[8:])
             )
         else:
             front, middle, back = text[:8], text[9:23], text[24:]
