@@ -222,6 +222,45 @@ struct BoundedBack {
   int back;
 };
 
+// The (middle, front) pairs of kept settings that no other kept pair matches or beats in both, by middle
+// descending (so fronts ascend): whether a kept setting matches or beats a pair in both rows is then a look
+// at the last step whose middle is as strong.
+struct Staircase {
+  Strength middle[kNumSplits];
+  Strength front[kNumSplits];
+  std::size_t size = 0;
+
+  bool covers(Strength m, Strength f) const noexcept {
+    std::size_t k = 0;
+    while (k < size && middle[k] >= m) ++k;
+    return k > 0 && front[k - 1] >= f;
+  }
+
+  // Adds a pair that no step covers, dropping the steps it covers.
+  void add(Strength m, Strength f) noexcept {
+    std::size_t at = 0;
+    while (at < size && middle[at] > m) ++at;  // the steps of stronger middles stay before it
+    std::size_t end = at;
+    while (end < size && front[end] <= f) ++end;  // middles no stronger, fronts no stronger: covered
+    const std::size_t removed = end - at;
+    if (removed == 0) {
+      for (std::size_t k = size; k > at; --k) {
+        middle[k] = middle[k - 1];
+        front[k] = front[k - 1];
+      }
+      ++size;
+    } else {
+      for (std::size_t k = end; k < size; ++k) {
+        middle[k - removed + 1] = middle[k];
+        front[k - removed + 1] = front[k];
+      }
+      size = size - removed + 1;
+    }
+    middle[at] = m;
+    front[at] = f;
+  }
+};
+
 // Scratch space of one arranging call: thread-local, so concurrent batch calls each have their own and
 // no call allocates on its path.
 struct Scratch {
@@ -231,6 +270,7 @@ struct Scratch {
   double bound[1287];         // per back: an upper bound of the expectation of its settings
   BoundedBack candidate[1287];  // backs still to search, with their bounds
   SubsetKeys keys;
+  Staircase stairs;  // the undominated search's kept settings
 };
 
 // A thread_local object's address, read through a volatile so that it is an opaque pointer: GCC otherwise
@@ -320,13 +360,6 @@ Candidate candidate_of(const HandSubsets& h, int b, int m, int fr) noexcept {
                    static_cast<std::uint16_t>(fr)};
 }
 
-bool matched_or_beaten(const Candidate& x, const Candidate& y) noexcept {
-  return y.strength[0] >= x.strength[0] && y.strength[1] >= x.strength[1] && y.strength[2] >= x.strength[2];
-}
-
-bool equal_strengths(const Candidate& x, const Candidate& y) noexcept {
-  return x.strength[0] == y.strength[0] && x.strength[1] == y.strength[1] && x.strength[2] == y.strength[2];
-}
 
 // Whether x's card bytes (front, middle, back) come before y's: by_strengths_desc's order among settings
 // of equal strengths.
@@ -341,14 +374,17 @@ bool cards_first(const SubsetKeys& keys, const Candidate& x, const Candidate& y)
 // beats it (it replaces one of equal strengths whose bytes come after its own), and drops those it beats.
 // Returns the new count. Once one of them covers x, none was dropped: that one would cover a dropped one
 // too, which `held` rules out.
+// The settings offered are of one back, so only their middles and fronts are compared.
 std::size_t keep_undominated(const SubsetKeys& keys, const Candidate& x, Candidate* held, std::size_t n) noexcept {
   std::size_t w = 0;
+  const Strength front = x.strength[0], middle = x.strength[1];
   for (std::size_t k = 0; k < n; ++k) {
-    if (matched_or_beaten(x, held[k])) {
-      if (equal_strengths(x, held[k]) && cards_first(keys, x, held[k])) held[k] = x;
+    const Strength held_front = held[k].strength[0], held_middle = held[k].strength[1];
+    if (held_front >= front && held_middle >= middle) {
+      if (held_front == front && held_middle == middle && cards_first(keys, x, held[k])) held[k] = x;
       return n;
     }
-    if (!matched_or_beaten(held[k], x)) held[w++] = held[k];
+    if (held_front > front || held_middle > middle) held[w++] = held[k];
   }
   held[w++] = x;
   return w;
@@ -374,6 +410,7 @@ std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const
     return h.three[x.front] > h.three[y.front];
   };
   std::size_t kept = 0;
+  sc.stairs.size = 0;
   Candidate local[56];
   // A setting's front is at most its middle, its middle at most its back, and its front at most the hand's
   // strongest three cards. So once a kept setting (of a stronger back) has a middle as strong as the next
@@ -414,17 +451,17 @@ std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const
       if (any && best_front >= pick.strength[0]) continue;
       any = true;
       best_front = pick.strength[0];
-      bool covered = false;
-      for (std::size_t q = 0; q < before && !covered; ++q) {
-        covered = out[q].strength[1] >= pick.strength[1] && out[q].strength[0] >= pick.strength[0];
-      }
-      if (covered) continue;
+      if (sc.stairs.covers(pick.strength[1], pick.strength[0])) continue;
       fill(c, h, pick.back, pick.middle, pick.front, &out[kept++]);
       front_kept = std::max(front_kept, pick.strength[0]);
       if (pick.strength[0] >= strongest_front) {
         middle_reach = reached ? std::max(middle_reach, pick.strength[1]) : pick.strength[1];
         reached = true;
       }
+    }
+    // The group's settings cover those of weaker backs only: into the staircase once the group is done.
+    for (std::size_t q = before; q < kept; ++q) {
+      if (!sc.stairs.covers(out[q].strength[1], out[q].strength[0])) sc.stairs.add(out[q].strength[1], out[q].strength[0]);
     }
   }
   return kept;
