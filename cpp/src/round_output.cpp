@@ -107,15 +107,15 @@ void append_int(std::int64_t value, Buffer* out) {
 // The rank words of evaluation.py's descriptions, by rank value 2..14 (1: the low ace of a wheel, never
 // named).
 constexpr std::string_view kSingular[15] = {"", "ace", "deuce", "three", "four", "five", "six", "seven",
-                                       "eight", "nine", "ten", "jack", "queen", "king", "ace"};
+                                            "eight", "nine", "ten", "jack", "queen", "king", "ace"};
 constexpr std::string_view kPlural[15] = {"", "aces", "deuces", "threes", "fours", "fives", "sixes", "sevens",
-                                     "eights", "nines", "tens", "jacks", "queens", "kings", "aces"};
+                                          "eights", "nines", "tens", "jacks", "queens", "kings", "aces"};
 // HandCategory member names, lower case, by category.
 constexpr std::string_view kCategoryNames[10] = {"high_card", "one_pair", "two_pair", "three_of_a_kind",
-                                            "straight", "flush", "full_house", "four_of_a_kind",
-                                            "straight_flush", "five_of_a_kind"};
+                                                 "straight", "flush", "full_house", "four_of_a_kind",
+                                                 "straight_flush", "five_of_a_kind"};
 constexpr std::string_view kDecidedBy[6] = {"natural", "surrender", "foul", "rows", "false_declaration",
-                                       "not_played"};
+                                            "not_played"};
 
 // The text of every card code 0..53, format_card's (two characters each: rank and suit, or X1 and X2), made
 // at compile time: a row's cards are written from it.
