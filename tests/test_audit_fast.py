@@ -8,6 +8,7 @@ import copy
 import io
 import json
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -445,3 +446,36 @@ def test_receipt_spellings_and_lies_agree(key: bytes | None) -> None:
     assert taken[escaped] == 0
     unchecked = [escaped] if key else [escaped, hmac_added]
     assert [k for k, found in enumerate(report) if not found] == [*range(passing), *unchecked, len(lines) - 1]
+
+
+def test_every_byte_of_the_players_and_pairs_changed() -> None:
+    """An output round's players and pairs are read by their shape first, the values most rounds hold
+    (no foul, natural, surrender or royalty; stake and multiplier 1) compared as bytes with the text
+    around them: each byte of them changed in turn (to a byte of JSON's punctuation, a digit or a
+    letter), taken out or doubled gives the general path's report. The round holds a foul and a
+    royalty, so that values other than the common ones are read there as well."""
+    rng = random.Random(53)
+    line = ""
+    while '"foul": true' not in line or not re.search(r'"royalty": [1-9]', line):
+        line = json.dumps(output_line(replay_line(rng.randrange(1000), "pagat-bonus", 2, rng), None))
+    start, end = line.index('"players": '), line.index(', "receipt": ')
+    lines = [line]
+    for at in range(start, end):
+        kind = at % 3
+        if kind == 0:
+            byte = _MUTATION_BYTES[at % len(_MUTATION_BYTES)]
+            byte = byte if byte != line[at] else "x"
+            lines.append(line[:at] + byte + line[at + 1 :])
+        elif kind == 1:
+            lines.append(line[:at] + line[at + 1 :])
+        else:
+            lines.append(line[:at] + line[at] + line[at:])
+    data = ("\n".join(lines) + "\n").encode("ascii")
+    report = fast(data, None)
+    assert report == general(data, None)
+    taken = statuses(data, None)[: len(lines)]
+    assert report[0] == []
+    assert taken[0] == 1
+    # Both kinds occur: changes caught, and changes of values the audit does not compare (passed).
+    assert any(found for found in report)
+    assert taken.count(1) > (end - start) // 4

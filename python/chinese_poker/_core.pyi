@@ -301,6 +301,19 @@ def settle_net_chunk(
     ascii_output: bool = False,
 ) -> tuple[bytes, npt.NDArray[np.uint64], list[tuple[int, int, int, int]]]: ...
 
+class FairAudit:
+    def __init__(
+        self,
+        names: Sequence[str],
+        specs: Sequence[RulesSpec],
+        digests: Sequence[str],
+        engine_name: str,
+        engine_version: str,
+        receipt_format: str,
+        key: bytes,
+    ) -> None: ...
+    def lines(self, text: bytes, begin: int = 0, end: int = -1) -> npt.NDArray[np.uint8]: ...
+
 class RoundOutputWriter:
     def __init__(self, engine_version: str, ascii_only: bool, indented: bool) -> None: ...
     def add_rules(
