@@ -479,3 +479,20 @@ def test_every_byte_of_the_players_and_pairs_changed() -> None:
     # Both kinds occur: changes caught, and changes of values the audit does not compare (passed).
     assert any(found for found in report)
     assert taken.count(1) > (end - start) // 4
+
+
+@pytest.mark.parametrize("byte", ["\x7f", "\t", "\x1f", "\u00c1", "\\\\", "\\u0041"])
+def test_a_byte_that_is_not_plain_anywhere_in_a_line(byte: str) -> None:
+    """The fast path takes only lines of printable ASCII without a backslash (checked many bytes at a
+    time): a byte outside them (DEL, a control byte, a non-ASCII letter, an escape) near the start, the
+    end or anywhere in the middle of a line leaves the line to the general path, which gives the report."""
+    rng = random.Random(61)
+    line = json.dumps(output_line(replay_line(67, "pagat", 4, rng), KEY))
+    letters = [k for k, c in enumerate(line) if c.isalpha()]
+    picks = letters[:40] + letters[-40:] + letters[40:-40:97]
+    lines = [line] + [line[:k] + byte + line[k + 1 :] for k in picks]
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    report = fast(data, KEY)
+    assert report == general(data, KEY)
+    assert report[0] == []
+    assert statuses(data, KEY)[: len(lines)] == [1] + [0] * len(picks)
