@@ -272,6 +272,14 @@ class Reader : public json::Scanner {
   // The closing quote of a string whose bytes start at `p`, or nullptr.
   CP_AUDIT_INLINE const char* closing_quote(const char* p) const noexcept {
 #ifdef CP_AUDIT_SSE2
+    // The first 64 bytes in one step (most strings of a line are shorter): the number of steps, which
+    // varies from string to string, would be a branch mispredicted about once a string.
+    if (stop() - p >= 64) {
+      const std::uint64_t quotes = quote_bytes(p) | std::uint64_t{quote_bytes(p + 16)} << 16 |
+                                   std::uint64_t{quote_bytes(p + 32)} << 32 | std::uint64_t{quote_bytes(p + 48)} << 48;
+      if (quotes != 0) return p + __builtin_ctzll(quotes);
+      p += 64;
+    }
     for (; stop() - p >= 16; p += 16) {
       const unsigned quotes = quote_bytes(p);
       if (quotes != 0) return p + __builtin_ctz(quotes);
