@@ -177,6 +177,13 @@ class Reader : public json::Scanner {
     move_to(here() + bytes.size());
     return true;
   }
+  // The `N` bytes at `bytes` exactly where the reader stands: taken, true.
+  template <std::size_t N>
+  CP_AUDIT_INLINE bool run_of(const char* bytes) noexcept {
+    if (static_cast<std::size_t>(stop() - here()) < N || !same_run<N>(here(), bytes)) return false;
+    move_to(here() + N);
+    return true;
+  }
   // The same for a run known when compiling (a string literal): its bytes compared in a few words.
   template <std::size_t N>
   CP_AUDIT_INLINE bool run(const char (&bytes)[N]) noexcept {
@@ -473,6 +480,30 @@ bool same_digest(std::string_view given, const fair::Digest& digest) noexcept {
 
 constexpr std::string_view kDecidedBy[] = {"natural",           "surrender", "foul", "rows",
                                            "false_declaration", "not_played"};
+constexpr int kRowsDecide = 3;  // kDecidedBy[3]: "rows"
+
+// A receipt's pair as score --receipts writes the k-th of the settlement's order (0, 1), (0, 2), ...,
+// (1, 2), ... decided by rows at stake 1, up to its units: `{"i": I, "j": J, "decided_by": "rows",
+// "stake": 1, "units": ` (every seat one digit).
+struct PairHeads {
+  static constexpr std::string_view kHead = R"({"i": 0, "j": 0, "decided_by": "rows", "stake": 1, "units": )";
+  char bytes[kMaxPairs][kHead.size()] = {};
+  std::int64_t i[kMaxPairs] = {}, j[kMaxPairs] = {};
+  constexpr PairHeads() {
+    int k = 0;
+    for (int a = 0; a < kMaxPlayers; ++a) {
+      for (int b = a + 1; b < kMaxPlayers; ++b, ++k) {
+        for (std::size_t n = 0; n < kHead.size(); ++n) bytes[k][n] = kHead[n];
+        bytes[k][6] = static_cast<char>('0' + a);
+        bytes[k][14] = static_cast<char>('0' + b);
+        i[k] = a;
+        j[k] = b;
+      }
+    }
+  }
+};
+constexpr PairHeads kPairHeads{};
+static_assert(kMaxPlayers <= 10 && PairHeads::kHead[6] == '0' && PairHeads::kHead[14] == '0');
 
 struct Receipt {
   int players = 0;
@@ -671,7 +702,18 @@ bool spelled_receipt(Reader& line, std::string_view head, const AuditConfig& con
   r.pair_count = 0;
   do {
     if (r.pair_count == kMaxPairs) return false;
-    Receipt::Pair& pair = r.pairs[r.pair_count++];
+    const int k = r.pair_count++;
+    Receipt::Pair& pair = r.pairs[k];
+    // Most pairs are the k-th of the settlement's order, decided by rows at stake 1: all but the units
+    // compared as one run.
+    if (at.run_of<sizeof kPairHeads.bytes[0]>(kPairHeads.bytes[k])) {
+      pair.i = kPairHeads.i[k];
+      pair.j = kPairHeads.j[k];
+      pair.decided_by = kDecidedBy[kRowsDecide];
+      pair.stake = 1;
+      if (!at.int64(&pair.units) || !at.run("}")) return false;
+      continue;
+    }
     if (!at.run("{\"i\": ") || !at.int64(&pair.i) || !at.run(", \"j\": ") || !at.int64(&pair.j) ||
         !at.run(", \"decided_by\": ") || !at.string(&pair.decided_by) || !at.run(", \"stake\": ") ||
         !at.int64(&pair.stake) || !at.run(", \"units\": ") || !at.int64(&pair.units) || !at.run("}")) {
