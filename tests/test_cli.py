@@ -439,6 +439,8 @@ def test_progress_bar_on_a_terminal_and_quiet_in_a_pipe(
     path = tmp_path / "many.jsonl"
     path.write_text("".join(json.dumps(two | {"id": k}) + "\n" for k in range(5)), encoding="utf-8")
     monkeypatch.setattr(progress_module, "time", TickingClock())
+    # The core reads a file a chunk at a time and the bar moves a chunk at a time: here a round a chunk.
+    monkeypatch.setattr("chinese_poker.formats.full_stream.FULL_CHUNK_BYTES", 1)
     piped = cli("score", str(path), "--format", "jsonl")  # stderr is captured: no terminal
     assert piped.returncode == 0
     assert piped.stderr == ""

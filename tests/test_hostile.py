@@ -7,7 +7,7 @@ import itertools
 import json
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -398,18 +398,23 @@ def test_fuzz_score_keep_going(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 class _WatchedLines(io.RawIOBase):
-    """A stdin whose lines check, as each is read, that the rounds before it were already written."""
+    """A stdin that gives a line at a time, as a pipe does when its writer waits for each answer, and
+    notes, as each line is taken, how many rounds were already written."""
 
     def __init__(self, lines: list[bytes], stdout: io.StringIO) -> None:
-        self.lines = lines
+        self.lines = list(lines)
         self.stdout = stdout
         self.seen: list[int] = []
+        self.pending = b""
 
-    def __iter__(self) -> Iterator[bytes]:
-        for number, line in enumerate(self.lines):
+    def readinto(self, buffer: Any) -> int:
+        if not self.pending and self.lines:
             self.seen.append(len(self.stdout.getvalue().splitlines()))
-            yield line
-            assert number < len(self.lines)
+            self.pending = self.lines.pop(0)
+        size = min(len(buffer), len(self.pending))
+        buffer[:size] = self.pending[:size]
+        self.pending = self.pending[size:]
+        return size
 
     def readable(self) -> bool:
         return True

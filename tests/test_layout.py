@@ -10,6 +10,9 @@ order, not the code, decide what exists. Modules outside ``reference/`` stay und
 from __future__ import annotations
 
 import ast
+import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,3 +90,61 @@ def test_the_face_check_finds_every_form() -> None:
 def test_module_stays_under_the_line_limit(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines < MAX_LINES, f"{path.relative_to(PACKAGE)} has {lines} lines (limit {MAX_LINES})"
+
+
+# ----- the face imports its names when first used ----------------------------------------------------------
+
+
+def _fresh(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter (the package imported there for the first time)."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    return done.stdout.strip()
+
+
+def test_every_public_name_is_the_one_its_module_defines() -> None:
+    import chinese_poker as cp  # noqa: PLC0415 - the face itself is under test
+
+    lazy = cp._WHERE
+    assert set(lazy) | {"InputError", "__version__"} == set(cp.__all__)
+    for name, module in lazy.items():
+        assert getattr(cp, name) is getattr(importlib.import_module(module), name), name
+    assert sorted(dir(cp)) == sorted(cp.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = cp.nothing  # type: ignore[attr-defined]
+
+
+def test_a_submodule_named_like_a_function_does_not_replace_it() -> None:
+    """``chinese_poker.settle`` (and ``arrange``, ``simulate``) is the function, whether its module was
+    imported before, after or not at all."""
+    code = (
+        "import chinese_poker.settle, chinese_poker.arrange, chinese_poker.simulate\n"
+        "import chinese_poker as cp\n"
+        "print(*(type(getattr(cp, n)).__name__ for n in ('settle', 'arrange', 'simulate')))"
+    )
+    assert _fresh(code) == "function function function"
+    assert _fresh("import chinese_poker as cp; print(type(cp.settle).__name__)") == "function"
+
+
+def test_importing_the_package_or_scoring_json_lines_needs_no_numpy(tmp_path: Path) -> None:
+    """The face and the command line's core path import only what they use: numpy (a tenth of a second
+    to import) only when an array is asked for."""
+    assert _fresh("import sys, chinese_poker; print('numpy' in sys.modules)") == "False"
+    assert (
+        _fresh("import sys, chinese_poker as cp; cp.evaluate_batch; print('numpy' in sys.modules)") == "False"
+    )
+    path = tmp_path / "rounds.jsonl"
+    hands = '[{"front":"As Ks Qs","middle":"2c 3c 4c 5c 7d","back":"2d 3d 4d 5d 7h"},' + (
+        '{"front":"Ah Kh Qh","middle":"2h 3h 4h 5h 7s","back":"8c 8d 8h 9c 9d"}]'
+    )
+    path.write_text("".join(f'{{"id":{k},"players":{hands}}}\n' for k in range(3)), encoding="utf-8")
+    for output in ("full", "net"):
+        code = (
+            "import contextlib, io, sys\n"
+            "from chinese_poker.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+            f"    code = main(['score', {str(path)!r}, '--format', 'jsonl', '--output', {output!r}])\n"
+            "print(code, out.getvalue().count(chr(10)), 'numpy' in sys.modules)"
+        )
+        assert _fresh(code) == "0 3 False", output

@@ -21,10 +21,13 @@ import pytest
 from chinese_poker.cli import main
 from chinese_poker.cli import score as score_command
 from chinese_poker.cli.common import dumps
+from chinese_poker.formats import core_stream as core_stream_module
 from chinese_poker.formats import net_stream as net_stream_module
+from chinese_poker.formats.core_stream import CoreLines
 from chinese_poker.formats.vectors import random_round
 from chinese_poker.rules import Rules
 from peak_memory import score_peak_memory
+from round_files import damage
 
 PRESETS = ("pagat", "pagat-bonus", "capsa-susun", "shisanshui-app", "pusoy", "ofc")
 RULES = {name: Rules.preset(name) for name in PRESETS}
@@ -64,28 +67,6 @@ def mixed_round(rng: random.Random, k: int) -> dict[str, Any]:
     return data
 
 
-def damage(rng: random.Random, line: str) -> str:
-    """One line made subtly wrong (or merely odd) for one reader or the other."""
-    choice = rng.randrange(9)
-    if choice == 0:
-        return line.replace('"front"', '"frnt"', 1)
-    if choice == 1:
-        return line.replace("s", "x", 1)
-    if choice == 2:
-        return line[: rng.randrange(1, len(line))]
-    if choice == 3:
-        return line.replace('"rules":"', '"rules":"no-such-', 1)
-    if choice == 4:
-        return line.replace("}", ',"players":[]}', 1)
-    if choice == 5:
-        return line.replace("[", "[\u00a0", 1)
-    if choice == 6:
-        return line.replace('"P1"', '"P\\u0032"', 1)
-    if choice == 7:
-        return line.replace("Ks", "Kh", 1)
-    return line + " \t"
-
-
 def run_score(
     path: Path, extra: list[str], *, fast: bool, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[int, str, str]:
@@ -112,7 +93,7 @@ def test_fast_and_general_paths_agree(seed: int, tmp_path: Path, monkeypatch: py
     bad = list(lines)
     at = rng.randrange(len(bad))
     bad[at] = damage(rng, bad[at])
-    monkeypatch.setattr(net_stream_module, "CHUNK_BYTES", rng.choice([300, 2000, 1 << 20]))
+    monkeypatch.setattr(core_stream_module, "CHUNK_BYTES", rng.choice([300, 2000, 1 << 20]))
     for body, name in ((lines, "good.jsonl"), (bad, "bad.jsonl")):
         path = tmp_path / name
         write_lines(path, body)
@@ -133,8 +114,8 @@ def test_most_rounds_are_the_cores() -> None:
     rounds = [mixed_round(rng, k) for k in range(40)]
     body = ("\n".join(dumps(r) for r in rounds) + "\n").encode()
     items = list(net_stream_module.net_stream(io.BytesIO(body)))
-    settled = sum(item.rounds for item in items if isinstance(item, net_stream_module.NetLines))
-    left = [item for item in items if not isinstance(item, net_stream_module.NetLines)]
+    settled = sum(item.rounds for item in items if isinstance(item, CoreLines))
+    left = [item for item in items if not isinstance(item, CoreLines)]
     # What may be left: an id past int64, a blank or repeated name, and the inputs the core refuses here
     # (fantasyland or surrender under rules without them, a banker that is not a seat). Escapes and
     # UTF-8 in ids and names are the core's.
@@ -193,7 +174,7 @@ def test_escapes_and_utf8_in_ids_and_names(tmp_path: Path, monkeypatch: pytest.M
     assert fast[1].splitlines()[0] == '{"id":"é\U0001f0a1\\u0001\\"\\\\/","net":[0,0]}'  # both foul
     assert fast[1].count("\n") == 3  # round 3's name P\u0032 repeats P2's, round 4's \u00a0 is blank
     items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
-    left = [item.position for item in items if not isinstance(item, net_stream_module.NetLines)]
+    left = [item.position for item in items if not isinstance(item, CoreLines)]
     assert left == [3, 4]  # the lone surrogate (and repeated name), the name that is only white space
 
 
@@ -213,3 +194,33 @@ def test_net_output_streams_in_flat_memory(tmp_path: Path) -> None:
     )
     assert (code, lines) == (0, count)
     assert peak_kib < 200 * 1024, f"peak RSS {peak_kib / 1024:.0f} MiB"
+
+
+def test_packs_with_jokers_and_added_suits_are_the_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rounds of 5 and 6 players under added suits, and rounds holding jokers, are settled by the core (none
+    is left to the general path), with the general path's net lines; a round of seven is left and refused."""
+    rng = random.Random(12)
+    lines = []
+    for name in ("shisanshui-puxian-six", "shisanshui-puxian-ghost"):
+        for k in range(40):
+            data = random_round(rng, Rules.preset(name), f"{name}-{k}")
+            del data["tags"]
+            lines.append(dumps(data))
+    path = tmp_path / "packs.jsonl"
+    write_lines(path, lines)
+    items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
+    assert all(isinstance(item, CoreLines) for item in items)
+    fast = run_score(path, [], fast=True, monkeypatch=monkeypatch)
+    assert fast == run_score(path, [], fast=False, monkeypatch=monkeypatch)
+    assert fast[0] == 0
+    nets = [json.loads(line)["net"] for line in fast[1].splitlines()]
+    assert len(nets) == 80
+    assert max(len(net) for net in nets) >= 5  # added suits seat more than four
+    seven = json.loads(lines[0])
+    seven["players"].append(dict(seven["players"][0], name="Z"))
+    write_lines(path, [dumps(seven)])
+    items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
+    assert not any(isinstance(item, CoreLines) for item in items)
+    assert run_score(path, [], fast=True, monkeypatch=monkeypatch)[0] == 2

@@ -17,7 +17,7 @@ does not take. For every body:
   reader does, the pack is one plain deck and the general path settles every round read.
 
 So a refusal is always one the documentation names, and an answer is always the general path's answer.
-The round-by-round reader (``formats.net_stream`` over ``_core.settle_net_chunk``) is compared on the same
+The round-by-round reader (``formats.net_stream`` over ``_core.NetChunkWriter``) is compared on the same
 bodies: with the general path in each left round's place it gives every round's line and every error.
 ``CP_FUZZ_CASES`` (default 40, more under ``.ci/sanitized_pytest``) scales the number of bodies: 75 a unit
 (3,000 by default).
@@ -37,7 +37,8 @@ from chinese_poker import _core
 from chinese_poker.cards import format_card, parse_card, parse_cards
 from chinese_poker.cli.common import dumps
 from chinese_poker.cli.score import settle_record
-from chinese_poker.formats.net_stream import NetLines, net_stream
+from chinese_poker.formats.core_stream import CoreLines
+from chinese_poker.formats.net_stream import net_stream
 from chinese_poker.formats.records import stream_rounds
 from chinese_poker.formats.rounds import MAX_PLAYERS, RoundError, round_net_output
 from chinese_poker.rules import Rules, core_spec
@@ -481,7 +482,7 @@ def each_round(records: Any, rules: Rules | None) -> list[str]:
     """Each round's net line, or its error message, as ``score --keep-going`` gives them."""
     answers: list[str] = []
     for item in records:
-        if isinstance(item, NetLines):
+        if isinstance(item, CoreLines):
             lines = item.lines.decode("utf-8").splitlines(keepends=True)
             assert len(lines) == item.rounds
             answers.extend(lines)
@@ -509,5 +510,5 @@ def test_round_by_round_reader_fuzz_agrees_with_the_general_path() -> None:
         stream = net_stream(io.BytesIO(body), rules, chunk_bytes=chunk, threads=rng.choice([1, 2]))
         items = list(stream)
         assert each_round(items, rules) == general, (case, body)
-        core_rounds += sum(item.rounds for item in items if isinstance(item, NetLines))
+        core_rounds += sum(item.rounds for item in items if isinstance(item, CoreLines))
     assert core_rounds >= CASES // 6  # the core took rounds (most bodies are damaged: about one a body)

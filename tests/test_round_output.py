@@ -26,57 +26,17 @@ from chinese_poker.cli import main
 from chinese_poker.cli.common import dumps
 from chinese_poker.cli.score import settle_record
 from chinese_poker.evaluation import _all_strengths, describe
-from chinese_poker.formats.full_lines import FullLines, dumps_output
+from chinese_poker.formats.full_lines import FullLines
+from chinese_poker.formats.full_stream import dumps_output
 from chinese_poker.formats.records import stream_rounds
 from chinese_poker.formats.round_parse import Round, RoundError, parse_round
 from chinese_poker.formats.round_settle import round_output, settle_round
 from chinese_poker.formats.vectors import random_round
-from chinese_poker.presets import PRESET_NAMES
 from chinese_poker.rules import Rules
 from chinese_poker.serve.config import Limits
 from chinese_poker.serve.errors import ApiError, error_body
 from chinese_poker.serve.settling import settle_lines
-from knob_draws import draw_knobs
-
-NAMES = (
-    'say "hi"',
-    "back\\slash",
-    "tab\there",
-    "line\nbreak",
-    "bell\x07 and \x7f",
-    "Zoë",
-    "北家",
-    "🂡 spade",
-    "lone \ud800 high",
-    "lone \udc12",
-    "sep\u2028",
-    "/slash",
-)
-IDS: tuple[str | int, ...] = ("r-1", 'quote"id', "ü-id", "😀", -7, 10**30, 0, "\udfff")
-
-
-def random_rules(rng: random.Random) -> Rules:
-    """A preset, or every knob drawn from the knob table."""
-    if rng.random() < 0.3:
-        return Rules.preset(rng.choice(PRESET_NAMES))
-    return Rules(**draw_knobs(lambda options: options[rng.randrange(len(options))]))
-
-
-def spoil(rng: random.Random, data: dict[str, Any]) -> None:
-    """Break the round now and then in a way only the core checks."""
-    players = data["players"]
-    how = rng.random()
-    if how < 0.03 and "front" in players[0] and "front" in players[1]:
-        players[1]["front"] = players[0]["front"]  # cards held twice (across players)
-    elif how < 0.05:
-        size = len(players)
-        data["stakes"] = [[2_000_000 if i != j else 1 for j in range(size)] for i in range(size)]
-    elif how < 0.07 and "banker" in data:
-        data["bets"] = [1001] * len(players)
-    elif how < 0.09 and "front" in players[0]:
-        entry = players[0]
-        entry["cards"] = " ".join(entry.pop(row) for row in ("front", "middle", "back"))
-        entry["declare_natural"] = True  # most often not a natural: the core refuses it
+from round_files import IDS, NAMES, random_rules, spoil
 
 
 def random_rounds(seed: int, count: int) -> list[tuple[Round, str]]:
@@ -276,8 +236,8 @@ def test_score_same_bytes_errors_and_exit_code(
     tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``score`` through the core against the reference: each round checked, settled and dumped in Python
-    (batches made small, so that the file takes several)."""
-    monkeypatch.setattr("chinese_poker.cli.score.BATCH_ROUNDS", 64)
+    (chunks made small, so that the file takes several)."""
+    monkeypatch.setattr("chinese_poker.formats.full_stream.FULL_CHUNK_BYTES", 20_000)
     path = tmp_path / "rounds.jsonl"
     rounds = write_file(path, 300, 5)
     code = main(["score", str(path), "--format", fmt, "--keep-going", "--progress", "never"])
@@ -317,24 +277,37 @@ def test_score_stops_at_the_first_bad_round(tmp_path: Path, capsys: pytest.Captu
     assert err == message
 
 
-def test_streams_a_batch_at_a_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Memory stays flat: the output is written every ``BATCH_ROUNDS`` rounds, not at the end."""
-    monkeypatch.setattr("chinese_poker.cli.score.BATCH_ROUNDS", 50)
+def test_streams_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Memory stays flat: the core reads, settles and writes the file a chunk of whole lines at a time, and
+    each chunk's output is written before the next is read."""
+    monkeypatch.setattr("chinese_poker.formats.full_stream.FULL_CHUNK_BYTES", 4000)
     path = tmp_path / "rounds.jsonl"
     write_file(path, 110, 8)
-    gathered: list[int] = []
-    original = FullLines.flush
+    out = io.StringIO()
+    chunks: list[tuple[int, int]] = []  # (bytes read, output written before the chunk)
+    original = _core.FullChunkWriter
 
-    def flush(self: FullLines) -> Any:
-        gathered.append(len(self))
-        return original(self)
+    class Watched:
+        def __init__(self, *args: Any) -> None:
+            self.writer = original(*args)
 
-    monkeypatch.setattr(FullLines, "flush", flush)
-    monkeypatch.setattr("sys.stdout", io.StringIO())
+        def write(self, chunk: bytes, position: int) -> Any:
+            chunks.append((len(chunk), len(out.getvalue())))
+            return self.writer.write(chunk, position)
+
+    monkeypatch.setattr(_core, "FullChunkWriter", Watched)
+    monkeypatch.setattr("sys.stdout", out)
     main(["score", str(path), "--format", "jsonl", "--keep-going", "--progress", "never"])
-    assert max(gathered) <= 50
-    assert sum(gathered) == 110  # every round, the core's refusals included, in batches of at most 50
-    assert len(gathered) >= 3
+    assert sum(size for size, _ in chunks) == path.stat().st_size
+    # Every chunk is at most the read size plus the line it cuts, and each one's output is written before
+    # the next chunk is read.
+    longest = max(len(line) for line in path.read_bytes().splitlines(keepends=True))
+    assert max(size for size, _ in chunks) <= 4000 + longest
+    written = [before for _, before in chunks]
+    assert len(chunks) >= 3
+    assert written == sorted(written)
+    assert written[-1] > 0
+    assert out.getvalue().count("\n") == 110 - 2  # two rounds of the file are refused
 
 
 def batch_answer(body: bytes, limits: Limits, *, fast: bool) -> tuple[int, bytes]:
@@ -349,7 +322,7 @@ def test_service_batch_same_bytes_and_errors(tmp_path: Path, monkeypatch: pytest
     """The service's full-output batches through the core against its round-by-round loop: good bodies,
     and bodies with a malformed line, a round the core refuses, a round with ``dealt`` cards, too many
     players, or past the round limit."""
-    monkeypatch.setattr("chinese_poker.serve.settling.BATCH_ROUNDS", 16)
+    monkeypatch.setattr("chinese_poker.formats.full_stream.FULL_CHUNK_BYTES", 3000)
     path = tmp_path / "rounds.jsonl"
     write_file(path, 90, 9)
     lines = path.read_bytes().splitlines(keepends=True)

@@ -331,6 +331,7 @@ def test_version_and_health(client: TestClient) -> None:
         "max_rounds": 100_000,
         "max_players": 6,
         "read_timeout": 30.0,
+        "batch_threads": 1,
     }
     assert client.get("/v1/health").json() == {"status": "ok"}
 

@@ -7,16 +7,20 @@ the server goes on answering others. Servers on 127.0.0.1 only; each read here i
 from __future__ import annotations
 
 import json
+import random
 import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import uvicorn
+from chinese_poker.formats.vectors import random_round
+from chinese_poker.rules import Rules
 from chinese_poker.serve import Limits, create_app
 from chinese_poker.serve.protocol import bounded_protocol
 from chinese_poker.serve.server import listening_socket
@@ -182,3 +186,41 @@ def test_limits_carry_the_read_timeout_to_workers() -> None:
     assert Limits().read_timeout == 30.0
     with pytest.raises(ValueError, match="read_timeout must be"):
         Limits(read_timeout=True)
+
+
+def test_batch_threads_reach_the_workers_and_give_the_same_answer() -> None:
+    """``serve --batch-threads 2`` settles a batch on two threads with the answer of one, and says so."""
+    rng = random.Random(4)
+    rounds = [random_round(rng, Rules.preset("pagat-bonus"), f"t{k}") for k in range(600)]
+    body = "".join(json.dumps(data) + "\n" for data in rounds).encode()
+    answers = []
+    for threads in ("1", "2"):
+        server = LiveServer("--batch-threads", threads)
+        try:
+            request = urllib.request.Request(f"http://127.0.0.1:{server.port}/v1/settle/batch", data=body)
+            with urllib.request.urlopen(request, timeout=120) as answer:
+                answers.append(answer.read())
+            with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/v1/version", timeout=30) as answer:
+                assert json.load(answer)["limits"]["batch_threads"] == int(threads)
+        finally:
+            server.stop()
+    assert answers[0] == answers[1]
+    assert answers[0].count(b"\n") == 600
+
+
+@pytest.mark.parametrize("value", ["-1", "257"])
+def test_a_bad_batch_threads_is_refused(value: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "chinese_poker", "serve", "--batch-threads", value],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "bad limit: batch_threads must be 0 (every core) to 256" in result.stderr
+    assert (
+        Limits.from_env({"CHINESE_POKER_SERVE_LIMITS": Limits(batch_threads=0).to_env()}).batch_threads == 0
+    )
+    with pytest.raises(ValueError, match="batch_threads must be"):
+        Limits(batch_threads=True)

@@ -391,14 +391,18 @@ def test_score_output_net_fast_path_on_files(
     from chinese_poker.cli import score  # noqa: PLC0415
 
     calls: list[int] = []
-    settle = _core.settle_net_chunk
+    original = _core.NetChunkWriter
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        answer = settle(*args, **kwargs)
-        calls.append(len(answer[2]))  # the rounds left to the general path
-        return answer
+    class Counted:
+        def __init__(self, *args: Any) -> None:
+            self.writer = original(*args)
 
-    monkeypatch.setattr(_core, "settle_net_chunk", counted)
+        def write(self, chunk: bytes, position: int) -> Any:
+            answer = self.writer.write(chunk, position)
+            calls.append(len(answer[2]))  # the rounds left to the general path
+            return answer
+
+    monkeypatch.setattr(_core, "NetChunkWriter", Counted)
     path = tmp_path / "rounds.jsonl"
     lines = [json.dumps({"id": f"t{k}", "players": E2_PLAYERS[: 2 + k % 3]}) for k in range(3)]
     path.write_text("\n".join(lines[:1] * 3) + "\n\n" + json.dumps(codes_round(E2_PLAYERS[:2])) + "\n")

@@ -10,8 +10,9 @@ PYBIND11_MODULE(_core, m, pybind11::mod_gil_not_used()) {
   chinese_poker::bindings::register_rules(m);
   chinese_poker::bindings::register_settle(m);
   chinese_poker::bindings::register_arrange(m);
-  chinese_poker::bindings::register_round_lines(m);
+  // The output's types first: the round readers' signatures name them.
   chinese_poker::bindings::register_round_output(m);
+  chinese_poker::bindings::register_round_lines(m);
   chinese_poker::bindings::register_fair(m);
   chinese_poker::bindings::register_ofc(m);
   chinese_poker::bindings::register_arrow(m);

@@ -70,17 +70,8 @@ class RoundOutputWriter {
     format_.indented = indented;
   }
 
-  std::size_t add_rules(const RulesSpec& spec, std::string rules_json, std::string digest, bool fantasyland_cards,
-                        bool ace_units, bool jokers, bool extended) {
-    auto held = std::make_unique<HeldRules>();
-    held->spec = spec;
-    held->rules_json = std::move(rules_json);
-    held->digest = std::move(digest);
-    held->rules.fantasyland_cards = fantasyland_cards;
-    held->rules.ace_units = ace_units;
-    held->rules.jokers = jokers;
-    held->rules.extended = extended;
-    rules_.push_back(std::move(held));
+  std::size_t add_rules(const HeldOutputRules& rules) {
+    rules_.push_back(std::make_unique<HeldOutputRules>(rules));
     return rules_.size() - 1;
   }
 
@@ -158,12 +149,7 @@ class RoundOutputWriter {
     // A refused round (players 0) keeps its place: the writer stops there, the columns of the rounds after
     // it are found through seats_, so such a round is written as a 0-player round the core refuses.
     std::vector<OutputRules> rules(rules_.size());
-    for (std::size_t k = 0; k < rules_.size(); ++k) {
-      rules[k] = rules_[k]->rules;
-      rules[k].spec = &rules_[k]->spec;
-      rules[k].rules_json = rules_[k]->rules_json;
-      rules[k].digest = rules_[k]->digest;
-    }
+    for (std::size_t k = 0; k < rules_.size(); ++k) rules[k] = rules_[k]->view();
     RoundOutputBatch batch;
     batch.rounds = size();
     batch.rules = rules.data();
@@ -211,13 +197,6 @@ class RoundOutputWriter {
   }
 
  private:
-  struct HeldRules {
-    RulesSpec spec;
-    std::string rules_json;
-    std::string digest;
-    OutputRules rules;
-  };
-
   // Writes from `start`; a refused round stops it as the core's refusal would. The player counts the
   // writer reads are seats_ (so the columns stay aligned), and a refused round is stopped at here.
   RoundOutputStatus write_rounds(RoundOutputBatch batch, std::size_t start) {
@@ -232,7 +211,7 @@ class RoundOutputWriter {
 
   std::string engine_version_;
   RoundOutputFormat format_;
-  std::vector<std::unique_ptr<HeldRules>> rules_;
+  std::vector<std::unique_ptr<HeldOutputRules>> rules_;
   std::vector<std::uint32_t> rules_index_;
   std::vector<std::uint8_t> players_, seats_, cards_, declared_, surrendered_, fantasyland_, has_stakes_, has_bets_;
   std::vector<std::int64_t> stakes_, banker_, bets_;
@@ -246,6 +225,29 @@ class RoundOutputWriter {
 }  // namespace
 
 void register_round_output(py::module_& m) {
+  py::class_<HeldOutputRules>(
+      m, "OutputRules",
+      "What one distinct rules put into each of its rounds' full output: the rules, the JSON text of their\n"
+      "\"rules\" value as the output's dump settings write it, their digest, and which optional fields the\n"
+      "players and pairs carry.")
+      .def(py::init([](const RulesSpec& spec, std::string rules_json, std::string digest, bool fantasyland_cards,
+                       bool ace_units, bool jokers, bool extended) {
+             check_rules(spec);
+             HeldOutputRules held;
+             held.spec = spec;
+             held.rules_json = std::move(rules_json);
+             held.digest = std::move(digest);
+             held.flags.fantasyland_cards = fantasyland_cards;
+             held.flags.ace_units = ace_units;
+             held.flags.jokers = jokers;
+             held.flags.extended = extended;
+             return held;
+           }),
+           py::arg("spec"), py::arg("rules_json"), py::arg("digest"), py::arg("fantasyland_cards"),
+           py::arg("ace_units"), py::arg("jokers"), py::arg("extended"),
+           "fantasyland_cards: each player carries fantasyland_cards (rules.fantasyland is not \"off\");\n"
+           "ace_units: each player carries ace_units (ace_basis \"table\"); jokers: each player carries\n"
+           "\"jokers\"; extended: every pair carries the real-table settlement fields.");
   py::class_<RoundOutputWriter>(
       m, "RoundOutputWriter",
       "Rounds gathered with add_round, then settled and written as their full output lines by write (the GIL\n"
@@ -254,10 +256,8 @@ void register_round_output(py::module_& m) {
            py::arg("indented"),
            "ascii_only: every non-ASCII character escaped; indented: each round as an item of a list dumped\n"
            "with indent 2, preceded by ',\\n  ' (else compact, each round then a newline).")
-      .def("add_rules", &RoundOutputWriter::add_rules, py::arg("spec"), py::arg("rules_json"), py::arg("digest"),
-           py::arg("fantasyland_cards"), py::arg("ace_units"), py::arg("jokers"), py::arg("extended"),
-           "Rules the rounds may name, with the JSON text of their \"rules\" value and their digest; returns\n"
-           "their index for add_round.")
+      .def("add_rules", &RoundOutputWriter::add_rules, py::arg("rules"),
+           "Rules the rounds may name (an OutputRules); returns their index for add_round.")
       .def("add_round", &RoundOutputWriter::add_round, py::arg("rules_index"), py::arg("id"), py::arg("names"),
            py::arg("cards"), py::arg("declared"), py::arg("surrender") = py::none(),
            py::arg("fantasyland") = py::none(), py::arg("stakes") = py::none(), py::arg("banker") = py::none(),

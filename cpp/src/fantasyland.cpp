@@ -299,10 +299,7 @@ CardIssue solve_fantasyland_batch(const std::uint8_t* cards, std::size_t hands, 
   for (auto& s : scratches) s = std::make_unique<FantasylandScratch>();
   std::unique_ptr<std::atomic<bool>[]> busy(new std::atomic<bool>[threads]);
   for (unsigned k = 0; k < threads; ++k) busy[k].store(false);
-  struct NoError {
-    explicit operator bool() const noexcept { return false; }
-  };
-  detail::for_each_chunk<NoError>(hands, parallel, kChunk, [&](std::size_t begin, std::size_t end, std::size_t*) {
+  detail::for_each_chunk<detail::NoError>(hands, parallel, kChunk, [&](std::size_t begin, std::size_t end, std::size_t*) {
     unsigned slot = 0;
     for (;; slot = (slot + 1) % threads) {
       bool expected = false;
@@ -312,7 +309,7 @@ CardIssue solve_fantasyland_batch(const std::uint8_t* cards, std::size_t hands, 
       out[h] = solve_fantasyland(cards + h * width, count, rules, stay_value, *scratches[slot]);
     }
     busy[slot].store(false);
-    return NoError{};
+    return detail::NoError{};
   });
   return CardIssue{};
 }

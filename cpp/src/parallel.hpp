@@ -23,6 +23,11 @@
 
 namespace chinese_poker::detail {
 
+// The Error of a body that cannot fail.
+struct NoError {
+  explicit operator bool() const noexcept { return false; }
+};
+
 // Threads for `count` rows in chunks of `chunk` when `requested` were asked for (0: every core): never
 // more than there are chunks, so a small batch stays on the calling thread.
 inline unsigned threads_for(std::size_t count, std::size_t chunk, unsigned requested) noexcept {

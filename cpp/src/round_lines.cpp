@@ -47,20 +47,27 @@ bool plain_card_text(std::string_view text, std::size_t n, std::uint8_t* out) no
   return count == n;
 }
 
-// One row's cards into `out` (exactly `size` codes 0..51): a card text string, or a list of card strings
-// and codes.
-bool read_row(Line& line, int size, std::uint8_t* out) {
+// The joker symbol U+1F0CF in UTF-8: which joker it stands for depends on the whole hand (the first one the
+// hand does not write out), so a row holding it is left to the general reader.
+constexpr std::string_view kJokerSymbol = "\xF0\x9F\x83\x8F";
+
+// One row's cards into `out` (exactly `size` codes): a card text string, or a list of card strings and
+// codes. `pack`: the jokers X1 and X2 (codes 52 and 53) are read too, for the core to check against the
+// rules' pack; else only codes 0..51.
+bool read_row(Line& line, int size, std::uint8_t* out, bool pack = false) {
   const auto n = static_cast<std::size_t>(size);
+  const unsigned end = pack ? unsigned{kDeckSize + kMaxJokers} : unsigned{kDeckSize};
   if (line.peek('"')) {
     json::StringSpan span;
     if (!line.string(&span) || span.escaped) return false;
     const std::string_view text = line.slice(span.begin, span.length);
     if (plain_card_text(text, n, out)) return true;
+    if (text.find(kJokerSymbol) != std::string_view::npos) return false;
     std::size_t count = 0;
     const CardTextIssue issue = parse_card_text(text, out, n, &count);
     if (!issue.ok || count != n) return false;
     for (std::size_t k = 0; k < n; ++k) {
-      if (out[k] >= kDeckSize) return false;  // a joker: the general path knows the pack
+      if (out[k] >= end) return false;
     }
     return true;
   }
@@ -71,11 +78,13 @@ bool read_row(Line& line, int size, std::uint8_t* out) {
     if (line.next() == '"') {
       json::StringSpan span;
       if (!line.string(&span) || span.escaped) return false;
-      card = parse_card_token(line.slice(span.begin, span.length));
-    } else if (!line.small_code(unsigned{kDeckSize}, &card)) {
+      const std::string_view token = line.slice(span.begin, span.length);
+      if (token.find(kJokerSymbol) != std::string_view::npos) return false;
+      card = parse_card_token(token);
+    } else if (!line.small_code(end, &card)) {
       return false;
     }
-    if (card < 0 || card >= kDeckSize) return false;
+    if (card < 0 || card >= static_cast<int>(end)) return false;
     out[k] = static_cast<std::uint8_t>(card);
   }
   return line.take(']');
@@ -389,7 +398,7 @@ bool read_any_player(Line& line, int seat, Reading* reading) {
       else if (key == "back") row = 2;
       if (row >= 0) {
         bit = 1u << row;
-        ok = read_row(line, kRowSize[row], cards + kRowStart[row]);
+        ok = read_row(line, kRowSize[row], cards + kRowStart[row], /*pack=*/true);
       } else if (key == "name") {
         bit = 8u;
         json::StringSpan span;
@@ -413,7 +422,7 @@ bool read_any_player(Line& line, int seat, Reading* reading) {
         ok = read_flag(line, seat, &round.fantasyland);
       } else if (key == "cards") {
         bit = 64u;
-        ok = read_row(line, kCardsPerHand, cards);
+        ok = read_row(line, kCardsPerHand, cards, /*pack=*/true);
       } else if (key == "declare_natural") {
         bit = 128u;
         ok = read_flag(line, 0, &declare);
@@ -426,16 +435,6 @@ bool read_any_player(Line& line, int seat, Reading* reading) {
   if (declare != 0) round.declared = static_cast<std::uint8_t>(round.declared | 1u << seat);
   // Either a setting (front, middle and back, no declaration) or 13 cards (declared or in row order).
   return (seen & 71u) == 7u ? declare == 0 : (seen & 71u) == 64u;
-}
-
-std::string_view name_of(std::string_view text, std::string_view strings, const ScannedRound& round, int seat,
-                         char* default_name) noexcept {
-  if (round.named[seat]) {
-    return (round.name_decoded[seat] ? strings : text).substr(round.name_begin[seat], round.name_length[seat]);
-  }
-  default_name[0] = 'P';
-  default_name[1] = static_cast<char>('1' + seat);
-  return std::string_view(default_name, 2);
 }
 
 bool read_any_players(Line& line, int max_players, Reading* reading) {
@@ -454,17 +453,12 @@ bool read_any_players(Line& line, int max_players, Reading* reading) {
   for (int a = 0; a < count; ++a) {
     char name_a[2], name_b[2];
     for (int b = a + 1; b < count; ++b) {
-      if (name_of(text, *reading->strings, round, a, name_a) == name_of(text, *reading->strings, round, b, name_b)) {
+      if (round.name(text, *reading->strings, a, name_a) == round.name(text, *reading->strings, b, name_b)) {
         return false;
       }
     }
   }
-  std::uint64_t held = 0;
-  for (int k = 0; k < count * kCardsPerHand; ++k) {
-    const std::uint64_t bit = std::uint64_t{1} << reading->cards[k];
-    if ((held & bit) != 0) return false;
-    held |= bit;
-  }
+  // Cards held twice and jokers are the core's to check against the rules' pack when the round is settled.
   round.players = count;
   return true;
 }
@@ -575,7 +569,7 @@ bool read_any_round(Line& line, int max_players, bool read_rules, Reading* readi
     char name[2];
     round.banker = -1;
     for (int seat = 0; seat < players; ++seat) {
-      if (name_of(line.text(), *reading->strings, round, seat, name) == reading->banker_name) round.banker = seat;
+      if (round.name(line.text(), *reading->strings, seat, name) == reading->banker_name) round.banker = seat;
     }
     if (round.banker < 0) return false;
   }
@@ -786,7 +780,7 @@ void settle_scanned_net(std::string_view text, RoundScan* scan, const std::vecto
   for (ScannedRound& round : scan->rounds) {
     if (!round.read) continue;
     const RulesSpec* spec = round.rules >= 0 ? rules[static_cast<std::size_t>(round.rules)] : &fallback;
-    if (spec == nullptr || spec->extra_suits != 0 || spec->jokers != 0) {
+    if (spec == nullptr) {
       round.read = false;
       continue;
     }

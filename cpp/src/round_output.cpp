@@ -2,11 +2,14 @@
 // round_output (cpp/include/chinese_poker/round_output.hpp).
 #include "chinese_poker/round_output.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <vector>
 
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/naturals.hpp"
+#include "parallel.hpp"
 
 namespace chinese_poker {
 
@@ -15,40 +18,68 @@ namespace {
 constexpr const char* kHexDigits = "0123456789abcdef";
 
 // The output as it is written: the caller reserves room for a whole round (`reserve`), then every write is
-// a plain copy with no capacity check, and `finish` trims the string to what was written.
+// a plain copy with no capacity check, and `finish` trims the string to what was written. Writes go through
+// a pointer to the string's characters, refreshed when the string grows, and short texts (keys, card texts,
+// rank words: nearly every write) are copied by a few fixed-size moves, where a call of memcpy would cost
+// more than the copy.
 class Buffer {
  public:
-  explicit Buffer(std::string* out) : out_(out), size_(out->size()) {}
+  explicit Buffer(std::string* out) : out_(out), data_(out->data()), size_(out->size()) {}
   void reserve(std::size_t room) {
     if (out_->size() - size_ >= room) return;
     const std::size_t doubled = 2 * out_->size();
     out_->resize(doubled > size_ + room ? doubled : size_ + room);
+    data_ = out_->data();
   }
   void finish() { out_->resize(size_); }
   Buffer& put(char c) {
-    (*out_)[size_++] = c;
+    data_[size_++] = c;
     return *this;
   }
   Buffer& put(std::string_view text) {
-    std::memcpy(&(*out_)[size_], text.data(), text.size());
-    size_ += text.size();
+    char* at = data_ + size_;
+    const char* from = text.data();
+    const std::size_t n = text.size();
+    // Two copies of a fixed size that overlap cover any length between that size and twice it, with no
+    // byte read beyond the text: a few moves instead of a loop or a call.
+    if (n >= 8 && n <= 16) {
+      std::memcpy(at, from, 8);
+      std::memcpy(at + n - 8, from + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+      std::memcpy(at, from, 4);
+      std::memcpy(at + n - 4, from + n - 4, 4);
+    } else if (n >= 2 && n < 4) {
+      std::memcpy(at, from, 2);
+      std::memcpy(at + n - 2, from + n - 2, 2);
+    } else if (n == 1) {
+      *at = *from;
+    } else if (n > 16) {
+      std::memcpy(at, from, n);
+    }
+    size_ += n;
     return *this;
   }
-  Buffer& put(const char* text) { return put(std::string_view(text)); }
+  template <std::size_t N>
+  Buffer& put(const char (&text)[N]) {
+    lit(text);
+    return *this;
+  }
   template <std::size_t N>
   void lit(const char (&text)[N]) {
-    std::memcpy(&(*out_)[size_], text, N - 1);
+    std::memcpy(data_ + size_, text, N - 1);
     size_ += N - 1;
   }
   void fill(std::size_t count, char c) {
-    std::memset(&(*out_)[size_], c, count);
+    std::memset(data_ + size_, c, count);
     size_ += count;
   }
-  char* at() { return &(*out_)[size_]; }
+  char* at() { return data_ + size_; }
   void advance(std::size_t count) { size_ += count; }
+  std::size_t size() const { return size_; }
 
  private:
   std::string* out_;
+  char* data_;
   std::size_t size_;
 };
 
@@ -63,48 +94,49 @@ void append_escape(unsigned code, Buffer* out) {
 
 void append_int(std::int64_t value, Buffer* out) {
   char* begin = out->at();
+  // Most amounts of an output are one digit (indices, royalties, row results): written directly.
+  if (value >= 0 && value < 10) {
+    *begin = static_cast<char>('0' + value);
+    out->advance(1);
+    return;
+  }
   const auto done = std::to_chars(begin, begin + 24, value);
   out->advance(static_cast<std::size_t>(done.ptr - begin));
 }
 
 // The rank words of evaluation.py's descriptions, by rank value 2..14 (1: the low ace of a wheel, never
 // named).
-constexpr const char* kSingular[15] = {"", "ace", "deuce", "three", "four", "five", "six", "seven",
+constexpr std::string_view kSingular[15] = {"", "ace", "deuce", "three", "four", "five", "six", "seven",
                                        "eight", "nine", "ten", "jack", "queen", "king", "ace"};
-constexpr const char* kPlural[15] = {"", "aces", "deuces", "threes", "fours", "fives", "sixes", "sevens",
+constexpr std::string_view kPlural[15] = {"", "aces", "deuces", "threes", "fours", "fives", "sixes", "sevens",
                                      "eights", "nines", "tens", "jacks", "queens", "kings", "aces"};
 // HandCategory member names, lower case, by category.
-constexpr const char* kCategoryNames[10] = {"high_card", "one_pair", "two_pair", "three_of_a_kind",
+constexpr std::string_view kCategoryNames[10] = {"high_card", "one_pair", "two_pair", "three_of_a_kind",
                                             "straight", "flush", "full_house", "four_of_a_kind",
                                             "straight_flush", "five_of_a_kind"};
-constexpr const char* kDecidedBy[6] = {"natural", "surrender", "foul", "rows", "false_declaration",
+constexpr std::string_view kDecidedBy[6] = {"natural", "surrender", "foul", "rows", "false_declaration",
                                        "not_played"};
 
-// The text of every card code 0..53 (format_card's), made once: a row's cards are written from it.
+// The text of every card code 0..53, format_card's (two characters each: rank and suit, or X1 and X2), made
+// at compile time: a row's cards are written from it.
 struct CardTexts {
-  char text[kDeckSize + 2][3] = {};
-  std::uint8_t size[kDeckSize + 2] = {};
-};
-
-const CardTexts& card_texts() {
-  static const CardTexts texts = [] {
-    CardTexts made;
-    for (int code = 0; code < kDeckSize + 2; ++code) {
-      const std::string text = format_card(code);
-      const std::size_t size = text.size() < 3 ? text.size() : 3;
-      std::memcpy(made.text[code], text.data(), size);
-      made.size[code] = static_cast<std::uint8_t>(size);
+  char text[kDeckSize + kMaxJokers][2];
+  constexpr CardTexts() : text() {
+    constexpr char kRanks[] = "23456789TJQKA";
+    constexpr char kSuits[] = "cdhs";
+    for (int code = 0; code < kDeckSize; ++code) {
+      text[code][0] = kRanks[card_rank(code)];
+      text[code][1] = kSuits[card_suit(code)];
     }
-    return made;
-  }();
-  return texts;
-}
+    for (int joker = 0; joker < kMaxJokers; ++joker) {
+      text[kDeckSize + joker][0] = 'X';
+      text[kDeckSize + joker][1] = static_cast<char>('1' + joker);
+    }
+  }
+};
+constexpr CardTexts kCardTexts;
 
-std::string_view card_text(int code) {
-  const CardTexts& texts = card_texts();
-  const auto at = static_cast<std::size_t>(code);
-  return {texts.text[at], texts.size[at]};
-}
+std::string_view card_text(int code) { return {kCardTexts.text[static_cast<std::size_t>(code)], 2}; }
 
 void append_ranks(const int* v, int count, Buffer* out) {
   for (int k = 0; k < count; ++k) {
@@ -145,7 +177,14 @@ class Emitter {
   }
   template <std::size_t N>
   void key(const char (&name)[N]) {
-    key(std::string_view(name, N - 1));
+    item();
+    out_->put('"');
+    out_->lit(name);
+    if (indented_) {
+      out_->lit("\": ");
+    } else {
+      out_->lit("\":");
+    }
   }
   void key(std::string_view name) {
     item();
@@ -159,7 +198,13 @@ class Emitter {
   }
   void raw(std::string_view text) { out_->put(text); }
   void integer(std::int64_t value) { append_int(value, out_); }
-  void boolean(bool value) { out_->put(value ? "true" : "false"); }
+  void boolean(bool value) {
+    if (value) {
+      out_->lit("true");
+    } else {
+      out_->lit("false");
+    }
+  }
   void null() { out_->put("null"); }
   Buffer* out() { return out_; }
 
@@ -448,7 +493,7 @@ void strength_text(Strength strength, Buffer* out) {
   switch (cat) {
     case 4:
     case 8: {
-      const char* name = cat == 4 ? "Straight" : "Straight flush";
+      const std::string_view name = cat == 4 ? "Straight" : "Straight flush";
       if (wheel) {
         out->put(name).put(", five high (wheel)");
       } else if (cat == 8 && v[0] == 14) {
@@ -481,10 +526,10 @@ void strength_text(Strength strength, Buffer* out) {
       append_kickers(v + 1, count - 1, out);
       return;
     default: {
-      const char* word = kSingular[count > 0 ? v[0] : 0];
-      if (word[0] != '\0') {
+      const std::string_view word = kSingular[count > 0 ? v[0] : 0];
+      if (!word.empty()) {
         out->put(static_cast<char>(word[0] - 'a' + 'A'));
-        out->put(word + 1);
+        out->put(word.substr(1));
       }
       out->put(" high");
       if (count > 1) {
@@ -498,128 +543,188 @@ void strength_text(Strength strength, Buffer* out) {
 // Room enough for one round's output, but for its texts: 6 players and 15 pairs, indented, take about 35 KB.
 constexpr std::size_t kRoundRoom = 64 * 1024;
 
-RoundOutputStatus write_rounds(const RoundOutputBatch& batch, std::size_t start, const RoundOutputFormat& format,
-                               Buffer* out) {
-  // Where round `start` begins in every column.
-  std::size_t seat = 0, text_index = 0, stakes_at = 0, bets_at = 0;
-  for (std::size_t r = 0; r < start && r < batch.rounds; ++r) {
+// Where a round's entries begin in the batch's per-player, text, stakes and bets columns.
+struct ColumnCursor {
+  std::size_t seat = 0, text = 0, stakes = 0, bets = 0;
+
+  // Past round `r`, whether it settled or not: its entries are in the columns either way.
+  void pass(const RoundOutputBatch& batch, std::size_t r) {
     const std::size_t p = batch.players[r];
     seat += p;
-    text_index += p + 1;
-    if (batch.has_stakes != nullptr && batch.has_stakes[r] != 0) stakes_at += p * p;
-    if (batch.has_bets != nullptr && batch.has_bets[r] != 0) bets_at += p;
+    text += p + 1;
+    if (batch.has_stakes != nullptr && batch.has_stakes[r] != 0) stakes += p * p;
+    if (batch.has_bets != nullptr && batch.has_bets[r] != 0) bets += p;
   }
-  RoundOutputStatus status;
-  RoundResult result;
+};
+
+// Settles round `r`, whose entries begin at `at`, and writes its output; when it does not settle, its
+// error (with `round` set to r) and nothing written.
+SettleError write_round(const RoundOutputBatch& batch, std::size_t r, const ColumnCursor& at,
+                        const RoundOutputFormat& format, Buffer* out) {
+  const int p = batch.players[r];
+  const std::uint32_t rules_at = batch.rules_index[r];
+  if (p < kMinPlayers || p > kMaxPlayers || rules_at >= batch.num_rules) {
+    SettleError error;
+    error.status = SettleStatus::kBadPlayerCount;
+    error.round = static_cast<std::int64_t>(r);
+    return error;
+  }
+  const OutputRules& rules = batch.rules[rules_at];
+  const std::size_t players = static_cast<std::size_t>(p);
   PlayerInput inputs[kMaxPlayers];
   bool surrendered[kMaxPlayers];
-  for (std::size_t r = start; r < batch.rounds; ++r) {
-    status.next = r;
-    const int p = batch.players[r];
-    const std::uint32_t rules_at = batch.rules_index[r];
-    if (p < kMinPlayers || p > kMaxPlayers || rules_at >= batch.num_rules) {
-      status.error.status = SettleStatus::kBadPlayerCount;
-      status.error.round = static_cast<std::int64_t>(r);
-      return status;
-    }
-    const OutputRules& rules = batch.rules[rules_at];
-    const std::size_t players = static_cast<std::size_t>(p);
-    for (int k = 0; k < p; ++k) {
-      const std::size_t at = seat + static_cast<std::size_t>(k);
-      inputs[k].cards = batch.cards + 13 * at;
-      inputs[k].declared = batch.declared != nullptr && batch.declared[at] != 0;
-      inputs[k].surrendered = surrendered[k] = batch.surrendered != nullptr && batch.surrendered[at] != 0;
-      inputs[k].fantasyland = batch.fantasyland != nullptr && batch.fantasyland[at] != 0;
-    }
-    RoundOptions options;
-    const bool with_stakes = batch.has_stakes != nullptr && batch.has_stakes[r] != 0;
-    const bool with_bets = batch.has_bets != nullptr && batch.has_bets[r] != 0;
-    if (with_stakes) options.stakes = batch.stakes + stakes_at;
-    if (batch.banker != nullptr) {
-      // Out of range stays out of range (settle_round names it) without narrowing.
-      const std::int64_t seat_of_banker = batch.banker[r];
-      options.banker = seat_of_banker < 0 ? -1 : static_cast<int>(seat_of_banker > kMaxPlayers ? kMaxPlayers : seat_of_banker);
-    }
-    if (with_bets) options.bets = batch.bets + bets_at;
-    const SettleError error = settle_round(inputs, p, *rules.spec, options, &result);
-    if (error) {
-      status.error = error;
-      status.error.round = static_cast<std::int64_t>(r);
-      return status;
-    }
-    const std::size_t* offsets = batch.offsets + text_index;
-    auto text_of = [&](std::size_t k) {
-      return batch.text.substr(offsets[k], offsets[k + 1] - offsets[k]);
-    };
-    // Every text at most 6 bytes a byte once escaped.
-    out->reserve(kRoundRoom + 6 * (offsets[players + 1] - offsets[0] + format.engine_version.size()) +
-                 rules.rules_json.size() + 6 * rules.digest.size());
-    if (format.indented) out->put(",\n  ");
-    Emitter e(out, format.indented, format.indented ? 1 : 0);
-    e.open('{');
-    e.key("id");
-    if (batch.id_is_json != nullptr && batch.id_is_json[r] != 0) {
-      e.raw(text_of(0));
-    } else {
-      json_string(text_of(0), format.ascii_only, out);
-    }
-    e.key("engine");
-    e.open('{');
-    e.key("name");
-    e.raw("\"chinese-poker\"");
-    e.key("version");
-    json_string(format.engine_version, format.ascii_only, out);
-    e.close('}');
-    e.key("rules");
-    e.raw(rules.rules_json);
-    e.key("rules_digest");
-    json_string(rules.digest, format.ascii_only, out);
-    e.key("net");
-    int_list(e, result.net, p);
-    e.key("players");
-    e.open('[');
-    for (int k = 0; k < p; ++k) {
-      const PlayerView view{inputs[k].cards, inputs[k].declared, surrendered[k], text_of(static_cast<std::size_t>(k) + 1)};
-      write_player(e, rules, result, k, view, format.ascii_only);
-    }
-    e.close(']');
-    const bool banker_round = result.banker >= 0;
-    e.key("pairs");
-    e.open('[');
-    for (int q = 0; q < result.num_pairs; ++q) {
-      write_pair(e, rules, result, result.pairs[q], surrendered, rules.extended || banker_round);
-    }
-    e.close(']');
-    if (banker_round) {
-      e.key("banker");
-      e.integer(result.banker);
-      e.key("bets");
-      e.open('[');
-      for (std::size_t k = 0; k < players; ++k) {
-        e.item();
-        e.integer(with_bets ? batch.bets[bets_at + k] : 1);
-      }
-      e.close(']');
-    }
-    e.close('}');
-    if (!format.indented) out->put('\n');
-    seat += players;
-    text_index += players + 1;
-    if (with_stakes) stakes_at += players * players;
-    if (with_bets) bets_at += players;
+  for (int k = 0; k < p; ++k) {
+    const std::size_t seat = at.seat + static_cast<std::size_t>(k);
+    inputs[k].cards = batch.cards + 13 * seat;
+    inputs[k].declared = batch.declared != nullptr && batch.declared[seat] != 0;
+    inputs[k].surrendered = surrendered[k] = batch.surrendered != nullptr && batch.surrendered[seat] != 0;
+    inputs[k].fantasyland = batch.fantasyland != nullptr && batch.fantasyland[seat] != 0;
   }
-  status.next = batch.rounds;
-  return status;
+  RoundOptions options;
+  const bool with_bets = batch.has_bets != nullptr && batch.has_bets[r] != 0;
+  if (batch.has_stakes != nullptr && batch.has_stakes[r] != 0) options.stakes = batch.stakes + at.stakes;
+  if (batch.banker != nullptr) {
+    // Out of range stays out of range (settle_round names it) without narrowing.
+    const std::int64_t seat_of_banker = batch.banker[r];
+    options.banker = seat_of_banker < 0 ? -1 : static_cast<int>(seat_of_banker > kMaxPlayers ? kMaxPlayers : seat_of_banker);
+  }
+  if (with_bets) options.bets = batch.bets + at.bets;
+  RoundResult result;
+  SettleError error = settle_round(inputs, p, *rules.spec, options, &result);
+  if (error) {
+    error.round = static_cast<std::int64_t>(r);
+    return error;
+  }
+  const std::size_t* offsets = batch.offsets + at.text;
+  auto text_of = [&](std::size_t k) { return batch.text.substr(offsets[k], offsets[k + 1] - offsets[k]); };
+  // Every text at most 6 bytes a byte once escaped.
+  out->reserve(kRoundRoom + 6 * (offsets[players + 1] - offsets[0] + format.engine_version.size()) +
+               rules.rules_json.size() + 6 * rules.digest.size());
+  if (format.indented) out->put(",\n  ");
+  Emitter e(out, format.indented, format.indented ? 1 : 0);
+  e.open('{');
+  e.key("id");
+  if (batch.id_is_json != nullptr && batch.id_is_json[r] != 0) {
+    e.raw(text_of(0));
+  } else {
+    json_string(text_of(0), format.ascii_only, out);
+  }
+  e.key("engine");
+  e.open('{');
+  e.key("name");
+  e.raw("\"chinese-poker\"");
+  e.key("version");
+  json_string(format.engine_version, format.ascii_only, out);
+  e.close('}');
+  e.key("rules");
+  e.raw(rules.rules_json);
+  e.key("rules_digest");
+  json_string(rules.digest, format.ascii_only, out);
+  e.key("net");
+  int_list(e, result.net, p);
+  e.key("players");
+  e.open('[');
+  for (int k = 0; k < p; ++k) {
+    const PlayerView view{inputs[k].cards, inputs[k].declared, surrendered[k], text_of(static_cast<std::size_t>(k) + 1)};
+    write_player(e, rules, result, k, view, format.ascii_only);
+  }
+  e.close(']');
+  const bool banker_round = result.banker >= 0;
+  e.key("pairs");
+  e.open('[');
+  for (int q = 0; q < result.num_pairs; ++q) {
+    write_pair(e, rules, result, result.pairs[q], surrendered, rules.extended || banker_round);
+  }
+  e.close(']');
+  if (banker_round) {
+    e.key("banker");
+    e.integer(result.banker);
+    e.key("bets");
+    e.open('[');
+    for (std::size_t k = 0; k < players; ++k) {
+      e.item();
+      e.integer(with_bets ? batch.bets[at.bets + k] : 1);
+    }
+    e.close(']');
+  }
+  e.close('}');
+  if (!format.indented) out->put('\n');
+  return SettleError{};
+}
+
+// Writes rounds [begin, end) of `batch` whose entries begin at `at`, each that settles; ends[r] is where
+// round r's output ends in `*out` (where the one before it ended, for a round that did not settle), and
+// settled[r] whether it did.
+void write_each(const RoundOutputBatch& batch, std::size_t begin, std::size_t end, ColumnCursor at,
+                const RoundOutputFormat& format, std::string* out, std::size_t* ends, std::uint8_t* settled) {
+  Buffer buffer(out);
+  for (std::size_t r = begin; r < end; ++r) {
+    settled[r] = write_round(batch, r, at, format, &buffer) ? 0 : 1;
+    ends[r] = buffer.size();
+    at.pass(batch, r);
+  }
+  buffer.finish();
 }
 
 }  // namespace
 
 RoundOutputStatus write_round_outputs(const RoundOutputBatch& batch, std::size_t start,
                                       const RoundOutputFormat& format, std::string* out) {
+  ColumnCursor at;
+  for (std::size_t r = 0; r < start && r < batch.rounds; ++r) at.pass(batch, r);
   Buffer buffer(out);
-  const RoundOutputStatus status = write_rounds(batch, start, format, &buffer);
+  RoundOutputStatus status;
+  for (std::size_t r = start; r < batch.rounds; ++r) {
+    const SettleError error = write_round(batch, r, at, format, &buffer);
+    if (error) {
+      status.next = r;
+      status.error = error;
+      buffer.finish();
+      return status;
+    }
+    at.pass(batch, r);
+  }
   buffer.finish();
+  status.next = batch.rounds;
   return status;
+}
+
+void write_each_round_output(const RoundOutputBatch& batch, const RoundOutputFormat& format,
+                             const Parallel& parallel, std::string* out, std::size_t* ends, std::uint8_t* settled) {
+  const std::size_t first = out->size();
+  // Rounds a unit of work: each unit writes into a string of its own, joined in order afterwards, so the
+  // bytes are those of one thread. One thread writes straight into `out`.
+  constexpr std::size_t kUnit = 512;
+  const std::size_t units = (batch.rounds + kUnit - 1) / kUnit;
+  if (detail::threads_for(batch.rounds, kUnit, parallel.threads) <= 1) {
+    write_each(batch, 0, batch.rounds, ColumnCursor{}, format, out, ends, settled);
+    for (std::size_t r = 0; r < batch.rounds; ++r) ends[r] -= first;
+    return;
+  }
+  std::vector<ColumnCursor> starts(units);
+  ColumnCursor at;
+  for (std::size_t r = 0; r < batch.rounds; ++r) {
+    if (r % kUnit == 0) starts[r / kUnit] = at;
+    at.pass(batch, r);
+  }
+  std::vector<std::string> parts(units);
+  Parallel units_of(parallel);
+  units_of.chunk = kUnit;
+  (void)detail::for_each_chunk<detail::NoError>(batch.rounds, units_of, kUnit,
+                                        [&](std::size_t begin, std::size_t end, std::size_t*) noexcept {
+                                          write_each(batch, begin, end, starts[begin / kUnit], format,
+                                                     &parts[begin / kUnit], ends, settled);
+                                          return detail::NoError{};
+                                        });
+  std::size_t size = first;
+  for (const std::string& part : parts) size += part.size();
+  out->reserve(size);
+  for (std::size_t unit = 0; unit < units; ++unit) {
+    const std::size_t offset = out->size() - first;
+    const std::size_t end = std::min(batch.rounds, (unit + 1) * kUnit);
+    for (std::size_t r = unit * kUnit; r < end; ++r) ends[r] += offset;
+    out->append(parts[unit]);
+  }
 }
 
 void append_strength_text(Strength strength, std::string* out) {

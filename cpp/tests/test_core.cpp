@@ -2510,7 +2510,8 @@ static void test_scan_round_lines() {
   CHECK(scan.rounds[0].read && scan.rounds[0].players == 3 && scan.rounds[0].rules == 0);
   CHECK(scan.rounds[0].id.decoded && scan.strings.substr(scan.rounds[0].id.begin, scan.rounds[0].id.length) == "q\"\xC3\xA9");
   CHECK(scan.rounds[0].name_decoded[1] && scan.rounds[0].line == 0);
-  CHECK(!scan.rounds[1].read && scan.rounds[1].line == 2);  // a card twice: the general path's
+  // A card twice is read: the core checks the cards against the rules' pack when the round is settled.
+  CHECK(scan.rounds[1].read && scan.rounds[1].line == 2 && scan.rounds[1].players == 2);
   CHECK(scan.rounds[2].read && scan.rounds[2].players == 2 && scan.rounds[2].rules == 0);
   CHECK(scan.rounds[2].id.kind == RoundIdKind::kPosition && scan.rounds[2].id.value == 7);
   CHECK(scan.rounds[2].stakes != ScannedRound::kNone && scan.stakes[scan.rounds[2].stakes + 1] == 2);
@@ -2520,6 +2521,7 @@ static void test_scan_round_lines() {
   std::vector<std::size_t> ends;
   settle_scanned_net(body, &scan, {&pagat}, pagat, Parallel{}, &out, &ends);
   CHECK(ends.size() == 3 && ends[0] == ends[1] && ends[2] == out.size());
+  CHECK(!scan.rounds[1].read);  // the card held twice, refused by the core under one deck: left
   const std::string head = "{\"id\":\"q\\\"\xC3\xA9\",\"net\":[";
   CHECK(out.compare(0, head.size(), head) == 0);
   CHECK(out.compare(ends[1], 14, "{\"id\":7,\"net\":") == 0);
@@ -2531,6 +2533,23 @@ static void test_scan_round_lines() {
   // ascii_output leaves the id that is not ASCII.
   scan_round_lines(body, 1, 6, false, true, &scan);
   CHECK(!scan.rounds[0].read && scan.rounds[2].read && scan.rounds[2].rules == -1);
+  // The jokers X1 and X2 are read, in text and as codes, and the rules' pack decides: settled under rules
+  // with two jokers, left under one deck. The joker symbol, whose joker depends on the whole hand, is left.
+  const std::string jokers = R"({"players":[{"front":"X1 As Ks","middle":"2c 3c 4c 5c 7d","back":"2d 3d 4d 5d 7h"},)"
+                             R"({"front":["X2","Ah","Kh"],"middle":"2h 3h 4h 5h 7s","back":[24,25,26,28,29]}]})"
+                             "\n"
+                             R"({"players":[{"front":"ð As Ks","middle":"2c 3c 4c 5c 7d","back":"2d 3d 4d 5d 7h"},)"
+                             R"({"front":"Qh Jh Th","middle":"2h 3h 4h 5h 7s","back":"8c 8d 8h 9c 9d"}]})";
+  scan_round_lines(jokers, 1, 6, false, false, &scan);
+  CHECK(scan.rounds.size() == 2 && scan.rounds[0].read && !scan.rounds[1].read);
+  CHECK(scan.cards[scan.rounds[0].cards] == kJokerX1 && scan.cards[scan.rounds[0].cards + 13] == kJokerX2);
+  RulesSpec ghost;
+  ghost.jokers = 2;
+  settle_scanned_net(jokers, &scan, {}, ghost, Parallel{}, &out, &ends);
+  CHECK(scan.rounds[0].read);
+  scan_round_lines(jokers, 1, 6, false, false, &scan);
+  settle_scanned_net(jokers, &scan, {}, pagat, Parallel{}, &out, &ends);
+  CHECK(!scan.rounds[0].read);
 }
 
 static void test_round_lines() {
@@ -2808,6 +2827,54 @@ static void test_round_output() {
   out.clear();
   status = write_round_outputs(batch, 1, format, &out);
   CHECK(status.next == 1 && status.error.status == SettleStatus::kBadPlayerCount && out.empty());
+
+  // Every round that settles, the others skipped in their places, on one thread or several: the same bytes.
+  players[1] = 2;
+  const std::size_t many = 1500;
+  std::vector<std::uint8_t> many_cards, many_players(many, 2);
+  std::vector<std::uint32_t> many_rules(many, 0);
+  std::string many_text;
+  std::vector<std::size_t> many_offsets{0};
+  for (std::size_t r = 0; r < many; ++r) {
+    const std::uint8_t* from = cards.data() + 26 * (r % 7 == 3 ? 1 : 0);  // every seventh round: a card twice
+    many_cards.insert(many_cards.end(), from, from + 26);
+    for (const char* piece : {"7", "N", "E"}) {
+      many_text += piece;
+      many_offsets.push_back(many_text.size());
+    }
+  }
+  const std::vector<std::uint8_t> integer_ids(many, 1);
+  RoundOutputBatch each = batch;
+  each.rounds = many;
+  each.rules_index = many_rules.data();
+  each.players = many_players.data();
+  each.cards = many_cards.data();
+  each.text = many_text;
+  each.offsets = many_offsets.data();
+  each.id_is_json = integer_ids.data();
+  std::string one, two;
+  std::vector<std::size_t> ends_one(many), ends_two(many);
+  std::vector<std::uint8_t> settled_one(many), settled_two(many);
+  write_each_round_output(each, format, Parallel{}, &one, ends_one.data(), settled_one.data());
+  Parallel threads;
+  threads.threads = 2;
+  two = "prefix";
+  write_each_round_output(each, format, threads, &two, ends_two.data(), settled_two.data());
+  CHECK(two == "prefix" + one && ends_one == ends_two && settled_one == settled_two);
+  CHECK(ends_one.back() == one.size());
+  std::size_t settled = 0;
+  for (std::size_t r = 0; r < many; ++r) {
+    settled += settled_one[r];
+    CHECK((settled_one[r] == 0) == (r % 7 == 3));
+    if (r > 0 && settled_one[r] == 0) CHECK(ends_one[r] == ends_one[r - 1]);
+  }
+  CHECK(static_cast<std::size_t>(std::count(one.begin(), one.end(), '\n')) == settled);
+  // The first round alone, as write_round_outputs writes it.
+  std::string alone;
+  RoundOutputBatch first_only = each;
+  first_only.rounds = 1;
+  CHECK(write_round_outputs(first_only, 0, format, &alone).next == 1);
+  CHECK(one.compare(0, ends_one[0], alone) == 0);
 }
 
 int main() {

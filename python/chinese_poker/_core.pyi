@@ -290,16 +290,6 @@ def read_round_lines(
 def settle_net_lines(
     body: bytes, rules: RulesSpec, max_rounds: int, max_players: int, threads: int = 1
 ) -> tuple[bytes, bool] | None: ...
-def settle_net_chunk(
-    chunk: bytes,
-    first_position: int,
-    max_players: int,
-    read_rules: bool,
-    resolve: Callable[[list[bytes]], list[RulesSpec | None]],
-    fallback: RulesSpec,
-    threads: int = 1,
-    ascii_output: bool = False,
-) -> tuple[bytes, npt.NDArray[np.uint64], list[tuple[int, int, int, int]]]: ...
 
 class FairAudit:
     def __init__(
@@ -314,9 +304,38 @@ class FairAudit:
     ) -> None: ...
     def lines(self, text: bytes, begin: int = 0, end: int = -1) -> npt.NDArray[np.uint8]: ...
 
-class RoundOutputWriter:
-    def __init__(self, engine_version: str, ascii_only: bool, indented: bool) -> None: ...
-    def add_rules(
+class NetChunkWriter:
+    def __init__(
+        self,
+        resolve: Callable[[list[bytes]], list[RulesSpec | None]],
+        fallback: RulesSpec,
+        max_players: int = 6,
+        read_rules: bool = True,
+        ascii_ids: bool = False,
+        threads: int = 1,
+    ) -> None: ...
+    def write(
+        self, chunk: bytes, first_position: int
+    ) -> tuple[bytes, bytes, list[tuple[int, int, int, int]]]: ...
+
+class FullChunkWriter:
+    def __init__(
+        self,
+        resolve: Callable[[list[bytes]], list[OutputRules | None]],
+        fallback: OutputRules,
+        engine_version: str,
+        ascii_only: bool = False,
+        indented: bool = False,
+        max_players: int = 6,
+        read_rules: bool = True,
+        threads: int = 1,
+    ) -> None: ...
+    def write(
+        self, chunk: bytes, first_position: int
+    ) -> tuple[bytes, bytes, list[tuple[int, int, int, int]]]: ...
+
+class OutputRules:
+    def __init__(
         self,
         spec: RulesSpec,
         rules_json: str,
@@ -325,7 +344,11 @@ class RoundOutputWriter:
         ace_units: bool,
         jokers: bool,
         extended: bool,
-    ) -> int: ...
+    ) -> None: ...
+
+class RoundOutputWriter:
+    def __init__(self, engine_version: str, ascii_only: bool, indented: bool) -> None: ...
+    def add_rules(self, rules: OutputRules) -> int: ...
     def add_round(
         self,
         rules_index: int,

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import numbers
 import os
 from typing import Any
-
-import numpy as np
 
 #: The most threads one batch call starts (the core's cap).
 MAX_THREADS = 256
@@ -23,7 +22,8 @@ def available_cores() -> int:
 
 def thread_count(threads: Any, function: str) -> int:
     """``threads`` checked (an int, 0 for every available core, else 1..MAX_THREADS) and 0 resolved."""
-    if isinstance(threads, (bool, np.bool_)) or not isinstance(threads, (int, np.integer)):
+    # numpy's integers are Integral (numpy registers them), its bool is not.
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
         raise TypeError(f"{function}: threads must be an int, got {type(threads).__name__}")
     threads = int(threads)
     if not 0 <= threads <= MAX_THREADS:

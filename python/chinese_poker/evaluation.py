@@ -13,13 +13,14 @@ from __future__ import annotations
 import numbers
 from enum import IntEnum
 from functools import cache, lru_cache
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 import chinese_poker._core as _core
 from chinese_poker._threads import thread_count
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "HandCategory",

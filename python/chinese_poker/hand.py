@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 import chinese_poker._core as _core
 from chinese_poker.cards import DECK_SIZE, JOKERS, CardsLike, format_card, parse_cards
 from chinese_poker.rules import Rules, core_spec
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: What every entry point accepts as rules: ``Rules``, a preset name, or a rules document (mapping).
 RulesLike = Rules | str | Mapping[str, Any]
@@ -166,6 +167,8 @@ class Hand:
 
     def codes(self) -> np.ndarray:
         """The 13 card codes as a uint8 array of shape (13,)."""
+        import numpy as np  # noqa: PLC0415 - numpy only when arrays are asked for: the command line needs none
+
         return np.asarray(self._cards, dtype=np.uint8)
 
     def facts(self, rules: RulesLike | None = None) -> HandFacts:

@@ -14,8 +14,8 @@ from typing import Any
 import chinese_poker._core as _core
 from chinese_poker._render import explain_settlement
 from chinese_poker.cards import CARD_TEXT
+from chinese_poker.formats.round_common import uses_settlement_knobs
 from chinese_poker.hand import Hand
-from chinese_poker.knobs import KNOB_TABLE
 from chinese_poker.rules import Rules
 
 __all__ = ["EXTENDED_PAIR_FIELDS", "PairResult", "PlayerResult", "Settlement", "uses_settlement_knobs"]
@@ -71,21 +71,6 @@ EXTENDED_PAIR_FIELDS: tuple[str, ...] = (
     "false_declaration_units", "ace_units", "capped", "home_run_bonus_units", "home_run_capped", "horse",
     "bet",
 )  # fmt: skip
-#: The real-table settlement knobs (the knob table's group "real_table") and the value at which each
-#: changes nothing, its default; horse_multiplier changes nothing without a horse card, so it is left out.
-_NEUTRAL_SETTLEMENT_KNOBS: dict[str, Any] = {
-    knob.name: knob.default
-    for knob in KNOB_TABLE
-    if knob.group == "real_table" and knob.name != "horse_multiplier"
-}
-
-
-def uses_settlement_knobs(rules: Rules) -> bool:
-    """Whether ``rules`` use any real-table settlement knob: then a pair's breakdown carries
-    ``EXTENDED_PAIR_FIELDS`` in the output (and in ``explain``); otherwise the output is as before."""
-    if rules.foul_policy == "as_laid":
-        return True
-    return any(getattr(rules, knob) != neutral for knob, neutral in _NEUTRAL_SETTLEMENT_KNOBS.items())
 
 
 @dataclass(frozen=True)

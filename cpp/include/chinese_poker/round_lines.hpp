@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "chinese_poker/parallel.hpp"
+#include "chinese_poker/round_output.hpp"
 #include "chinese_poker/rules.hpp"
 #include "chinese_poker/settle.hpp"
 
@@ -83,9 +84,10 @@ void write_net_lines(std::string_view text, const RoundLines& lines, const std::
 //   "note" (any JSON, never read).
 // Strings (ids, names) may hold escapes and UTF-8 but no lone surrogate; a name needs one printable ASCII
 // byte other than a space (so that the general reader too finds it not blank), and with `ascii_output` an
-// id's value must be ASCII. No key twice, the line valid UTF-8, cards as above (one 52-card pack, no joker,
-// no card twice); the values the core checks (stakes, surrender and fantasyland under the rules) are
-// checked when the round is settled. Everything else is left.
+// id's value must be ASCII. No key twice, the line valid UTF-8, each row as above or with the jokers X1 and
+// X2 (codes 52 and 53; a row writing the joker symbol is left, its meaning depends on the whole hand). The
+// values the core checks (the cards against the rules' pack: a card twice, a joker; stakes, surrender and
+// fantasyland under the rules) are checked when the round is settled. Everything else is left.
 struct ScannedRound {
   std::size_t line = 0;   // 0-based line number in the chunk
   std::size_t begin = 0;  // the line's bytes [begin, end) in the chunk, without its LF
@@ -110,6 +112,15 @@ struct ScannedRound {
   std::size_t stakes = kNone;
   std::size_t bets = kNone;
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+  // The name player `seat` goes by: its own (from the chunk's `text`, or decoded in RoundScan::`strings`),
+  // else P1, P2, ... written into `default_name` (room for 2).
+  std::string_view name(std::string_view text, std::string_view strings, int seat, char* default_name) const noexcept {
+    if (named[seat]) return (name_decoded[seat] ? strings : text).substr(name_begin[seat], name_length[seat]);
+    default_name[0] = 'P';
+    default_name[1] = static_cast<char>('1' + seat);
+    return std::string_view(default_name, 2);
+  }
 };
 
 struct RoundScan {
@@ -131,11 +142,40 @@ void scan_round_lines(std::string_view text, std::int64_t first_position, int ma
 // Settles the read rounds of `scan` and writes their net lines (as write_net_lines; a decoded id as
 // Python's json.dumps writes it without ensure_ascii) into `out` in order; `ends[r]` is where round r's line ends in `out` (a left round writes nothing). `rules[k]`: the
 // rules of scan.rules[k], null when they could not be resolved; `fallback`: the rules of a round that
-// names none. A round whose rules are null or add suits or jokers, or that the core rejects, is marked
-// left in `scan` for the general path. Rounds are settled in groups of one player count and one rules,
+// names none. A round whose rules are null, or that the core rejects, is marked left in `scan` for the
+// general path. Rounds are settled in groups of one player count and one rules,
 // each on `parallel`'s threads: the bytes do not depend on the thread count.
 void settle_scanned_net(std::string_view text, RoundScan* scan, const std::vector<const RulesSpec*>& rules,
                         const RulesSpec& fallback, const Parallel& parallel, std::string* out,
                         std::vector<std::size_t>* ends);
+
+// The read rounds of a scan as the full-output writer's columns (RoundOutputBatch) and which scanned round
+// each one is; kept by a caller that writes many chunks, so that it allocates only while chunks grow.
+struct ScannedColumns {
+  std::vector<std::size_t> round_of;  // batch index -> index into RoundScan::rounds
+  std::vector<std::uint32_t> rules_index;
+  std::vector<std::uint8_t> players, cards, declared, surrendered, fantasyland, has_stakes, has_bets, id_is_json;
+  std::vector<std::int64_t> stakes, banker, bets;
+  std::string text;
+  std::vector<std::size_t> offsets{0};
+  bool any_surrender = false, any_fantasyland = false, any_banker = false;
+  std::vector<std::size_t> written;  // where each round's output ends
+  std::vector<std::uint8_t> settled;  // whether it settled
+
+  void clear();
+  // Round `r` of `scan` (read from `chunk`), under the rules at `rules_at`.
+  void add(std::string_view chunk, const RoundScan& scan, std::size_t r, std::uint32_t rules_at);
+  RoundOutputBatch batch(const std::vector<OutputRules>& rules) const;
+};
+
+// The full output of the read rounds of `scan` (docs/JSON_FORMAT.md "Output", the bytes write_round_outputs
+// gives for the same rounds) into `out` in order, on `parallel`'s threads (the bytes do not depend on the
+// thread count); `ends[r]` is where round r's output ends in `out` (a left round writes nothing).
+// `rules[k]`: the output rules of scan.rules[k], null when they could not be resolved; `fallback`: those
+// of a round that names none. A round whose rules are null, or that the core does not settle, is marked
+// left in `scan` for the general path.
+void write_scanned_full(std::string_view text, RoundScan* scan, const std::vector<const OutputRules*>& rules,
+                        const OutputRules& fallback, const RoundOutputFormat& format, const Parallel& parallel,
+                        std::string* out, std::vector<std::size_t>* ends, ScannedColumns* columns);
 
 }  // namespace chinese_poker

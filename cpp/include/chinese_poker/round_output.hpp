@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "chinese_poker/evaluate.hpp"
+#include "chinese_poker/parallel.hpp"
 #include "chinese_poker/rules.hpp"
 #include "chinese_poker/settle.hpp"
 
@@ -28,6 +29,22 @@ struct OutputRules {
   bool ace_units = false;          // ace_basis "table": each player carries ace_units
   bool jokers = false;             // rules with jokers: each player carries "jokers", a row's text what they became
   bool extended = false;           // a real-table settlement knob in use: every pair carries the extended fields
+};
+
+// OutputRules with their rules and texts held, for a caller that keeps them across calls.
+struct HeldOutputRules {
+  RulesSpec spec;
+  std::string rules_json;
+  std::string digest;
+  OutputRules flags;  // the flags; its pointers and views are set by view()
+
+  OutputRules view() const {
+    OutputRules rules = flags;
+    rules.spec = &spec;
+    rules.rules_json = rules_json;
+    rules.digest = digest;
+    return rules;
+  }
 };
 
 // A batch of rounds as columns. `P` is a round's player count; the per-player columns hold the players of
@@ -77,6 +94,14 @@ struct RoundOutputStatus {
 // first round that does not settle. Allocates only as `out` grows.
 [[nodiscard]] RoundOutputStatus write_round_outputs(const RoundOutputBatch& batch, std::size_t start,
                                                     const RoundOutputFormat& format, std::string* out);
+
+// Settles every round of `batch` and appends the output of each one that settles to `out`, in order, on
+// `parallel`'s threads (the bytes do not depend on the thread count). ends[r]: where round r's output ends,
+// counted from out's size at the call (for a round that does not settle, where the one before it ended);
+// settled[r]: 1 when it settled, 0 when it did not (its error is settle_round's, left to the caller to
+// find again). Allocates as `out` grows, and a buffer per 512 rounds when more than one thread works.
+void write_each_round_output(const RoundOutputBatch& batch, const RoundOutputFormat& format,
+                             const Parallel& parallel, std::string* out, std::size_t* ends, std::uint8_t* settled);
 
 // Appends the readable text of a valid row strength (evaluation.describe): "Pair of queens, ace kicker".
 void append_strength_text(Strength strength, std::string* out);

@@ -19,36 +19,42 @@ or an engine that breaks the ``xcheck`` protocol, reported as one line on stderr
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from chinese_poker._version import __version__
-from chinese_poker.cli import (
-    audit,
-    check,
-    columnar,
-    deal,
-    ofc,
-    rules,
-    score,
-    serve,
-    simulate,
-    suggest,
-    vectors,
-    verify,
-    xcheck,
-)
 from chinese_poker.cli.common import PROG, CliError, one_line
-from chinese_poker.formats.rounds import RoundError
-from chinese_poker.formats.verify import OutputFileError
+from chinese_poker.formats.records import OutputFileError
+from chinese_poker.formats.round_common import RoundError
 from chinese_poker.presets import PRESET_NAMES
 
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main"]
+
+#: Each command in the order ``--help`` lists them: its name, the module of this package that adds its
+#: arguments and runs it, that module's function adding them, and the shared help texts it takes ("rules",
+#: "progress"). A run imports only its own command's module, so that it starts fast.
+COMMANDS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("score", "score", "add_parser", ("rules", "progress")),
+    ("convert", "columnar", "add_convert_parser", ("rules",)),
+    ("deal", "deal", "add_parser", ("rules",)),
+    ("check", "check", "add_parser", ("rules",)),
+    ("suggest", "suggest", "add_parser", ("rules",)),
+    ("rules", "rules", "add_parser", ()),
+    ("vectors", "vectors", "add_parser", ("rules", "progress")),
+    ("simulate", "simulate", "add_parser", ("rules", "progress")),
+    ("verify", "verify", "add_parser", ()),
+    ("serve", "serve", "add_parser", ()),
+    ("audit", "audit", "add_parser", ()),
+    ("xcheck", "xcheck", "add_parser", ("rules", "progress")),
+    ("ofc", "ofc", "add_parser", ("rules",)),
+)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``chinese-poker`` command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``chinese-poker`` command: every command's, or only ``command``'s (what
+    a run of it needs)."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Evaluate and settle 13-card Chinese Poker rounds (Capsa Susun, Pusoy, Shisanzhang).",
@@ -59,29 +65,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    rules_help = f"a preset ({', '.join(PRESET_NAMES)}) or a .toml/.json rules file"
-    progress_help = "progress bar on stderr: auto (only on a terminal, the default), always or never"
-
-    score.add_parser(commands, rules_help, progress_help)
-    columnar.add_convert_parser(commands, rules_help)
-    deal.add_parser(commands, rules_help)
-    check.add_parser(commands, rules_help)
-    suggest.add_parser(commands, rules_help)
-    rules.add_parser(commands)
-    vectors.add_parser(commands, rules_help, progress_help)
-    simulate.add_parser(commands, rules_help, progress_help)
-    verify.add_parser(commands)
-    serve.add_parser(commands)
-    audit.add_parser(commands)
-    xcheck.add_parser(commands, rules_help, progress_help)
-    ofc.add_parser(commands, rules_help)
+    helps = {
+        "rules": f"a preset ({', '.join(PRESET_NAMES)}) or a .toml/.json rules file",
+        "progress": "progress bar on stderr: auto (only on a terminal, the default), always or never",
+    }
+    for name, module, adder, shared in COMMANDS:
+        if command in (None, name):
+            add = getattr(importlib.import_module(f"chinese_poker.cli.{module}"), adder)
+            add(commands, *(helps[key] for key in shared))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    named = arguments[0] if arguments and any(arguments[0] == name for name, *_ in COMMANDS) else None
+    parser = build_parser(named)
+    args = parser.parse_args(arguments)
     if getattr(args, "handler", None) is None:
         parser.print_help(sys.stderr)
         return 2

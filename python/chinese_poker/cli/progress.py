@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import codecs
 import io
+import os
 import sys
 import time
 from typing import IO
 
-__all__ = ["OutputWriter", "Progress", "progress_for"]
+__all__ = ["OutputWriter", "Progress", "progress_for", "writes_utf8"]
 
 
 def _isatty(stream: IO[str]) -> bool:
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, io.UnsupportedOperation):
+        return False
+
+
+def writes_utf8(stream: IO[str]) -> bool:
+    """Whether ``stream`` encodes its text as UTF-8."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
         return False
 
 
@@ -123,6 +134,18 @@ class OutputWriter:
         self.stream = stream if stream is not None else sys.stdout
         self.progress = progress
         self.share = progress is not None and progress.enabled and _isatty(self.stream)
+
+    def write_utf8(self, data: bytes) -> None:
+        """Write UTF-8 ``data`` (what the core wrote): to the stream's bytes as they are when it writes UTF-8
+        and translates no line ends, else as text (``write``)."""
+        buffer = getattr(self.stream, "buffer", None)
+        if buffer is None or os.linesep != "\n" or not writes_utf8(self.stream):
+            self.write(data.decode("utf-8"))
+            return
+        if self.share and self.progress is not None:
+            self.progress.clear()
+        self.stream.flush()  # what was written as text goes first
+        buffer.write(data)
 
     def write(self, text: str) -> None:
         """Write ``text``, clearing the bar first when it shares the terminal; what the stream's encoding

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import codecs
 import io
 import os
 import stat
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from chinese_poker.cli.columnar import is_parquet, score_columnar
 from chinese_poker.cli.common import (
@@ -23,23 +22,20 @@ from chinese_poker.cli.common import (
     resolve_rules,
     safe_text,
 )
-from chinese_poker.cli.progress import OutputWriter, Progress, progress_for
-from chinese_poker.cli.round_table import format_round_table
-from chinese_poker.formats.full_lines import BATCH_ROUNDS, FullLines
-from chinese_poker.formats.net_stream import NetLines, net_stream
-from chinese_poker.formats.records import RawRound, count_json_lines, stream_rounds
-from chinese_poker.formats.rounds import (
-    OUTPUT_SHAPES,
-    Round,
-    RoundError,
-    parse_round,
-    round_net_output,
-    round_output,
-    settle_round,
-)
-from chinese_poker.receipts import read_key_file
+from chinese_poker.cli.progress import OutputWriter, Progress, progress_for, writes_utf8
+from chinese_poker.formats.core_stream import CoreLines
+from chinese_poker.formats.full_stream import full_stream
+from chinese_poker.formats.net_stream import net_stream
+from chinese_poker.formats.records import RawRound, count_json_lines, split_stream, stream_rounds
+from chinese_poker.formats.round_common import OUTPUT_SHAPES, RoundError
 from chinese_poker.rules import Rules
-from chinese_poker.settlement import Settlement
+
+if TYPE_CHECKING:
+    from chinese_poker.formats.round_parse import Round
+    from chinese_poker.settlement import Settlement
+
+# The general path's modules (the round reader, settlement, the table, the receipts) are imported where a
+# round first needs them: a file the core reads whole never does, and starts a third faster.
 
 __all__ = ["add_parser", "run", "settle_record"]
 
@@ -81,8 +77,8 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
         "--threads",
         type=int,
         default=1,
-        help="with --output net: the core settles on this many threads (0: every core); the output is the "
-        "same for every count (default 1)",
+        help="with --format json or jsonl on JSON Lines: the core settles and writes on this many threads "
+        "(0: every core); the output is the same for every count (default 1)",
     )
     score.add_argument(
         "--keep-going",
@@ -104,14 +100,6 @@ def add_parser(commands: Any, rules_help: str, progress_help: str) -> None:
     score.set_defaults(handler=run)
 
 
-def _writes_utf8(stream: IO[str]) -> bool:
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    try:
-        return codecs.lookup(encoding).name == "utf-8"
-    except LookupError:
-        return False
-
-
 def _printable(value: Any) -> Any:
     """``value`` with every string writable (``safe_text``), before the table lays it out."""
     if isinstance(value, str):
@@ -126,6 +114,8 @@ def _printable(value: Any) -> Any:
 def settle_record(raw: RawRound, rules: Rules | None) -> tuple[Round, Settlement]:
     """Check and settle one raw round (``rules``, when given, override the round's own, as ``--rules``
     does); every problem is a ``RoundError`` naming it. The HTTP service settles through this too."""
+    from chinese_poker.formats.round_settle import settle_round  # noqa: PLC0415 - the general path
+
     rnd = check_record(raw, rules)
     return rnd, settle_round(rnd, raw.where)
 
@@ -135,6 +125,8 @@ def check_record(raw: RawRound, rules: Rules | None) -> Round:
     if raw.error is not None:
         raise RoundError(raw.error, raw.where)
     try:
+        from chinese_poker.formats.round_parse import parse_round  # noqa: PLC0415 - the general path
+
         return parse_round(
             raw.data, position=raw.position, where=raw.where, rules=rules, override_rules=rules is not None
         )
@@ -144,10 +136,11 @@ def check_record(raw: RawRound, rules: Rules | None) -> Round:
 
 def run(args: argparse.Namespace, *, fast: bool = True) -> int:
     """Settle the rounds of ``args.file`` as they are read (JSON Lines is streamed: output is written round
-    by round, memory stays flat); exit code 0, or 2 when a round could not be settled. ``--output net`` on
-    a JSON Lines file is settled by the core chunk by chunk instead (``formats.net_stream``), every round
-    it does not take by the general path in its place (``fast=False``: every round by the general path,
-    which tests compare it with)."""
+    by round, memory stays flat); exit code 0, or 2 when a round could not be settled. JSON Lines with
+    ``--format json|jsonl`` are read, settled and written by the core chunk by chunk
+    (``formats.net_stream``, ``formats.full_stream``), every round it does not take by the
+    general path in its place (``fast=False``: every round by the general path, which tests compare it
+    with); the explanation and the receipts are the general path's."""
     if args.format == "parquet" or is_parquet(args.file):
         return score_columnar(args)
     if args.output == "net" and args.format == "table":
@@ -163,6 +156,8 @@ def run(args: argparse.Namespace, *, fast: bool = True) -> int:
         if not receipts:
             raise CliError("--receipt-key-file needs --receipts")
         try:
+            from chinese_poker.receipts import read_key_file  # noqa: PLC0415 - only with receipts
+
             args.receipt_key = read_key_file(args.receipt_key_file)
         except ValueError as error:
             raise CliError(one_line(error)) from None
@@ -199,14 +194,28 @@ def _score(
     *,
     fast: bool = True,
 ) -> int:
-    records: Iterable[RawRound | NetLines]
+    records: Iterable[RawRound | CoreLines]
     total: int | None = None
+    ascii_only = not writes_utf8(target)
+    indented = args.format == "json"
+    # The core reads, settles and writes JSON Lines itself, but for the explanation, the receipts and a JSON
+    # list of net lines, which the general path writes.
+    in_core = fast and not args.explain and not receipts(args) and (args.output == "full" or not indented)
+    in_core = in_core and args.format in ("json", "jsonl")
     try:
-        if fast and args.output == "net" and args.format == "jsonl" and json_lines_by_name(source):
-            ascii_only = not _writes_utf8(target)
-            records = net_stream(stream, rules, threads=getattr(args, "threads", 1), ascii_only=ascii_only)
+        head, document = (
+            split_stream(stream, json_lines=json_lines_by_name(source)) if in_core else (b"", None)
+        )
+        if in_core and document is None:
+            threads = getattr(args, "threads", 1)
+            if args.output == "net":
+                records = net_stream(stream, rules, threads=threads, ascii_only=ascii_only, head=head)
+            else:
+                records = full_stream(
+                    stream, rules, ascii_only=ascii_only, indented=indented, threads=threads, head=head
+                )
         else:
-            read = stream_rounds(stream, json_lines=json_lines_by_name(source))
+            read = document or stream_rounds(stream, json_lines=json_lines_by_name(source))
             records, total = read.records, read.total
     except OSError as error:
         raise CliError(f"cannot read {source!r}: {one_line(error)}") from None
@@ -214,21 +223,21 @@ def _score(
         total = count_json_lines(args.file)  # a file can be read twice: a bar with a percentage
     progress = progress_for(args.progress, total, "settling", unit="rounds")
     writer = OutputWriter(progress, target)
-    ascii_only = not _writes_utf8(writer.stream)
-    full_in_core = args.output == "full" and args.format in ("json", "jsonl")
-    if fast and full_in_core and not args.explain and not receipts(args):
-        raws = cast("Iterable[RawRound]", records)  # only the net output reads NetLines
-        # A pipe's reader may wait for each round's answer before it sends the next: one round a batch.
-        batch = BATCH_ROUNDS if _regular_file(stream) else 1
-        return _score_full(args, rules, raws, writer, progress, source, ascii_only, batch)
-    outputs: list[dict[str, Any]] = []
+    if in_core and document is not None and args.output == "full":
+        raws = cast("Iterable[RawRound]", records)  # a whole document: no CoreLines
+        return _score_full(args, rules, raws, writer, progress, source, ascii_only)
+    # A pipe's reader may wait for each round's answer before it sends the next: each answer flushed.
+    interactive = not _regular_file(stream)
+    parts: list[
+        bytes
+    ] = []  # a JSON list's items (UTF-8), each as ",\n  " and the item indented for its place
     bad = 0
     count = 0
     try:
         for raw in records:
-            if isinstance(raw, NetLines):  # rounds the core settled
+            if isinstance(raw, CoreLines):  # rounds the core settled
                 count += raw.rounds
-                writer.write(raw.lines.decode("utf-8"))
+                _put(raw.lines, indented, parts, writer, interactive)
                 progress.update(count)
                 continue
             count += 1
@@ -239,17 +248,26 @@ def _score(
                 bad += 1
                 progress.update(count)
                 continue
+            from chinese_poker.formats.round_settle import (  # noqa: PLC0415 - the general path
+                round_net_output,
+                round_output,
+            )
+
             if args.output == "net":
                 out = round_net_output(rnd, settlement)
             else:
                 out = round_output(rnd, settlement, explain=args.explain)
                 if getattr(args, "receipts", False):
                     out["receipt"] = settlement.receipt(getattr(args, "receipt_key", None))
-            if args.format == "json":
-                outputs.append(out)
+            if indented:
+                parts.append((",\n  " + dumps(out, 2, ascii_only=ascii_only).replace("\n", "\n  ")).encode())
             elif args.format == "jsonl":
-                writer.write(dumps(out, ascii_only=ascii_only) + "\n")
+                _put(
+                    (dumps(out, ascii_only=ascii_only) + "\n").encode(), indented, parts, writer, interactive
+                )
             else:
+                from chinese_poker.cli.round_table import format_round_table  # noqa: PLC0415 - the table only
+
                 writer.write(("" if count - bad == 1 else "\n") + format_round_table(_printable(out)) + "\n")
             progress.update(count)
     except OSError as error:
@@ -258,12 +276,35 @@ def _score(
         progress.close()
     if count == 0:
         raise CliError(f"{source}: no rounds")
-    if args.format == "json":
-        writer.write(dumps(outputs, indent=2, ascii_only=ascii_only) + "\n")
+    if indented:
+        _write_json_list(writer, parts)
     if bad:
         print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2
     return 0
+
+
+def _put(data: bytes, indented: bool, parts: list[bytes], writer: OutputWriter, interactive: bool) -> None:
+    """Output (UTF-8): kept as items of a JSON list written at the end, or written now (and flushed for an
+    interactive reader)."""
+    if indented:
+        parts.append(data)
+        return
+    writer.write_utf8(data)
+    if interactive:
+        writer.stream.flush()
+
+
+def _write_json_list(writer: OutputWriter, parts: list[bytes]) -> None:
+    """The items of a JSON list (each ",\n  " and the item) written as ``dumps(items, 2)`` writes the list,
+    a part at a time (no copy of the whole)."""
+    if not parts:
+        writer.write_utf8(b"[]\n")
+        return
+    writer.write_utf8(b"[" + parts[0][1:])
+    for part in parts[1:]:
+        writer.write_utf8(part)
+    writer.write_utf8(b"\n]\n")
 
 
 def report_bad_round(error: RoundError, args: argparse.Namespace, progress: Progress, source: str) -> None:
@@ -297,14 +338,15 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
     progress: Progress,
     source: str,
     ascii_only: bool,
-    batch: int,
 ) -> int:
-    """The full output of every round, settled and written by the core ``batch`` rounds at a time
-    (``formats.full_lines``): the bytes, errors and exit code of the round-by-round loop of ``_score``.
-    JSON Lines are written batch by batch; a JSON list is kept until the end, as before."""
+    """The full output of every round of a whole document, checked by the general reader and settled and
+    written by the core ``BATCH_ROUNDS`` rounds at a time (``formats.full_lines.FullLines``): the bytes,
+    errors and exit code of the round-by-round loop of ``_score``."""
+    from chinese_poker.formats.full_lines import BATCH_ROUNDS, FullLines  # noqa: PLC0415 - a whole document
+
     indented = args.format == "json"
     lines = FullLines(ascii_only=ascii_only, indented=indented)
-    parts: list[str] = []
+    parts: list[bytes] = []
     bad = 0
     count = 0
 
@@ -318,7 +360,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
             if isinstance(item, RoundError):
                 report(item)
             elif indented:
-                parts.append(item)
+                parts.append(item.encode())
             else:
                 writer.write(item)
 
@@ -333,7 +375,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
                 progress.update(count)
                 continue
             lines.add(rnd, raw.where)
-            if len(lines) >= batch:
+            if len(lines) >= BATCH_ROUNDS:
                 emit()
             progress.update(count)  # rounds read: their output follows a batch at a time
         emit()
@@ -344,7 +386,7 @@ def _score_full(  # noqa: PLR0917 - the state of _score, passed on as it is
     if count == 0:
         raise CliError(f"{source}: no rounds")
     if indented:
-        writer.write(("[" + "".join(parts)[1:] + "\n]" if parts else "[]") + "\n")
+        _write_json_list(writer, parts)
     if bad:
         print(f"{PROG}: {bad} of {count} rounds could not be settled", file=sys.stderr)
         return 2

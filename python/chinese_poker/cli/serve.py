@@ -56,6 +56,14 @@ def add_parser(commands: Any) -> None:
         "request is answered 408 and the connection closed (default 30)",
     )
     serve.add_argument(
+        "--batch-threads",
+        type=int,
+        default=1,
+        metavar="N",
+        help="threads one /v1/settle/batch request is settled and written on (0: every core; default 1); "
+        "the answer is the same for every N",
+    )
+    serve.add_argument(
         "--log-level",
         choices=("critical", "error", "warning", "info", "debug"),
         default="info",
@@ -80,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
             max_rounds=args.max_rounds,
             max_players=args.max_players,
             read_timeout=args.read_timeout,
+            batch_threads=args.batch_threads,
         )
     except ValueError as error:
         raise CliError(f"bad limit: {error}") from None

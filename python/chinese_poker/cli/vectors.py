@@ -8,9 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from chinese_poker.cli.common import CliError, dumps, one_line, resolve_rules
+from chinese_poker.cli.common import CliError, one_line, resolve_rules
 from chinese_poker.cli.progress import OutputWriter, progress_for
-from chinese_poker.formats.vectors import edge_cases, generate_vectors
+from chinese_poker.formats.vector_lines import vector_texts
+from chinese_poker.formats.vectors import edge_cases, generate_cases
 
 __all__ = ["add_parser", "run"]
 
@@ -62,15 +63,19 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"cannot write {args.output!r}: {one_line(error)}") from None
         close = stream.close
     writer = OutputWriter(progress, stream)
+    indented = args.format == "json"
     try:
-        vectors = generate_vectors(
-            rules, args.count, args.seed, edges=not args.no_edge_cases, progress=progress.update
-        )
-        if args.format == "json":
-            writer.write(dumps(list(vectors), indent=2) + "\n")
-        else:
-            for vector in vectors:
-                writer.write(dumps(vector) + "\n")
+        cases = generate_cases(rules, args.count, args.seed, edges=not args.no_edge_cases)
+        made = 0
+        for text in vector_texts(cases, indented=indented):
+            if indented:
+                writer.write(("[\n  " if made == 0 else ",\n  ") + text)
+            else:
+                writer.write(text + "\n")
+            made += 1
+            progress.update(made)
+        if indented:
+            writer.write("\n]\n" if made else "[]\n")
     finally:
         progress.close()
         close()

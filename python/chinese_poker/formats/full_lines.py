@@ -1,26 +1,26 @@
 """The full output of checked rounds, settled and written by the core (``_core.RoundOutputWriter``).
 
-``FullLines`` gathers checked rounds (``parse_round``'s ``Round``) of any player count and rules, in order,
-and writes each batch in one call of the core with the GIL released: the bytes of ``round_output``
-(``formats.round_settle``, which stays the reference) dumped by ``cli.common.dumps``, compact one round a
-line or indented as the items of a list. A round the core does not settle (a card held twice, a false
-declaration, a stake out of range ...) is settled by ``settle_round`` instead, in its place, which gives its
-output or its ``RoundError`` exactly as before.
+``FullLines`` gathers rounds already checked by the general reader (``parse_round``'s ``Round``) of any player
+count and rules, in order, and writes each batch in one call of the core with the GIL released: the bytes of
+``round_output`` (``formats.round_settle``, which stays the reference) dumped by ``cli.common.dumps``, compact
+one round a line or indented as the items of a list. A round the core does not settle (a card held twice, a
+false declaration, a stake out of range ...) is settled by ``settle_round`` instead, in its place, which gives
+its output or its ``RoundError`` exactly as before. A JSON Lines stream is read by the core itself instead
+(``formats.full_stream``).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 import chinese_poker._core as _core
 from chinese_poker._version import __version__
-from chinese_poker.formats.round_parse import Round, RoundError, rules_digest
+from chinese_poker.formats.full_stream import dumps_output, output_rules
+from chinese_poker.formats.round_parse import Round, RoundError
 from chinese_poker.formats.round_settle import round_output, settle_round
-from chinese_poker.rules import Rules, core_spec
-from chinese_poker.settlement import uses_settlement_knobs
+from chinese_poker.rules import Rules
 
-__all__ = ["BATCH_ROUNDS", "FullLines", "Written", "dumps_output"]
+__all__ = ["BATCH_ROUNDS", "FullLines", "Written"]
 
 #: Rounds gathered before the core writes them: a few thousand keep the memory flat and the calls few.
 BATCH_ROUNDS = 4096
@@ -28,15 +28,6 @@ BATCH_ROUNDS = 4096
 #: What ``FullLines.flush`` yields, in the rounds' order: output text, or a round's ``RoundError`` (with
 #: the ``where`` it was added with).
 Written = str | RoundError
-
-
-def dumps_output(data: object, *, ascii_only: bool, indented: bool) -> str:
-    """JSON text as ``cli.common.dumps`` writes it: compact, or indented by 2 (as json.dumps writes it)."""
-    from chinese_poker.cli.common import safe_text  # noqa: PLC0415 - the command line imports this module
-
-    if indented:
-        return safe_text(json.dumps(data, indent=2, ensure_ascii=ascii_only))
-    return safe_text(json.dumps(data, ensure_ascii=ascii_only, separators=(",", ":")))
 
 
 class FullLines:
@@ -61,19 +52,8 @@ class FullLines:
         key = (rules.name, rules)
         index = self._rules.get(key)
         if index is None:
-            value = dumps_output(
-                rules.name or rules.to_dict(), ascii_only=self._ascii_only, indented=self._indented
-            )
-            if self._indented:
-                value = value.replace("\n", "\n    ")  # a member of a round that is an item of a list
             index = self._writer.add_rules(
-                core_spec(rules),
-                value,
-                rules_digest(rules),
-                rules.fantasyland != "off",
-                rules.ace_basis == "table",
-                bool(rules.jokers),
-                uses_settlement_knobs(rules),
+                output_rules(rules, ascii_only=self._ascii_only, indented=self._indented)
             )
             self._rules[key] = index
         return index

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chinese_poker._suggest import did_you_mean
+from chinese_poker.formats.round_common import type_name
 from chinese_poker.hand import ROW_NAMES, Hand
 
 __all__ = [
@@ -28,22 +29,6 @@ PLAYER_KEYS: tuple[str, ...] = (
     "name", "front", "middle", "back", "cards", "declare_natural", "surrender",
     "fantasyland",
 )  # fmt: skip
-
-
-def type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def unknown_key(key: str, known: Sequence[str], what: str) -> str:

@@ -17,6 +17,7 @@ import chinese_poker._jsontext as jsontext
 from chinese_poker._jsontext import JSONTextError
 
 __all__ = [
+    "OutputFileError",
     "RawRound",
     "RecordStream",
     "count_json_lines",
@@ -24,8 +25,13 @@ __all__ = [
     "read_json_records",
     "read_rounds",
     "sniff_json_lines",
+    "split_stream",
     "stream_rounds",
 ]
+
+
+class OutputFileError(ValueError):
+    """An output file that cannot be read as output rounds (one line of text)."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +208,22 @@ def stream_rounds(stream: IO[bytes], *, json_lines: bool | None = None) -> Recor
         if found:
             return RecordStream(True, _json_lines(chain(head, lines)), None)
     return _document(chain(head, lines))
+
+
+def split_stream(stream: IO[bytes], *, json_lines: bool | None = None) -> tuple[bytes, RecordStream | None]:
+    """A round file's bytes told apart as ``stream_rounds`` tells them: ``(head, None)`` for JSON Lines,
+    where ``head`` holds the bytes read to decide (a byte order mark included), which the caller reads
+    before the rest of the stream; ``(b"", records)`` for a whole document, read at once."""
+    if json_lines:
+        return b"", None
+    lines = _numbered_lines(stream)
+    head: list[_Line] = []
+    if json_lines is None:
+        found, head = sniff_json_lines(lines)
+        if found:
+            start = jsontext.BOM if head[0][1] else b""  # the first line's offset counts a byte order mark
+            return start + b"".join(line for _, _, line in head), None
+    return b"", _document(chain(head, lines))
 
 
 def sniff_json_lines(lines: Iterator[_Line]) -> tuple[bool, list[_Line]]:

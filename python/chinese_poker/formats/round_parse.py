@@ -6,25 +6,31 @@ rules. ``formats.rounds`` is the face of the format and re-exports all of it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from chinese_poker.formats.players import (
     parse_player,
     parse_stakes,
     player_fantasyland,
-    type_name,
     unknown_key,
+)
+from chinese_poker.formats.round_common import (
+    DIGESTED_ALWAYS,
+    MAX_PLAYERS,
+    RoundError,
+    rules_digest,
+    rules_from_value,
+    rules_reference,
+    type_name,
 )
 from chinese_poker.hand import Hand
 from chinese_poker.rules import Rules
 
 __all__ = [
+    "DIGESTED_ALWAYS",
     "MAX_PLAYERS",
     "METADATA_KEYS",
     "ROUND_KEYS",
@@ -39,9 +45,6 @@ __all__ = [
     "rules_reference",
 ]
 
-#: The most players a round holds: 4 with one deck, plus one per added suit (RULES.md 1.1).
-MAX_PLAYERS = 6
-
 RoundId = str | int
 
 #: Keys a round object may hold that this package reads.
@@ -50,21 +53,6 @@ ROUND_KEYS: tuple[str, ...] = ("id", "rules", "players", "stakes", "banker", "be
 METADATA_KEYS: tuple[str, ...] = ("expected", "tags", "note")
 
 _DEFAULT_NAMES = ("P1", "P2", "P3", "P4", "P5", "P6")
-
-
-class RoundError(ValueError):
-    """A round that cannot be read or settled; ``str()`` is one line naming the round (and the player)."""
-
-    def __init__(self, message: str, where: str = "", player: str = "") -> None:
-        self.message = message
-        self.where = where
-        self.player = player
-        parts = [part for part in (where, player) if part]
-        super().__init__(": ".join([", ".join(parts), message]) if parts else message)
-
-    def located(self, where: str) -> RoundError:
-        """The same error, naming the round as ``where``."""
-        return RoundError(self.message, where, self.player)
 
 
 @dataclass(frozen=True)
@@ -93,63 +81,11 @@ def default_names(count: int) -> tuple[str, ...]:
 
 def load_schema(name: str = "round") -> dict[str, Any]:
     """The JSON Schema shipped in ``chinese_poker/formats/schema``: ``"round"`` (input) or ``"output"``."""
+    from importlib import resources  # noqa: PLC0415 - its import is a fifth of a command's start-up
+
     schema_file = resources.files("chinese_poker.formats.schema").joinpath(f"{name}.schema.json")
     schema: dict[str, Any] = json.loads(schema_file.read_text(encoding="utf-8"))
     return schema
-
-
-def rules_from_value(value: object) -> Rules:
-    """Rules from a round's ``"rules"`` value: a preset name or a rules object (``Rules.from_dict``)."""
-    if isinstance(value, str):
-        return Rules.preset(value)
-    if isinstance(value, Mapping):
-        return Rules.from_dict(value)
-    raise ValueError(f"rules must be a preset name or an object of knobs, got {type_name(value)}")
-
-
-def rules_reference(rules: Rules) -> str | dict[str, Any]:
-    """How a round names its rules: the preset name when the rules are a preset, else every knob."""
-    return rules.name if rules.name is not None else rules.to_dict()
-
-
-# The knobs the digest hashed when it was defined, each hashed whatever its value.
-DIGESTED_ALWAYS: frozenset[str] = frozenset(
-    {
-        "wheel", "suit_tiebreak", "suit_order", "middle_vs_back", "overall_unit", "overall_basis",
-        "scoop_bonus", "scoop_multiplier", "royalties_in_multiplier", "home_run_multiplier",
-        "home_run_min_opponents", "royalties", "royalty_mode", "royalty_condition", "royalty_cancel",
-        "foul_policy", "foul_pays_royalties", "naturals", "natural_declaration", "natural_tiebreak",
-        "quads_as_two_pairs", "trips_as_pair_plus_single", "surrender_units", "three_straights_front_a23",
-        "three_straights_front_qka", "three_straights_wheel", "three_flushes_distinct_suits",
-        "quads_as_trips", "row_base", "ace_units", "pair_cap", "home_run_cap", "home_run_bonus",
-        "home_run_counts_naturals", "natural_vs_natural", "natural_settles_table", "natural_units_mode",
-        "false_declaration_units", "horse_card", "horse_multiplier", "foul_vs_foul", "fantasyland",
-        "ace_basis", "shooting", "home_run_scope", "extra_suits",
-    }
-)  # fmt: skip
-
-
-def rules_digest(rules: Rules) -> str:
-    """The SHA-256 (hex) of the canonical rules: ``rules.to_dict()`` without ``"preset"``, and without each
-    knob outside ``DIGESTED_ALWAYS`` that is at its default, as compact JSON with sorted keys; equal rules
-    give the same digest whatever they were named or spelled as, and a knob added later changes no digest
-    of rules that leave it at its default."""
-    return _digest_of(rules)
-
-
-# Every output round carries the digest of its rules, and a file's rounds mostly share one Rules: each
-# distinct Rules (immutable and hashable) is hashed once.
-@lru_cache(maxsize=256)
-def _digest_of(rules: Rules) -> str:
-    data = rules.to_dict()
-    data.pop("preset", None)
-    defaults = Rules().to_dict()
-    # A knob newer than the digest hashes only away from its default, so rules that leave it alone keep the
-    # digest they always had and a stored result's digest stays valid.
-    for knob in [k for k in data if k not in DIGESTED_ALWAYS and data[k] == defaults[k]]:
-        del data[knob]
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def parse_round(

@@ -15,10 +15,10 @@ from chinese_poker._core import InputError
 from chinese_poker._version import __version__
 from chinese_poker.cards import format_card
 from chinese_poker.formats.records import RawRound
+from chinese_poker.formats.round_common import OUTPUT_SHAPES
 from chinese_poker.formats.round_parse import Round, RoundError, parse_round, rules_digest, rules_reference
 from chinese_poker.hand import ROW_NAMES
 from chinese_poker.rules import Rules
-from chinese_poker.settle import settle
 from chinese_poker.settlement import Settlement
 
 __all__ = [
@@ -39,6 +39,8 @@ def settle_round(rnd: Round, where: str = "") -> Settlement:
     """Settle a checked round. What only the core checks (a card held twice, a declared natural not held,
     surrender while it is off, the stakes' values) comes back as a ``RoundError`` naming ``where`` (default:
     the round's id) and the players by name."""
+    from chinese_poker.settle import settle  # noqa: PLC0415 - numpy's import, only when a round needs it
+
     where = where or f"round {json.dumps(rnd.id, ensure_ascii=False)}"
     try:
         return settle(
@@ -113,11 +115,6 @@ def round_output(rnd: Round, settlement: Settlement, *, explain: bool = False) -
     if explain:
         out["explain"] = settlement.explain()
     return out
-
-
-#: What an output round may hold: ``"full"`` (``round_output``, the default) or ``"net"``
-#: (``round_net_output``, docs/JSON_FORMAT.md 2.1).
-OUTPUT_SHAPES: tuple[str, ...] = ("full", "net")
 
 
 def round_net_output(rnd: Round, settlement: Settlement) -> dict[str, Any]:

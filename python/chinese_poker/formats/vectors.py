@@ -23,7 +23,7 @@ from chinese_poker.formats.rounds import parse_round, round_output, rules_refere
 from chinese_poker.hand import detect_natural
 from chinese_poker.rules import Rules
 
-__all__ = ["E4_RULES", "edge_cases", "generate_vectors", "make_vector", "random_round"]
+__all__ = ["E4_RULES", "edge_cases", "generate_cases", "generate_vectors", "make_vector", "random_round"]
 
 
 def random_round(rng: random.Random, rules: Rules, rid: str) -> dict[str, Any]:
@@ -116,23 +116,23 @@ def make_vector(case: dict[str, Any]) -> dict[str, Any]:
     return vector
 
 
+def generate_cases(rules: Rules, count: int, seed: int, *, edges: bool = True) -> Iterator[dict[str, Any]]:
+    """The round objects of ``generate_vectors``, without their expected outputs."""
+    if edges:
+        yield from edge_cases(rules)
+    rng = random.Random(seed)
+    width = max(4, len(str(count)))
+    for k in range(1, count + 1):
+        yield random_round(rng, rules, f"random-{k:0{width}d}")
+
+
 def generate_vectors(
     rules: Rules, count: int, seed: int, *, edges: bool = True, progress: Callable[[int], None] | None = None
 ) -> Iterator[dict[str, Any]]:
     """The edge cases (unless ``edges`` is false), then ``count`` random rounds from ``seed``, each with its
     expected output. ``progress``, if given, is called with the number of vectors made so far."""
-    made = 0
-    if edges:
-        for case in edge_cases(rules):
-            made += 1
-            yield make_vector(case)
-            if progress is not None:
-                progress(made)
-    rng = random.Random(seed)
-    width = max(4, len(str(count)))
-    for k in range(1, count + 1):
-        made += 1
-        yield make_vector(random_round(rng, rules, f"random-{k:0{width}d}"))
+    for made, case in enumerate(generate_cases(rules, count, seed, edges=edges), start=1):
+        yield make_vector(case)
         if progress is not None:
             progress(made)
 

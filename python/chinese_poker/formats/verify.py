@@ -18,17 +18,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from chinese_poker.formats.compare import MISSING, REQUIRED, Disagreement, compare_round
-from chinese_poker.formats.records import read_json_records
+from chinese_poker.formats.records import OutputFileError, read_json_records
 
 __all__ = [
     "OutputFileError",
     "compare_outputs",
     "load_outputs",
 ]
-
-
-class OutputFileError(ValueError):
-    """An output file that cannot be read as output rounds (one line of text)."""
 
 
 def load_outputs(text: str, source: str = "file") -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -51,7 +51,13 @@ def preset_document(name: str) -> Mapping[str, Any]:
 
 @cache
 def _read_preset_file(name: str) -> Mapping[str, Any]:
-    text = resources.files(__name__).joinpath(f"{name}.toml").read_text(encoding="utf-8")
+    path = Path(__file__).with_name(f"{name}.toml")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:  # not a folder on disk (a zip, say): the resource reader finds it
+        from importlib import resources  # noqa: PLC0415 - its import is a fifth of a start-up
+
+        text = resources.files(__name__).joinpath(f"{name}.toml").read_text(encoding="utf-8")
     return MappingProxyType(tomllib.loads(text))
 
 

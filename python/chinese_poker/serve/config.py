@@ -1,5 +1,6 @@
 """The service's limits: how large a request body may be, how many rounds a batch may hold, how many
-players a round, and how long the client may take to send a request. One ``Limits`` value is given to
+players a round, how long the client may take to send a request, and how many threads a batch is settled
+on. One ``Limits`` value is given to
 the application; ``--workers`` processes receive it through the environment (``to_env`` / ``from_env``),
 since each worker builds its own application."""
 
@@ -13,7 +14,7 @@ from dataclasses import asdict, dataclass
 
 from chinese_poker.formats.rounds import MAX_PLAYERS
 
-__all__ = ["ENV_VAR", "MAX_READ_TIMEOUT", "Limits"]
+__all__ = ["ENV_VAR", "MAX_BATCH_THREADS", "MAX_READ_TIMEOUT", "Limits"]
 
 #: The environment variable that carries the limits to worker processes.
 ENV_VAR = "CHINESE_POKER_SERVE_LIMITS"
@@ -21,6 +22,8 @@ ENV_VAR = "CHINESE_POKER_SERVE_LIMITS"
 MAX_READ_TIMEOUT = 3600.0
 
 _INT_LIMITS = ("max_body_bytes", "max_rounds", "max_players")
+#: The most threads one batch may be settled on (the core's cap).
+MAX_BATCH_THREADS = 256
 
 
 @dataclass(frozen=True)
@@ -30,13 +33,16 @@ class Limits:
     ``max_body_bytes``: the largest request body (larger: 413); ``max_rounds``: the most rounds in one
     batch request (more: 413); ``max_players``: the most players in one round, 2 to 6 (more: 422; 5 and 6
     need rules with added suits); ``read_timeout``: the seconds a request's line and headers, and then its
-    body, may take to arrive (later: 408, and the connection is closed).
+    body, may take to arrive (later: 408, and the connection is closed); ``batch_threads``: the threads the
+    core settles and writes one ``/v1/settle/batch`` request on (0: every core of the worker), the same bytes
+    for any count.
     """
 
     max_body_bytes: int = 16 * 1024 * 1024
     max_rounds: int = 100_000
     max_players: int = MAX_PLAYERS
     read_timeout: float = 30.0
+    batch_threads: int = 1
 
     def __post_init__(self) -> None:
         for name in _INT_LIMITS:
@@ -45,6 +51,9 @@ class Limits:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if not 2 <= self.max_players <= MAX_PLAYERS:
             raise ValueError(f"max_players must be 2 to {MAX_PLAYERS}, got {self.max_players}")
+        threads = self.batch_threads
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= MAX_BATCH_THREADS:
+            raise ValueError(f"batch_threads must be 0 (every core) to {MAX_BATCH_THREADS}, got {threads!r}")
         timeout = self.read_timeout
         if (
             isinstance(timeout, bool)
@@ -74,7 +83,8 @@ class Limits:
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError(f"{ENV_VAR} must hold a JSON object, got {text!r}")
-        return cls(**{key: data[key] for key in (*_INT_LIMITS, "read_timeout") if key in data})
+        keys = (*_INT_LIMITS, "read_timeout", "batch_threads")
+        return cls(**{key: data[key] for key in keys if key in data})
 
 
 def __dir__() -> list[str]:

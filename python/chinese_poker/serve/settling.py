@@ -6,11 +6,10 @@ each round is checked and settled by the command's own ``settle_record`` and wri
 ``round_output`` (or, for ``output=net``, ``round_net_output``) and ``dumps``. Only the service's own
 additions are handled here: a player's ``dealt`` cards (``serve.dealt``) and the limits (``serve.config``).
 
-A batch asking for ``output=net`` goes through the core's reader (``formats.net_stream``): it settles
-every round it takes and hands each other round back in its place, for the general path above, which gives
-its answer or its error. Both write the same bytes and the same errors for the same rounds.
-A batch asking for the full output (without ``explain`` or ``receipt``) is settled and written by the core
-a batch of rounds at a time (``formats.full_lines``), with the same bytes and errors.
+A batch (without ``explain`` or ``receipt``) goes through the core's reader (``formats.net_stream``,
+``formats.full_stream``): it settles and writes every round it takes and hands each other round
+back in its place, for the general path above, which gives its answer or its error. Both write the same
+bytes and the same errors for the same rounds.
 """
 
 from __future__ import annotations
@@ -22,9 +21,10 @@ import numpy as np
 
 from chinese_poker._core import InputError
 from chinese_poker.cli.common import dumps, one_line
-from chinese_poker.cli.score import check_record, settle_record
-from chinese_poker.formats.full_lines import BATCH_ROUNDS, FullLines
-from chinese_poker.formats.net_stream import NetLines, net_stream
+from chinese_poker.cli.score import settle_record
+from chinese_poker.formats.core_stream import CoreLines
+from chinese_poker.formats.full_stream import full_stream
+from chinese_poker.formats.net_stream import net_stream
 from chinese_poker.formats.records import RawRound, stream_rounds
 from chinese_poker.formats.rounds import OUTPUT_SHAPES, RoundError, round_net_output, round_output
 from chinese_poker.rules import Rules
@@ -128,20 +128,27 @@ def output_shape(query: Mapping[str, str], explain: bool) -> str:
     return output
 
 
-def _net_lines(body: bytes, rules: Rules | None, limits: Limits) -> Reply:
-    """The net lines of a batch through the core's reader (``formats.net_stream``): the rounds it takes
-    settled and written there, every other round by ``settled_line`` in its place, and the same answer and
-    the same error as the general path, round for round (the first bad round fails the request)."""
+def _core_lines(body: bytes, rules: Rules | None, limits: Limits, output: str) -> Reply:
+    """A batch through the core's reader (``formats.net_stream``, ``formats.full_stream``): the
+    rounds it takes settled and written there, every other round by ``settled_line`` in its place (a round
+    with ``dealt`` cards or too many players among them), and the same answer and the same error as the
+    general path, round for round (the first bad round fails the request)."""
+    stream = io.BytesIO(body)
+    threads = limits.batch_threads
+    if output == "net":
+        items = net_stream(stream, rules, max_players=limits.max_players, threads=threads)
+    else:
+        items = full_stream(stream, rules, max_players=limits.max_players, threads=threads)
     parts: list[bytes] = []
     count = 0
-    for item in net_stream(io.BytesIO(body), rules, max_players=limits.max_players):
-        if isinstance(item, NetLines):
+    for item in items:
+        if isinstance(item, CoreLines):
             if count + item.rounds > limits.max_rounds:
                 raise ApiError(413, "too_many_rounds", f"more than {limits.max_rounds} rounds in one request")
             count += item.rounds
             parts.append(item.lines)
             continue
-        parts.append(_general_line(item, rules, limits, count, output="net").encode("utf-8"))
+        parts.append(_general_line(item, rules, limits, count, output=output).encode("utf-8"))
         count += 1
     if not count:
         raise ApiError(422, "no_rounds", "no rounds")
@@ -178,10 +185,8 @@ def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits, *, fast:
     receipt = query_flag(query, "receipt")
     if receipt and output == "net":
         raise ApiError(422, "bad_request", "receipt=true needs output=full: the net output has no receipt")
-    if output == "net" and fast:
-        return _net_lines(body, rules, limits)
-    if output == "full" and fast and not explain and not receipt:
-        return _full_batches(body, rules, limits)
+    if fast and not explain and not receipt:
+        return _core_lines(body, rules, limits, output)
     lines: list[str] = []
     for raw in stream_rounds(io.BytesIO(body), json_lines=True).records:
         lines.append(
@@ -190,55 +195,6 @@ def settle_lines(body: bytes, query: Mapping[str, str], limits: Limits, *, fast:
     if not lines:
         raise ApiError(422, "no_rounds", "no rounds")
     return Reply("".join(lines).encode("utf-8"), JSON_LINES)
-
-
-def _full_batches(body: bytes, rules: Rules | None, limits: Limits) -> Reply:
-    """The full output of a JSON Lines batch, settled and written by the core a few thousand rounds at a
-    time (``formats.full_lines``): the bytes and errors of the round-by-round loop of ``settle_lines``. A
-    round with ``dealt`` cards or too many players takes that loop's own path (``settled_line``)."""
-    lines = FullLines()
-    parts: list[str] = []
-    positions: dict[str, int] = {}
-    count = 0
-
-    def emit() -> None:
-        for item in lines.flush():
-            if isinstance(item, RoundError):
-                raise ApiError.from_round_error(item, positions[item.where] - 1) from None
-            parts.append(item)
-        positions.clear()
-
-    for raw in stream_rounds(io.BytesIO(body), json_lines=True).records:
-        if count >= limits.max_rounds:
-            emit()
-            raise ApiError(413, "too_many_rounds", f"more than {limits.max_rounds} rounds in one request")
-        count += 1
-        if raw.error is not None:
-            emit()
-            raise ApiError.from_round_error(
-                RoundError(raw.error, raw.where), raw.position - 1, 400, "malformed_json"
-            )
-        players = raw.data.get("players") if isinstance(raw.data, Mapping) else None
-        if (isinstance(players, list) and len(players) > limits.max_players) or split_dealt(raw.data)[1]:
-            emit()
-            try:
-                parts.append(settled_line(raw, rules, limits))
-            except RoundError as error:
-                raise ApiError.from_round_error(error, raw.position - 1) from None
-            continue
-        try:
-            rnd = check_record(raw, rules)
-        except RoundError as error:
-            emit()
-            raise ApiError.from_round_error(error, raw.position - 1) from None
-        lines.add(rnd, raw.where)
-        positions[raw.where] = raw.position
-        if len(lines) >= BATCH_ROUNDS:
-            emit()
-    emit()
-    if not parts:
-        raise ApiError(422, "no_rounds", "no rounds")
-    return Reply("".join(parts).encode("utf-8"), JSON_LINES)
 
 
 def settle_packed(body: bytes, query: Mapping[str, str], limits: Limits) -> Reply:

@@ -1,0 +1,104 @@
+"""JSON Lines read, settled and written by the core a chunk at a time: the reading that the net output
+(``formats.net_stream``) and the full output (``formats.full_stream``) share.
+
+The stream is read in chunks of whole lines (memory stays flat however long the stream), and each chunk goes
+to one call of the core (the GIL released), which reads every round it can take, settles it and writes its
+output. A round the core does not take (any bad round among them) is handed back, in its place, as the
+``RawRound`` the general reader gives for its line, and the caller settles it by its general path, which
+gives its answer or names its error.
+
+A stream is read with ``read1`` where it has one: a pipe then gives its lines as they come, so a writer
+that waits for each round's answer before sending the next one gets it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import IO
+
+import chinese_poker._jsontext as jsontext
+from chinese_poker.formats.records import RawRound, json_line_round
+
+__all__ = ["CHUNK_BYTES", "ChunkAnswer", "CoreLines", "core_stream"]
+
+#: How much of the stream is read at a time (then cut after its last line feed).
+CHUNK_BYTES = 4 * 1024 * 1024
+
+#: What the core answers for a chunk: its output, where each round's output ends (native unsigned 64-bit
+#: integers), and the rounds it left as (round index, 0-based line in the chunk, first byte, end byte).
+ChunkAnswer = tuple[bytes, bytes, list[tuple[int, int, int, int]]]
+
+
+@dataclass(frozen=True)
+class CoreLines:
+    """The output of ``rounds`` consecutive rounds the core settled, ready to write (UTF-8)."""
+
+    lines: bytes
+    rounds: int
+
+
+def _chunks(stream: IO[bytes], size: int, head: bytes) -> Iterator[tuple[int, bytes]]:
+    """``head`` then the stream, as chunks of whole lines (the last may lack its line feed), each with its
+    byte offset; a leading byte order mark is skipped (and counted in the offsets)."""
+    read = getattr(stream, "read1", stream.read)
+    block = head or read(size)
+    while block and len(block) < len(jsontext.BOM) and jsontext.BOM.startswith(block):
+        more = read(size)  # a pipe may give the byte order mark a byte at a time
+        if not more:
+            break
+        block += more
+    offset = 0
+    if block.startswith(jsontext.BOM):
+        block = block[len(jsontext.BOM) :] or read(size)
+        offset = len(jsontext.BOM)
+    carry = b""
+    while block:
+        data = carry + block if carry else block
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            carry = data
+        else:
+            yield offset, data[: cut + 1]
+            offset += cut + 1
+            carry = data[cut + 1 :]
+        block = read(size)
+    if carry:
+        yield offset, carry
+
+
+def core_stream(
+    stream: IO[bytes],
+    settle_chunk: Callable[[bytes, int], ChunkAnswer],
+    *,
+    chunk_bytes: int | None = None,
+    head: bytes = b"",
+) -> Iterator[CoreLines | RawRound]:
+    """The output of the JSON Lines ``stream`` (after ``head``, bytes already read from it), in input
+    order: ``CoreLines`` for runs of rounds the core settled, and each other round as its ``RawRound``.
+    ``settle_chunk(chunk, first_position)`` is the core's call for one chunk of whole lines whose first
+    round is the stream's round ``first_position`` (1-based); ``chunk_bytes``: how much is read at a time
+    (default ``CHUNK_BYTES``)."""
+    position = 1  # of the next round in the stream
+    line_number = 1  # of the next line
+    for offset, chunk in _chunks(stream, chunk_bytes or CHUNK_BYTES, head):
+        lines, end_bytes, left = settle_chunk(chunk, position)
+        ends = memoryview(end_bytes).cast("Q")
+        count = len(ends)
+        done = 0  # rounds of the chunk given out
+        written = 0  # bytes of `lines` given out
+        for index, line, begin, end in left:
+            if index > done:
+                upto = ends[index - 1]
+                yield CoreLines(lines[written:upto], index - done)
+                written = upto
+            yield json_line_round(position + index, line_number + line, offset + begin, chunk[begin:end])
+            done = index + 1
+        if count > done:
+            yield CoreLines(lines[written:], count - done)
+        position += count
+        line_number += chunk.count(b"\n")
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
