@@ -496,3 +496,40 @@ def test_a_byte_that_is_not_plain_anywhere_in_a_line(byte: str) -> None:
     assert report == general(data, KEY)
     assert report[0] == []
     assert statuses(data, KEY)[: len(lines)] == [1] + [0] * len(picks)
+
+
+def test_integers_past_int64_never_pass_for_the_settled_ones() -> None:
+    """The fast path reads integers of up to 18 digits itself and leaves longer ones to the scanner,
+    which bounds them: a net, units or stake off by 2**64 (the same number in 64-bit arithmetic that
+    wraps) or of 18 and 19 digits gives the general path's report, a mismatch or an error."""
+    rng = random.Random(71)
+    out = output_line(replay_line(73, "pagat", 4, rng), None)
+    lines = [json.dumps(out)]
+    fields: list[tuple[object, ...]] = [
+        ("receipt", "pairs", 0, "units"),
+        ("receipt", "pairs", 1, "stake"),
+        ("receipt", "net", 0),
+        ("pairs", 0, "units"),
+        ("net", 1),
+    ]
+    for path in fields:
+        settled = _get(out, path)
+        assert isinstance(settled, int)
+        for value in (
+            settled + 2**64,
+            settled - 2**64,
+            10**17 + 1,
+            10**18 - 1,
+            1 - 10**18,
+            10**18,
+            2**63 - 1,
+            -(2**63),
+        ):
+            line = copy.deepcopy(out)
+            set_path(line, path, value)
+            lines.append(json.dumps(line))
+    data = ("\n".join(lines) + "\n").encode("ascii")
+    report = fast(data, None)
+    assert report == general(data, None)
+    assert report[0] == []
+    assert all(found for found in report[1:])

@@ -202,7 +202,8 @@ class Reader : public json::Scanner {
     std::int64_t magnitude = 0;
     for (; q < stop() && q - first < 18 && json::is_digit(*q); ++q) magnitude = magnitude * 10 + (*q - '0');
     const auto count = q - first;
-    if (count == 0 || count == 18 || (count > 1 && *first == '0') || (q < stop() && word_byte(*q))) {
+    // A 19th digit is a word byte after the 18 read: the scanner reads that token.
+    if (count == 0 || (count > 1 && *first == '0') || (q < stop() && word_byte(*q))) {
       return json::Scanner::int64(value);
     }
     *value = first == p ? magnitude : -magnitude;
