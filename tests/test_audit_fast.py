@@ -8,6 +8,7 @@ import copy
 import io
 import json
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -445,3 +446,90 @@ def test_receipt_spellings_and_lies_agree(key: bytes | None) -> None:
     assert taken[escaped] == 0
     unchecked = [escaped] if key else [escaped, hmac_added]
     assert [k for k, found in enumerate(report) if not found] == [*range(passing), *unchecked, len(lines) - 1]
+
+
+def test_every_byte_of_the_players_and_pairs_changed() -> None:
+    """An output round's players and pairs are read by their shape first, the values most rounds hold
+    (no foul, natural, surrender or royalty; stake and multiplier 1) compared as bytes with the text
+    around them: each byte of them changed in turn (to a byte of JSON's punctuation, a digit or a
+    letter), taken out or doubled gives the general path's report. The round holds a foul and a
+    royalty, so that values other than the common ones are read there as well."""
+    rng = random.Random(53)
+    line = ""
+    while '"foul": true' not in line or not re.search(r'"royalty": [1-9]', line):
+        line = json.dumps(output_line(replay_line(rng.randrange(1000), "pagat-bonus", 2, rng), None))
+    start, end = line.index('"players": '), line.index(', "receipt": ')
+    lines = [line]
+    for at in range(start, end):
+        kind = at % 3
+        if kind == 0:
+            byte = _MUTATION_BYTES[at % len(_MUTATION_BYTES)]
+            byte = byte if byte != line[at] else "x"
+            lines.append(line[:at] + byte + line[at + 1 :])
+        elif kind == 1:
+            lines.append(line[:at] + line[at + 1 :])
+        else:
+            lines.append(line[:at] + line[at] + line[at:])
+    data = ("\n".join(lines) + "\n").encode("ascii")
+    report = fast(data, None)
+    assert report == general(data, None)
+    taken = statuses(data, None)[: len(lines)]
+    assert report[0] == []
+    assert taken[0] == 1
+    # Both kinds occur: changes caught, and changes of values the audit does not compare (passed).
+    assert any(found for found in report)
+    assert taken.count(1) > (end - start) // 4
+
+
+@pytest.mark.parametrize("byte", ["\x7f", "\t", "\x1f", "\u00c1", "\\\\", "\\u0041"])
+def test_a_byte_that_is_not_plain_anywhere_in_a_line(byte: str) -> None:
+    """The fast path takes only lines of printable ASCII without a backslash (checked many bytes at a
+    time): a byte outside them (DEL, a control byte, a non-ASCII letter, an escape) near the start, the
+    end or anywhere in the middle of a line leaves the line to the general path, which gives the report."""
+    rng = random.Random(61)
+    line = json.dumps(output_line(replay_line(67, "pagat", 4, rng), KEY))
+    letters = [k for k, c in enumerate(line) if c.isalpha()]
+    picks = letters[:40] + letters[-40:] + letters[40:-40:97]
+    lines = [line] + [line[:k] + byte + line[k + 1 :] for k in picks]
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    report = fast(data, KEY)
+    assert report == general(data, KEY)
+    assert report[0] == []
+    assert statuses(data, KEY)[: len(lines)] == [1] + [0] * len(picks)
+
+
+def test_integers_past_int64_never_pass_for_the_settled_ones() -> None:
+    """The fast path reads integers of up to 18 digits itself and leaves longer ones to the scanner,
+    which bounds them: a net, units or stake off by 2**64 (the same number in 64-bit arithmetic that
+    wraps) or of 18 and 19 digits gives the general path's report, a mismatch or an error."""
+    rng = random.Random(71)
+    out = output_line(replay_line(73, "pagat", 4, rng), None)
+    lines = [json.dumps(out)]
+    fields: list[tuple[object, ...]] = [
+        ("receipt", "pairs", 0, "units"),
+        ("receipt", "pairs", 1, "stake"),
+        ("receipt", "net", 0),
+        ("pairs", 0, "units"),
+        ("net", 1),
+    ]
+    for path in fields:
+        settled = _get(out, path)
+        assert isinstance(settled, int)
+        for value in (
+            settled + 2**64,
+            settled - 2**64,
+            10**17 + 1,
+            10**18 - 1,
+            1 - 10**18,
+            10**18,
+            2**63 - 1,
+            -(2**63),
+        ):
+            line = copy.deepcopy(out)
+            set_path(line, path, value)
+            lines.append(json.dumps(line))
+    data = ("\n".join(lines) + "\n").encode("ascii")
+    report = fast(data, None)
+    assert report == general(data, None)
+    assert report[0] == []
+    assert all(found for found in report[1:])

@@ -122,64 +122,88 @@ std::string plain_text(const std::string& text, const char* what) {
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
     if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
-      throw py::value_error(std::string("fair_audit_lines: ") + what + " must be printable ASCII without quotes");
+      throw py::value_error(std::string("FairAudit: ") + what + " must be printable ASCII without quotes");
     }
   }
   return text;
 }
 
-py::array_t<std::uint8_t> audit_lines_of(const py::bytes& text, const std::vector<std::string>& names,
-                                         const std::vector<RulesSpec>& specs, const std::vector<std::string>& digests,
-                                         const std::string& engine_name, const std::string& engine_version,
-                                         const std::string& receipt_format, const py::bytes& key, py::ssize_t begin,
-                                         py::ssize_t end) {
-  if (names.size() != specs.size() || names.size() != digests.size()) {
-    throw py::value_error("fair_audit_lines: names, specs and digests must be as long as each other");
-  }
-  AuditConfig config;
-  for (std::size_t k = 0; k < names.size(); ++k) {
-    check_rules(specs[k]);
-    if (specs[k].extra_suits != 0 || specs[k].jokers != 0 || specs[k].fantasyland != Fantasyland::kOff) {
-      throw py::value_error("fair_audit_lines: rules " + names[k] + " are not of one plain pack without fantasyland");
+// The audit's configuration, checked and built once for every block of a log (a block is a read of the
+// file: building the rules for each cost as much as auditing a few dozen lines).
+class FairAudit {
+ public:
+  FairAudit(const std::vector<std::string>& names, const std::vector<RulesSpec>& specs,
+            const std::vector<std::string>& digests, const std::string& engine_name, const std::string& engine_version,
+            const std::string& receipt_format, const py::bytes& key) {
+    if (names.size() != specs.size() || names.size() != digests.size()) {
+      throw py::value_error("FairAudit: names, specs and digests must be as long as each other");
     }
-    const std::string& digest = digests[k];
-    if (digest.size() != 64 || digest.find_first_not_of("0123456789abcdef") != std::string::npos) {
-      throw py::value_error("fair_audit_lines: a digest must be 64 lowercase hex digits");
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      check_rules(specs[k]);
+      if (specs[k].extra_suits != 0 || specs[k].jokers != 0 || specs[k].fantasyland != Fantasyland::kOff) {
+        throw py::value_error("FairAudit: rules " + names[k] + " are not of one plain pack without fantasyland");
+      }
+      const std::string& digest = digests[k];
+      if (digest.size() != 64 || digest.find_first_not_of("0123456789abcdef") != std::string::npos) {
+        throw py::value_error("FairAudit: a digest must be 64 lowercase hex digits");
+      }
+      config_.rules.push_back(AuditRules{plain_text(names[k], "a rules name"), specs[k], digest});
     }
-    config.rules.push_back(AuditRules{plain_text(names[k], "a rules name"), specs[k], digest});
+    config_.engine_name = plain_text(engine_name, "the engine's name");
+    config_.engine_version = plain_text(engine_version, "the engine's version");
+    config_.receipt_format = plain_text(receipt_format, "the receipt format");
+    config_.key = std::string(view(key));
   }
-  config.engine_name = plain_text(engine_name, "the engine's name");
-  config.engine_version = plain_text(engine_version, "the engine's version");
-  config.receipt_format = plain_text(receipt_format, "the receipt format");
-  config.key = std::string(view(key));
-  const std::string_view whole = view(text);
-  const auto size = static_cast<py::ssize_t>(whole.size());
-  if (end < 0) end = size;
-  if (begin < 0 || begin > end || end > size) {
-    throw py::value_error("fair_audit_lines: begin and end must be offsets in text, begin <= end");
+
+  py::array_t<std::uint8_t> lines(const py::bytes& text, py::ssize_t begin, py::ssize_t end) const {
+    const std::string_view whole = view(text);
+    const auto size = static_cast<py::ssize_t>(whole.size());
+    if (end < 0) end = size;
+    if (begin < 0 || begin > end || end > size) {
+      throw py::value_error("FairAudit: begin and end must be offsets in text, begin <= end");
+    }
+    const std::string_view body =
+        whole.substr(static_cast<std::size_t>(begin), static_cast<std::size_t>(end - begin));
+    std::vector<std::uint8_t> status;
+    {
+      py::gil_scoped_release release;
+      audit_lines(body, config_, &status);
+    }
+    py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(status.size()));
+    if (!status.empty()) std::memcpy(out.mutable_data(), status.data(), status.size());
+    return out;
   }
-  const std::string_view body = whole.substr(static_cast<std::size_t>(begin), static_cast<std::size_t>(end - begin));
-  std::vector<std::uint8_t> status;
-  {
-    py::gil_scoped_release release;
-    audit_lines(body, config, &status);
-  }
-  py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(status.size()));
-  if (!status.empty()) std::memcpy(out.mutable_data(), status.data(), status.size());
-  return out;
-}
+
+ private:
+  AuditConfig config_;
+};
 
 }  // namespace
 
 void register_fair(py::module_& m) {
-  m.def("fair_audit_lines", &audit_lines_of, py::arg("text"), py::arg("names"), py::arg("specs"),
-        py::arg("digests"), py::arg("engine_name"), py::arg("engine_version"), py::arg("receipt_format"),
-        py::arg("key"), py::arg("begin") = 0, py::arg("end") = -1,
-        "The audit's fast path over JSON Lines text (cpp/include/chinese_poker/audit_lines.hpp): one status\n"
-        "per line split at newlines, 1 every check matches, 2 blank, 0 for the general path; the rules\n"
-        "presets it takes by name, spec and digest; key: the receipts' HMAC key (empty: none); only\n"
-        "text[begin:end] is read (end -1: the end of text), so a block of a larger read needs no copy.\n"
-        "Releases the GIL.");
+  py::class_<FairAudit>(m, "FairAudit",
+                        "The audit's fast path over JSON Lines text (cpp/include/chinese_poker/audit_lines.hpp),\n"
+                        "configured once: the rules presets it takes by name, spec and digest, the engine and\n"
+                        "receipt format its receipts name, and key, the receipts' HMAC key (empty: none).")
+      .def(py::init<const std::vector<std::string>&, const std::vector<RulesSpec>&, const std::vector<std::string>&,
+                    const std::string&, const std::string&, const std::string&, const py::bytes&>(),
+           py::arg("names"), py::arg("specs"), py::arg("digests"), py::arg("engine_name"), py::arg("engine_version"),
+           py::arg("receipt_format"), py::arg("key"))
+      .def("lines", &FairAudit::lines, py::arg("text"), py::arg("begin") = 0, py::arg("end") = -1,
+           "One status per line of text[begin:end] split at newlines (end -1: the end of text, so that a block\n"
+           "of a larger read needs no copy): 1 every check matches, 2 blank, 0 for the general path. Releases\n"
+           "the GIL.");
+  m.def(
+      "fair_audit_lines",
+      [](const py::bytes& text, const std::vector<std::string>& names, const std::vector<RulesSpec>& specs,
+         const std::vector<std::string>& digests, const std::string& engine_name, const std::string& engine_version,
+         const std::string& receipt_format, const py::bytes& key, py::ssize_t begin, py::ssize_t end) {
+        return FairAudit(names, specs, digests, engine_name, engine_version, receipt_format, key).lines(text, begin, end);
+      },
+      py::arg("text"), py::arg("names"), py::arg("specs"), py::arg("digests"), py::arg("engine_name"),
+      py::arg("engine_version"), py::arg("receipt_format"), py::arg("key"), py::arg("begin") = 0, py::arg("end") = -1,
+      "FairAudit(names, specs, digests, engine_name, engine_version, receipt_format, key).lines(text, begin,\n"
+      "end): the statuses of one text's lines.");
   m.def("fair_deal_seats", &deal_seats, py::arg("server_seed"), py::arg("client_seeds"), py::arg("nonce"),
         py::arg("pack"), py::arg("players"), py::arg("most"),
         "chinese_poker.fair.deal's kernel for bytes seeds (16..64 bytes; a list or tuple of 1 to 16 of 1..64\n"

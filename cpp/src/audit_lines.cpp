@@ -3,12 +3,28 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "chinese_poker/card_text.hpp"
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/fair.hpp"
 #include "chinese_poker/settle.hpp"
 #include "json_scan.hpp"
+
+// On x86-64 with GCC or Clang (SSE2 is part of the architecture), the holes of a shape are found 16 bytes
+// at a time: a quote, or the end of a run of digits, by one comparison of a vector and a count of zeros.
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#define CP_AUDIT_SSE2 1
+#include <emmintrin.h>
+#endif
+
+// A function inlined where it is called, so that each of its branches in a shape's unrolled parts has
+// its own history (each hole there sees one kind of value, line after line).
+#if defined(__GNUC__) || defined(__clang__)
+#define CP_AUDIT_INLINE inline __attribute__((always_inline))
+#else
+#define CP_AUDIT_INLINE inline
+#endif
 
 namespace chinese_poker {
 
@@ -51,6 +67,67 @@ bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
 }
 
 
+// Whether the `N` bytes at `a` and `b` are the same, N known when compiling: a few words compared without a
+// branch between them (the runs of a shape, whose lengths are constants).
+template <std::size_t N>
+CP_AUDIT_INLINE bool same_run(const char* a, const char* b) noexcept {
+  if constexpr (N == 0) {
+    return true;
+  } else if constexpr (N < 4) {
+    bool same = true;
+    for (std::size_t k = 0; k < N; ++k) same &= a[k] == b[k];
+    return same;
+  } else if constexpr (N < 8) {
+    std::uint32_t u = 0, v = 0, w = 0, z = 0;
+    std::memcpy(&u, a, 4);
+    std::memcpy(&v, b, 4);
+    std::memcpy(&w, a + N - 4, 4);
+    std::memcpy(&z, b + N - 4, 4);
+    return ((u ^ v) | (w ^ z)) == 0;
+  } else {
+    std::uint64_t differ = 0;
+    for (std::size_t k = 0; k + 8 <= N; k += 8) {
+      std::uint64_t x = 0, y = 0;
+      std::memcpy(&x, a + k, 8);
+      std::memcpy(&y, b + k, 8);
+      differ |= x ^ y;
+    }
+    if constexpr (N % 8 != 0) {  // the last 8 bytes, overlapping the words before
+      std::uint64_t x = 0, y = 0;
+      std::memcpy(&x, a + N - 8, 8);
+      std::memcpy(&y, b + N - 8, 8);
+      differ |= x ^ y;
+    }
+    return differ == 0;
+  }
+}
+
+#ifdef CP_AUDIT_SSE2
+// Bit k set: byte k of the 16 at `p` is a quote.
+CP_AUDIT_INLINE unsigned quote_bytes(const char* p) noexcept {
+  const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'))));
+}
+// Bit k set: byte k of the 16 at `p` is a decimal digit (its distance from '0', unsigned, at most 9).
+CP_AUDIT_INLINE unsigned digit_bytes(const char* p) noexcept {
+  const __m128i from_zero = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8('0'));
+  const __m128i small = _mm_min_epu8(from_zero, _mm_set1_epi8(9));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(small, from_zero)));
+}
+#endif
+
+// json::is_word as a table: one load where the scanner's test is a chain of comparisons (it runs after
+// every number and literal).
+struct WordBytes {
+  bool word[256] = {};
+  constexpr WordBytes() {
+    for (int c = 0; c < 256; ++c) word[c] = json::is_word(static_cast<char>(c));
+  }
+};
+constexpr WordBytes kWordBytes{};
+
+CP_AUDIT_INLINE bool word_byte(char c) noexcept { return kWordBytes.word[static_cast<unsigned char>(c)]; }
+
 class Reader : public json::Scanner {
  public:
   using json::Scanner::Scanner;
@@ -89,7 +166,8 @@ class Reader : public json::Scanner {
   // into *integer). A value that matches a shape is one skip_value takes, at the depths it gives its
   // parts: `depth` is that of the shape's value. Taken: true, the position after it; else false, the
   // position unchanged (the caller then reads the value as skip_value would).
-  bool shaped(const Shape& shape, int depth, std::int64_t* integer) noexcept;
+  template <const Shape& kShape>
+  bool shaped(int depth, std::int64_t* integer) noexcept;
 
   // The bytes of `run` exactly where the reader stands (no white space first): taken, true.
   bool run(std::string_view bytes) noexcept {
@@ -97,6 +175,39 @@ class Reader : public json::Scanner {
       return false;
     }
     move_to(here() + bytes.size());
+    return true;
+  }
+  // The `N` bytes at `bytes` exactly where the reader stands: taken, true.
+  template <std::size_t N>
+  CP_AUDIT_INLINE bool run_of(const char* bytes) noexcept {
+    if (static_cast<std::size_t>(stop() - here()) < N || !same_run<N>(here(), bytes)) return false;
+    move_to(here() + N);
+    return true;
+  }
+  // The same for a run known when compiling (a string literal): its bytes compared in a few words.
+  template <std::size_t N>
+  CP_AUDIT_INLINE bool run(const char (&bytes)[N]) noexcept {
+    constexpr std::size_t size = N - 1;
+    if (static_cast<std::size_t>(stop() - here()) < size || !same_run<size>(here(), bytes)) return false;
+    move_to(here() + size);
+    return true;
+  }
+
+  // json::Scanner::int64, its common case inline: an integer of at most 18 digits (which no int64
+  // bound limits) read here, any other token left to the scanner's reading.
+  bool int64(std::int64_t* value) noexcept {
+    const char* p = spaces(here());
+    const char* first = p < stop() && *p == '-' ? p + 1 : p;
+    const char* q = first;
+    std::int64_t magnitude = 0;
+    for (; q < stop() && q - first < 18 && json::is_digit(*q); ++q) magnitude = magnitude * 10 + (*q - '0');
+    const auto count = q - first;
+    // A 19th digit is a word byte after the 18 read: the scanner reads that token.
+    if (count == 0 || (count > 1 && *first == '0') || (q < stop() && word_byte(*q))) {
+      return json::Scanner::int64(value);
+    }
+    *value = first == p ? magnitude : -magnitude;
+    move_to(q);
     return true;
   }
 
@@ -126,13 +237,14 @@ class Reader : public json::Scanner {
   }
 
   // A value passed over as skip_value does; in a list, each item tried as `shape` first.
-  bool skip_list_of(const Shape& shape) noexcept {
+  template <const Shape& kShape>
+  bool skip_list_of() noexcept {
     constexpr int depth = 0;
     if (!peek('[')) return skip_value();
     take('[');
     if (take(']')) return true;
     do {
-      if (!shaped(shape, depth + 1, nullptr)) {
+      if (!shaped<kShape>(depth + 1, nullptr)) {
         const char* p = value(here(), depth + 1);
         if (p == nullptr) return false;
         move_to(p);
@@ -142,6 +254,15 @@ class Reader : public json::Scanner {
   }
 
  private:
+  // Part `kPart` of `kShape` at `p` (its run, unless run_taken says the part before took it, then its
+  // hole): taken, true, `p` moved past it (Reader::shaped).
+  template <const Shape& kShape, int kPart>
+  bool shape_part(const char*& p, bool& run_taken, int depth, std::int64_t* integer) const noexcept;
+  // Every part of `kShape` from `p`: the end of the last, or nullptr.
+  template <const Shape& kShape, int... kParts>
+  const char* shape_parts(const char* p, int depth, std::int64_t* integer,
+                          std::integer_sequence<int, kParts...>) const noexcept;
+
   const char* here() const noexcept { return text().data() + pos(); }
   const char* stop() const noexcept { return text().data() + end(); }
   void move_to(const char* p) noexcept {
@@ -152,12 +273,26 @@ class Reader : public json::Scanner {
     while (p < stop() && *p == ' ') ++p;
     return p;
   }
-  const char* digits(const char* p) const noexcept {
+  CP_AUDIT_INLINE const char* digits(const char* p) const noexcept {
     while (p < stop() && json::is_digit(*p)) ++p;
     return p;
   }
   // The closing quote of a string whose bytes start at `p`, or nullptr.
-  const char* closing_quote(const char* p) const noexcept {
+  CP_AUDIT_INLINE const char* closing_quote(const char* p) const noexcept {
+#ifdef CP_AUDIT_SSE2
+    // The first 64 bytes in one step (most strings of a line are shorter): the number of steps, which
+    // varies from string to string, would be a branch mispredicted about once a string.
+    if (stop() - p >= 64) {
+      const std::uint64_t quotes = quote_bytes(p) | std::uint64_t{quote_bytes(p + 16)} << 16 |
+                                   std::uint64_t{quote_bytes(p + 32)} << 32 | std::uint64_t{quote_bytes(p + 48)} << 48;
+      if (quotes != 0) return p + __builtin_ctzll(quotes);
+      p += 64;
+    }
+    for (; stop() - p >= 16; p += 16) {
+      const unsigned quotes = quote_bytes(p);
+      if (quotes != 0) return p + __builtin_ctz(quotes);
+    }
+#else
     // Passed over eight bytes at a time while none is a quote (a word holds a zero byte exactly when
     // the test below is nonzero, whatever the byte order), then byte by byte to the quote.
     constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
@@ -168,18 +303,29 @@ class Reader : public json::Scanner {
       word ^= kQuotes;
       if (((word - kOnes) & ~word & kHighs) != 0) break;
     }
+#endif
     while (p < stop() && *p != '"') ++p;
     return p < stop() ? p : nullptr;
   }
-  const char* literal(const char* p, std::string_view word) const noexcept {
+  // The end of the run of digits at `p`.
+  CP_AUDIT_INLINE const char* digits_fast(const char* p) const noexcept {
+#ifdef CP_AUDIT_SSE2
+    if (stop() - p >= 16) {
+      const unsigned others = ~digit_bytes(p) & 0xFFFFu;
+      if (others != 0) return p + __builtin_ctz(others);
+    }
+#endif
+    return digits(p);
+  }
+  CP_AUDIT_INLINE const char* literal(const char* p, std::string_view word) const noexcept {
     if (static_cast<std::size_t>(stop() - p) < word.size() || !same_bytes(p, word.data(), word.size())) {
       return nullptr;
     }
     p += word.size();
-    return p < stop() && json::is_word(*p) ? nullptr : p;
+    return p < stop() && word_byte(*p) ? nullptr : p;
   }
   // true, false or null, told apart by the first byte (which the caller has seen is t, f or n).
-  const char* keyword_end(const char* p) const noexcept {
+  CP_AUDIT_INLINE const char* keyword_end(const char* p) const noexcept {
     return literal(p, *p == 't' ? std::string_view("true") : *p == 'f' ? std::string_view("false") : "null");
   }
   // json::Scanner::number(false, ...).
@@ -201,11 +347,11 @@ class Reader : public json::Scanner {
       p = digits(p);
       if (p == at || p - at > 4) return nullptr;
     }
-    return p < stop() && json::is_word(*p) ? nullptr : p;
+    return p < stop() && word_byte(*p) ? nullptr : p;
   }
   // The end of the string, integer or literal that starts right at `p`, as value() finds it; nullptr for
   // every other value (and white space first), which value() then reads. Inline, for the holes of a shape.
-  const char* scalar(const char* p) const noexcept {
+  CP_AUDIT_INLINE const char* scalar(const char* p) const noexcept {
     if (p == stop()) return nullptr;
     switch (*p) {
       case '"': {
@@ -218,9 +364,9 @@ class Reader : public json::Scanner {
         return keyword_end(p);
       default: {
         const char* first = p < stop() && *p == '-' ? p + 1 : p;
-        const char* q = digits(first);
+        const char* q = digits_fast(first);
         const auto count = q - first;
-        if (count == 0 || count > 18 || (count > 1 && *first == '0') || (q < stop() && json::is_word(*q))) {
+        if (count == 0 || count > 18 || (count > 1 && *first == '0') || (q < stop() && word_byte(*q))) {
           return nullptr;
         }
         return q;
@@ -282,10 +428,27 @@ class Reader : public json::Scanner {
 // Printable ASCII and no backslash: the lines this reader takes at all (the trailing CRs of a CRLF file
 // are taken off first, as the general reader takes them off).
 bool plain_line(std::string_view line) noexcept {
+  const char* p = line.data();
+  const char* const stop = p + line.size();
+#ifdef CP_AUDIT_SSE2
+  // Per byte, its distance above 0x20 (wrapping below it) kept as the greatest seen, and whether it is a
+  // backslash: a line is plain when the greatest is at most 0x5E and no backslash was seen. Two vectors
+  // a step, so that each step's work does not wait on the one before.
+  const __m128i space = _mm_set1_epi8(0x20), backslash = _mm_set1_epi8('\\');
+  __m128i most = _mm_setzero_si128(), slashes = _mm_setzero_si128();
+  for (; stop - p >= 32; p += 32) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+    most = _mm_max_epu8(most, _mm_max_epu8(_mm_sub_epi8(a, space), _mm_sub_epi8(b, space)));
+    slashes = _mm_or_si128(slashes, _mm_or_si128(_mm_cmpeq_epi8(a, backslash), _mm_cmpeq_epi8(b, backslash)));
+  }
+  const __m128i over = _mm_cmpeq_epi8(_mm_max_epu8(most, _mm_set1_epi8(0x5E)), _mm_set1_epi8(0x5E));
+  if (_mm_movemask_epi8(over) != 0xFFFF || _mm_movemask_epi8(slashes) != 0) return false;
+#endif
   // One byte of flags (c - 0x20 wraps below 0x20), so that the loop runs on whole vectors of bytes.
   std::uint8_t bad = 0;
-  for (const char ch : line) {
-    const auto c = static_cast<std::uint8_t>(ch);
+  for (; p < stop; ++p) {
+    const auto c = static_cast<std::uint8_t>(*p);
     const auto printable = static_cast<std::uint8_t>(c - 0x20);
     bad = static_cast<std::uint8_t>(bad | (printable > 0x5E) | (c == '\\'));
   }
@@ -316,7 +479,32 @@ bool same_digest(std::string_view given, const fair::Digest& digest) noexcept {
 
 // ----- output rounds: the receipt -------------------------------------------------------------------
 
-constexpr const char* kDecidedBy[] = {"natural", "surrender", "foul", "rows", "false_declaration", "not_played"};
+constexpr std::string_view kDecidedBy[] = {"natural",           "surrender", "foul", "rows",
+                                           "false_declaration", "not_played"};
+constexpr int kRowsDecide = 3;  // kDecidedBy[3]: "rows"
+
+// A receipt's pair as score --receipts writes the k-th of the settlement's order (0, 1), (0, 2), ...,
+// (1, 2), ... decided by rows at stake 1, up to its units: `{"i": I, "j": J, "decided_by": "rows",
+// "stake": 1, "units": ` (every seat one digit).
+struct PairHeads {
+  static constexpr std::string_view kHead = R"({"i": 0, "j": 0, "decided_by": "rows", "stake": 1, "units": )";
+  char bytes[kMaxPairs][kHead.size()] = {};
+  std::int64_t i[kMaxPairs] = {}, j[kMaxPairs] = {};
+  constexpr PairHeads() {
+    int k = 0;
+    for (int a = 0; a < kMaxPlayers; ++a) {
+      for (int b = a + 1; b < kMaxPlayers; ++b, ++k) {
+        for (std::size_t n = 0; n < kHead.size(); ++n) bytes[k][n] = kHead[n];
+        bytes[k][6] = static_cast<char>('0' + a);
+        bytes[k][14] = static_cast<char>('0' + b);
+        i[k] = a;
+        j[k] = b;
+      }
+    }
+  }
+};
+constexpr PairHeads kPairHeads{};
+static_assert(kMaxPlayers <= 10 && PairHeads::kHead[6] == '0' && PairHeads::kHead[14] == '0');
 
 struct Receipt {
   int players = 0;
@@ -419,6 +607,7 @@ bool read_receipt_pairs(Reader& line, Receipt* out) noexcept {
 }
 
 bool read_receipt(Reader& line, Receipt* out) noexcept {
+  *out = Receipt{};
   if (!line.take('{')) return false;
   unsigned seen = 0;
   int declared = 0, surrendered = 0;
@@ -486,7 +675,7 @@ bool read_receipt(Reader& line, Receipt* out) noexcept {
 // of any other spelling is left to read_receipt (`line` is then where it was).
 bool spelled_receipt(Reader& line, std::string_view head, const AuditConfig& config, Receipt* out) noexcept {
   Reader at = line;
-  Receipt r;
+  Receipt& r = *out;  // written as it is read (read_receipt starts afresh when this gives up)
   std::int64_t players = 0;
   if (!at.peek('{') || !at.run(head) || !at.string(&r.digest) || !at.run(", \"players\": ") || !at.int64(&players) ||
       players < kMinPlayers || players > kMaxPlayers || !at.run(", \"hands\": [")) {
@@ -497,11 +686,15 @@ bool spelled_receipt(Reader& line, std::string_view head, const AuditConfig& con
     if ((p > 0 && !at.run(", ")) || !at.code_row(kHand, r.cards + p * kHand)) return false;
   }
   r.seats = r.players;
-  for (const std::string_view list : {std::string_view("], \"declared\": ["), std::string_view("], \"surrendered\": [")}) {
-    if (!at.run(list)) return false;
+  // Every seat's flag false, in the declared and surrendered lists.
+  const auto all_false_run = [&at, &r]() noexcept {
     for (int p = 0; p < r.players; ++p) {
-      if (!at.run(p > 0 ? ", false" : "false")) return false;
+      if (!(p > 0 ? at.run(", false") : at.run("false"))) return false;
     }
+    return true;
+  };
+  if (!at.run("], \"declared\": [") || !all_false_run() || !at.run("], \"surrendered\": [") || !all_false_run()) {
+    return false;
   }
   if (!at.run("], \"banker\": null, \"bets\": null, \"net\": ") ||
       !json::int64_list(at, r.net, kMaxPlayers, &r.net_count) || !at.run(", \"pairs\": [")) {
@@ -510,7 +703,18 @@ bool spelled_receipt(Reader& line, std::string_view head, const AuditConfig& con
   r.pair_count = 0;
   do {
     if (r.pair_count == kMaxPairs) return false;
-    Receipt::Pair& pair = r.pairs[r.pair_count++];
+    const int k = r.pair_count++;
+    Receipt::Pair& pair = r.pairs[k];
+    // Most pairs are the k-th of the settlement's order, decided by rows at stake 1: all but the units
+    // compared as one run.
+    if (at.run_of<sizeof kPairHeads.bytes[0]>(kPairHeads.bytes[k])) {
+      pair.i = kPairHeads.i[k];
+      pair.j = kPairHeads.j[k];
+      pair.decided_by = kDecidedBy[kRowsDecide];
+      pair.stake = 1;
+      if (!at.int64(&pair.units) || !at.run("}")) return false;
+      continue;
+    }
     if (!at.run("{\"i\": ") || !at.int64(&pair.i) || !at.run(", \"j\": ") || !at.int64(&pair.j) ||
         !at.run(", \"decided_by\": ") || !at.string(&pair.decided_by) || !at.run(", \"stake\": ") ||
         !at.int64(&pair.stake) || !at.run(", \"units\": ") || !at.int64(&pair.units) || !at.run("}")) {
@@ -526,13 +730,24 @@ bool spelled_receipt(Reader& line, std::string_view head, const AuditConfig& con
   r.format = config.receipt_format;
   r.engine_name = config.engine_name;
   r.engine_version = config.engine_version;
-  *out = r;
   line = at;
   return true;
 }
 
 // The canonical encoding of the receipt body the settlement gives (chinese_poker.receipts): compact
 // JSON with sorted keys. Every string in it needs no escape (the config's are checked when it is made).
+// The digits of 0..99, each in two bytes: "00" (the second byte not part of it), ..., "90", "10", ..., "99".
+struct SmallNumbers {
+  char digits[100][2] = {};
+  constexpr SmallNumbers() {
+    for (int n = 0; n < 100; ++n) {
+      digits[n][0] = static_cast<char>('0' + (n < 10 ? n : n / 10));
+      digits[n][1] = static_cast<char>(n < 10 ? '0' : '0' + n % 10);
+    }
+  }
+};
+constexpr SmallNumbers kSmallNumbers{};
+
 class Canonical {
  public:
   explicit Canonical(char* buffer) noexcept : start_(buffer), at_(buffer) {}
@@ -545,7 +760,19 @@ class Canonical {
     text(s);
     *at_++ = '"';
   }
-  void number(std::int64_t value) noexcept { at_ = std::to_chars(at_, at_ + 24, value).ptr; }
+  // Most numbers of a body are card codes and small amounts: those of one or two digits are written
+  // from a table, two bytes at once (the second overwritten by what follows a one-digit number).
+  void number(std::int64_t value) noexcept {
+    const std::int64_t magnitude = value < 0 ? -value : value;
+    if (value > std::numeric_limits<std::int64_t>::min() && magnitude < 100) {
+      *at_ = '-';
+      at_ += value < 0 ? 1 : 0;
+      std::memcpy(at_, kSmallNumbers.digits[magnitude], 2);
+      at_ += magnitude < 10 ? 1 : 2;
+      return;
+    }
+    at_ = std::to_chars(at_, at_ + 24, value).ptr;
+  }
   std::size_t size() const noexcept { return static_cast<std::size_t>(at_ - start_); }
 
  private:
@@ -637,55 +864,94 @@ bool rows_ascending(const std::uint8_t* hand) noexcept {
 }
 
 // A JSON text with holes: runs of bytes to match as they stand, each followed by a hole, a value
-// ('*' in the text) or an integer ('='), and the depth of the hole below the text's value. The text puts
-// ", " and ": " between tokens and no '*', '=' or bracket inside its strings, so that what matches it is
-// a value json::Scanner::skip_value takes.
+// ('*' in the text) or an integer ('='), and the depth of the hole below the text's value. A value most
+// lines hold may be written in the hole, between '<' and '>': it is then compared as bytes together with
+// the run after it (one comparison, and the position after it known without reading the value), and the
+// hole read as '*' only when they differ. The text puts ", " and ": " between tokens, no '*', '=', '<',
+// '>' or bracket inside its strings and only scalars between '<' and '>', so that what matches it is a
+// value json::Scanner::skip_value takes.
 struct Shape {
   struct Part {
-    std::size_t begin = 0, length = 0;  // the run: text[begin, begin + length)
+    std::size_t begin = 0, length = 0;  // the run: bytes[begin, begin + length)
     char hole = '\0';                   // '*', '=', or '\0' after the last run
+    std::size_t common = 0;             // the length of the hole's common value, right after the run
     int depth = 0;
   };
-  static constexpr int kMostParts = 48;  // a shape of more parts does not compile (constexpr)
-  std::string_view text;
+  static constexpr int kMostParts = 48;        // a shape of more parts does not compile (constexpr)
+  static constexpr std::size_t kMostBytes = 640;
+  char bytes[kMostBytes] = {};  // the runs, each followed by its hole's common value (if any)
   Part parts[kMostParts] = {};
   int count = 0;
 
-  explicit constexpr Shape(std::string_view shape) : text(shape) {
-    std::size_t begin = 0;
+  explicit constexpr Shape(std::string_view shape) {
+    std::size_t begin = 0, size = 0;
     int depth = 0;
     for (std::size_t k = 0; k <= shape.size(); ++k) {
       const char c = k < shape.size() ? shape[k] : '\0';
       if (c == '{' || c == '[') ++depth;
       if (c == '}' || c == ']') --depth;
-      if (c == '*' || c == '=' || c == '\0') {
-        parts[count] = Part{begin, k - begin, c, depth};
+      if (c == '<') {
+        parts[count] = Part{begin, size - begin, '*', 0, depth};
+        while (shape[++k] != '>') bytes[size++] = shape[k];
+        parts[count].common = size - begin - parts[count].length;
         ++count;
-        begin = k + 1;
+        begin = size;
+      } else if (c == '*' || c == '=' || c == '\0') {
+        parts[count] = Part{begin, size - begin, c, 0, depth};
+        ++count;
+        begin = size;
+      } else {
+        bytes[size++] = c;
       }
     }
   }
 };
 
-bool Reader::shaped(const Shape& shape, int depth, std::int64_t* integer) noexcept {
-  if (depth > json::kMaxDepth) return false;
-  const char* p = spaces(here());
-  for (int k = 0; k < shape.count; ++k) {
-    const Shape::Part& part = shape.parts[k];
-    if (static_cast<std::size_t>(stop() - p) < part.length || !same_bytes(p, shape.text.data() + part.begin, part.length)) {
+template <const Shape& kShape, int kPart>
+CP_AUDIT_INLINE bool Reader::shape_part(const char*& p, bool& run_taken, int depth,
+                                         std::int64_t* integer) const noexcept {
+  constexpr Shape::Part part = kShape.parts[kPart];
+  if (!run_taken) {
+    if (static_cast<std::size_t>(stop() - p) < part.length || !same_run<part.length>(p, kShape.bytes + part.begin)) {
       return false;
     }
     p += part.length;
-    if (part.hole == '*') {
-      const char* q = depth + part.depth <= json::kMaxDepth ? scalar(p) : nullptr;
-      p = q != nullptr ? q : value(p, depth + part.depth);
-      if (p == nullptr) return false;
-    } else if (part.hole == '=') {
-      Reader number(text(), static_cast<std::size_t>(p - text().data()), end());
-      if (integer == nullptr || !number.int64(integer)) return false;
-      p = number.here();
-    }
   }
+  run_taken = false;
+  if constexpr (part.hole == '*') {
+    if constexpr (part.common > 0) {
+      // The common value and the next run, as bytes: the value is then exactly those bytes (the run
+      // starts with a byte that ends a token).
+      constexpr std::size_t both = part.common + kShape.parts[kPart + 1].length;
+      if (static_cast<std::size_t>(stop() - p) >= both && same_run<both>(p, kShape.bytes + part.begin + part.length)) {
+        p += both;
+        run_taken = true;
+        return true;
+      }
+    }
+    const char* q = depth + part.depth <= json::kMaxDepth ? scalar(p) : nullptr;
+    p = q != nullptr ? q : value(p, depth + part.depth);
+    return p != nullptr;
+  } else if constexpr (part.hole == '=') {
+    Reader number(text(), static_cast<std::size_t>(p - text().data()), end());
+    if (integer == nullptr || !number.int64(integer)) return false;
+    p = number.here();
+  }
+  return true;
+}
+
+template <const Shape& kShape, int... kParts>
+const char* Reader::shape_parts(const char* p, int depth, std::int64_t* integer,
+                                std::integer_sequence<int, kParts...>) const noexcept {
+  bool run_taken = false;
+  return (shape_part<kShape, kParts>(p, run_taken, depth, integer) && ...) ? p : nullptr;
+}
+
+template <const Shape& kShape>
+bool Reader::shaped(int depth, std::int64_t* integer) noexcept {
+  if (depth > json::kMaxDepth) return false;
+  const char* p = shape_parts<kShape>(spaces(here()), depth, integer, std::make_integer_sequence<int, kShape.count>{});
+  if (p == nullptr) return false;
   move_to(p);
   return true;
 }
@@ -693,16 +959,19 @@ bool Reader::shaped(const Shape& shape, int depth, std::int64_t* integer) noexce
 // The spelling of an output round's players and pairs as `chinese-poker score` writes them (Python's
 // json.dumps of formats.output.settlement_dict): read by their shape first, each key compared as a run of
 // bytes. A value of any other spelling, key order or set of keys is read key by key.
+// The common values are those of a round without fouls, naturals, surrenders, royalties or stakes.
 constexpr Shape kPlayerShape{
-    R"({"name": *, "index": *, "net": *, "foul": *, "natural": *, "surrendered": *, "home_run": *, "rows": )"
-    R"({"front": {"cards": *, "strength": *, "category": *, "text": *, "royalty": *}, )"
-    R"("middle": {"cards": *, "strength": *, "category": *, "text": *, "royalty": *}, )"
-    R"("back": {"cards": *, "strength": *, "category": *, "text": *, "royalty": *}}})"};
+    R"({"name": *, "index": *, "net": *, "foul": <false>, "natural": <null>, "surrendered": <false>, )"
+    R"("home_run": <false>, "rows": )"
+    R"({"front": {"cards": *, "strength": *, "category": *, "text": *, "royalty": <0>}, )"
+    R"("middle": {"cards": *, "strength": *, "category": *, "text": *, "royalty": <0>}, )"
+    R"("back": {"cards": *, "strength": *, "category": *, "text": *, "royalty": <0>}}})"};
 constexpr Shape kPairShape{
-    R"({"i": *, "j": *, "decided_by": *, "rows": [*, *, *], "foul": [*, *], "natural": [*, *], )"
-    R"("royalties": [[*, *, *], [*, *, *]], "surrendered": [*, *], )"
-    R"("natural_units": *, "surrender_units": *, "row_units": *, "royalty_units": *, "overall_units": *, )"
-    R"("scoop": *, "scoop_bonus_units": *, "multiplier": *, "subtotal": *, "stake": *, "home_run": *, "units": =})"};
+    R"({"i": *, "j": *, "decided_by": <"rows">, "rows": [*, *, *], "foul": [<false>, <false>], )"
+    R"("natural": [<null>, <null>], "royalties": [[<0>, <0>, <0>], [<0>, <0>, <0>]], )"
+    R"("surrendered": [<false>, <false>], "natural_units": <0>, "surrender_units": <0>, "row_units": *, )"
+    R"("royalty_units": <0>, "overall_units": <0>, "scoop": <0>, "scoop_bonus_units": <0>, "multiplier": <1>, )"
+    R"("subtotal": *, "stake": <1>, "home_run": <1>, "units": =})"};
 
 // The pairs' "units" of an output round: each pair an object whose "units" is an integer.
 bool output_units(Reader& line, std::int64_t* units, int* count) noexcept {
@@ -712,7 +981,7 @@ bool output_units(Reader& line, std::int64_t* units, int* count) noexcept {
   do {
     if (*count == kMaxPairs) return false;
     // Each member's value is passed over at depth 0, as skip_value() below does.
-    if (line.shaped(kPairShape, -1, units + *count)) {
+    if (line.shaped<kPairShape>(-1, units + *count)) {
       ++*count;
       continue;
     }
@@ -866,12 +1135,15 @@ bool hex_bytes(Reader& line, std::size_t least, std::size_t most, std::uint8_t* 
   return true;
 }
 
+// The byte arrays are left unset until read_deal writes them, and only what it wrote (up to their
+// sizes) is read: zeroing their kilobyte for every line, most of which have no deal, cost about 1 % of
+// an output round's time.
 struct Deal {
   std::string_view commitment;
-  std::uint8_t server[64] = {};
+  std::uint8_t server[64];
   std::size_t server_size = 0;
   // DOMAIN || u8(k) || (u8(len) || seed) for each client seed.
-  std::uint8_t prefix[kDomain.size() + 1 + kMaxClientSeeds * 65] = {};
+  std::uint8_t prefix[kDomain.size() + 1 + kMaxClientSeeds * 65];
   std::size_t prefix_size = 0;
   std::uint64_t nonce = 0;
 };
@@ -976,13 +1248,15 @@ bool read_top(Reader& line, const AuditConfig& config, std::string_view receipt_
     } else if (key == "players") {
       // Read as a compact replay's players when they are of that shape, else only checked as JSON (an
       // output round's players are not read by the audit).
+      // An output round's "engine" comes first as score writes it: its players are then not tried as a
+      // replay's.
       ok = once(&top->has_players);
       Reader copy = line;
-      if (ok && read_players(copy, top->cards, &top->players)) {
+      if (ok && !top->engine && read_players(copy, top->cards, &top->players)) {
         line = copy;
         top->players_read = true;
       } else if (ok) {
-        ok = line.skip_list_of(kPlayerShape);
+        ok = line.skip_list_of<kPlayerShape>();
       }
     } else if (key == "deal") {
       ok = once(&top->has_deal) && read_deal(line, &top->deal);

@@ -291,6 +291,19 @@ def settle_net_lines(
     body: bytes, rules: RulesSpec, max_rounds: int, max_players: int, threads: int = 1
 ) -> tuple[bytes, bool] | None: ...
 
+class FairAudit:
+    def __init__(
+        self,
+        names: Sequence[str],
+        specs: Sequence[RulesSpec],
+        digests: Sequence[str],
+        engine_name: str,
+        engine_version: str,
+        receipt_format: str,
+        key: bytes,
+    ) -> None: ...
+    def lines(self, text: bytes, begin: int = 0, end: int = -1) -> npt.NDArray[np.uint8]: ...
+
 class NetChunkWriter:
     def __init__(
         self,

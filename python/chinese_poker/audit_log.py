@@ -58,6 +58,15 @@ def _fast_rules() -> tuple[list[str], list[_core.RulesSpec], list[str]]:
     return names, specs, digests
 
 
+@lru_cache(maxsize=4)
+def _fast_audit(key: bytes) -> _core.FairAudit:
+    """The core's fast path, configured with the presets it takes and the receipts' key (b"": none)."""
+    names, specs, digests = _fast_rules()
+    return _core.FairAudit(
+        names, specs, digests, str(ENGINE["name"]), str(ENGINE["version"]), RECEIPT_FORMAT, key
+    )
+
+
 def audit_log(
     stream: IO[bytes], key: bytes | None = None, *, json_lines: bool | None = None
 ) -> Iterator[AuditResult]:
@@ -90,12 +99,11 @@ def _audit_json_lines(
 ) -> Iterator[AuditResult]:
     """The rounds of JSON Lines: the ``head`` lines already read (numbered), then the rest of ``stream``
     read a block of whole lines at a time."""
-    names, specs, digests = _fast_rules()
-    config = (names, specs, digests, str(ENGINE["name"]), str(ENGINE["version"]), RECEIPT_FORMAT, key or b"")
+    fast = _fast_audit(key or b"")
     position = 0
     number = head[0][0] if head else 1  # of the block's first line
     for block_offset, text, begin, end in _line_blocks(head, stream):
-        status = _core.fair_audit_lines(text, *config, begin, end)
+        status = fast.lines(text, begin, end)
         if text[end - 1 : end] == b"\n":  # the empty line after the last newline is not a line of the file
             status = status[:-1]
         if not (status == _GENERAL).any():
