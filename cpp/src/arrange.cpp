@@ -346,6 +346,48 @@ bool by_strengths_desc(const Arrangement& x, const Arrangement& y) noexcept {
   return std::memcmp(x.cards, y.cards, sizeof x.cards) < 0;
 }
 
+// What the eight cards a back leaves can make, as an upper bound of the categories of the middle and the
+// front (one 52-card deck): rank counts as 13 nibbles and suit counts as 4, and from them which categories
+// are within reach. A bound, not the best hand: a flush and a straight both possible count as a straight
+// flush, the wheel as a straight whatever the rules say of it.
+struct RestCounts {
+  std::uint64_t ranks;  // nibble r: cards of rank r
+  std::uint32_t suits;  // nibble s: cards of suit s
+};
+
+constexpr std::uint64_t kRankNibbles = 0x1111111111111ULL;  // 13 nibbles of 1
+
+// Nibble flags (bit 3 of each of the 13 nibbles) of the ranks held at least `n` times (n in 1..4; counts
+// up to 8 of one rank cannot carry into the next nibble).
+constexpr std::uint64_t ranks_at_least(std::uint64_t ranks, unsigned n) noexcept {
+  return (ranks + (8 - n) * kRankNibbles) & (8 * kRankNibbles);
+}
+
+int five_category_cap(const RestCounts& rest) noexcept {
+  const std::uint64_t held = ranks_at_least(rest.ranks, 1);
+  const std::uint64_t runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16;
+  // Ranks 0-3 (deuce to five) and the ace (rank 12): the wheel.
+  constexpr std::uint64_t kWheel = 8ULL | 8ULL << 4 | 8ULL << 8 | 8ULL << 12 | 8ULL << 48;
+  const bool straight = runs != 0 || (held & kWheel) == kWheel;
+  const bool flush = ((rest.suits + 0x3333u) & 0x8888u) != 0;  // a suit held five times or more
+  if (straight && flush) return kStraightFlush;
+  const std::uint64_t pairs = ranks_at_least(rest.ranks, 2);
+  const std::uint64_t trips = ranks_at_least(rest.ranks, 3);
+  const bool two_pairs = (pairs & (pairs - 1)) != 0;  // two flags or more
+  if (ranks_at_least(rest.ranks, 4) != 0) return kFourOfAKind;
+  if (trips != 0 && two_pairs) return kFullHouse;
+  if (flush) return kFlush;
+  if (straight) return kStraight;
+  if (trips != 0) return kThreeOfAKind;
+  if (two_pairs) return kTwoPair;
+  return pairs != 0 ? kOnePair : kHighCard;
+}
+
+int three_category_cap(const RestCounts& rest) noexcept {
+  if (ranks_at_least(rest.ranks, 3) != 0) return kThreeOfAKind;
+  return ranks_at_least(rest.ranks, 2) != 0 ? kOnePair : kHighCard;
+}
+
 // A legal setting by its subsets' indices and its rows' strengths: what the search for the undominated
 // settings compares, the card bytes gathered only where two have equal strengths.
 struct Candidate {
@@ -418,6 +460,31 @@ std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const
   // backs and of all weaker ones: the search stops there.
   Strength strongest_front = 0;
   for (int f = 0; f < 286; ++f) strongest_front = std::max(strongest_front, h.three[f]);
+  // With one deck, what the eight cards a back leaves can make bounds its middles and fronts by category:
+  // a back whose bound a kept setting (of a stronger back) covers is passed over whole.
+  const bool one_deck = rules.extra_suits == 0 && rules.jokers == 0;
+  std::uint64_t rank_of[13], hand_ranks = 0;
+  std::uint32_t suit_of[13], hand_suits = 0;
+  for (int k = 0; k < 13; ++k) {
+    rank_of[k] = std::uint64_t{1} << (4 * card_rank(c[k]));
+    suit_of[k] = 1u << (4 * card_suit(c[k]));
+    hand_ranks += rank_of[k];
+    hand_suits += suit_of[k];
+  }
+  const SubsetTables& subsets_of = subsets();
+  const auto beaten_whole = [&](int b) noexcept {
+    RestCounts rest{hand_ranks, hand_suits};
+    const unsigned mask = subsets_of.five[b];
+    for (int k = 0; k < 13; ++k) {
+      const unsigned in_back = mask >> k & 1u;
+      rest.ranks -= rank_of[k] * in_back;
+      rest.suits -= suit_of[k] * in_back;
+    }
+    const auto top_of = [](int category) { return (static_cast<Strength>(category + 1) << 20) - 1; };
+    const Strength middle = std::min(h.five[b], top_of(five_category_cap(rest)));
+    const Strength front = std::min({strongest_front, top_of(three_category_cap(rest)), middle});
+    return sc.stairs.covers(middle, front);
+  };
   Strength front_kept = 0;    // the strongest front of a kept setting (its middle is at least as strong)
   Strength middle_reach = 0;  // the strongest middle of a kept setting with the strongest front, if any
   bool reached = false;
@@ -428,6 +495,7 @@ std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const
     std::size_t group = 0;
     for (; last < 1287 && h.five[sc.order[last]] == back; ++last) {
       const int b = sc.order[last];
+      if (one_deck && beaten_whole(b)) continue;
       std::size_t n = 0;
       for_each_completion(h, b, rules, [&](int m, int fr) {
         n = keep_undominated(sc.keys, candidate_of(h, b, m, fr), local, n);
@@ -583,48 +651,6 @@ void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrang
   // a card held twice changes nothing there).
   assert(best_b >= 0);
   fill(cards13, h, best_b, best_m, best_f, out);
-}
-
-// What the eight cards a back leaves can make, as an upper bound of the categories of the middle and the
-// front (one 52-card deck): rank counts as 13 nibbles and suit counts as 4, and from them which categories
-// are within reach. A bound, not the best hand: a flush and a straight both possible count as a straight
-// flush, the wheel as a straight whatever the rules say of it.
-struct RestCounts {
-  std::uint64_t ranks;  // nibble r: cards of rank r
-  std::uint32_t suits;  // nibble s: cards of suit s
-};
-
-constexpr std::uint64_t kRankNibbles = 0x1111111111111ULL;  // 13 nibbles of 1
-
-// Nibble flags (bit 3 of each of the 13 nibbles) of the ranks held at least `n` times (n in 1..4; counts
-// up to 8 of one rank cannot carry into the next nibble).
-constexpr std::uint64_t ranks_at_least(std::uint64_t ranks, unsigned n) noexcept {
-  return (ranks + (8 - n) * kRankNibbles) & (8 * kRankNibbles);
-}
-
-int five_category_cap(const RestCounts& rest) noexcept {
-  const std::uint64_t held = ranks_at_least(rest.ranks, 1);
-  const std::uint64_t runs = held & held >> 4 & held >> 8 & held >> 12 & held >> 16;
-  // Ranks 0-3 (deuce to five) and the ace (rank 12): the wheel.
-  constexpr std::uint64_t kWheel = 8ULL | 8ULL << 4 | 8ULL << 8 | 8ULL << 12 | 8ULL << 48;
-  const bool straight = runs != 0 || (held & kWheel) == kWheel;
-  const bool flush = ((rest.suits + 0x3333u) & 0x8888u) != 0;  // a suit held five times or more
-  if (straight && flush) return kStraightFlush;
-  const std::uint64_t pairs = ranks_at_least(rest.ranks, 2);
-  const std::uint64_t trips = ranks_at_least(rest.ranks, 3);
-  const bool two_pairs = (pairs & (pairs - 1)) != 0;  // two flags or more
-  if (ranks_at_least(rest.ranks, 4) != 0) return kFourOfAKind;
-  if (trips != 0 && two_pairs) return kFullHouse;
-  if (flush) return kFlush;
-  if (straight) return kStraight;
-  if (trips != 0) return kThreeOfAKind;
-  if (two_pairs) return kTwoPair;
-  return pairs != 0 ? kOnePair : kHighCard;
-}
-
-int three_category_cap(const RestCounts& rest) noexcept {
-  if (ranks_at_least(rest.ranks, 3) != 0) return kThreeOfAKind;
-  return ranks_at_least(rest.ranks, 2) != 0 ? kOnePair : kHighCard;
 }
 
 // The componentwise best of two row values (each an upper bound of the same row): the tighter bound.
