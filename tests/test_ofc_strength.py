@@ -1,0 +1,61 @@
+"""bench/bench_ofc_strength.py: chunks written one file each, skipped when present, combined exactly."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from chinese_poker.ofc import play
+
+SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "bench_ofc_strength.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_ofc_strength", SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(bench: ModuleType, folder: Path, deals: int, chunk: int) -> None:
+    bench.main(["run", "--deals", str(deals), "--chunk", str(chunk), "--samples", "20", "--dir", str(folder)])
+
+
+def _scores(path: Path) -> dict[str, object]:
+    line = json.loads(path.read_text())
+    return {k: v for k, v in line.items() if k not in ("seconds", "cpu_seconds", "load")}
+
+
+def test_a_stopped_run_continues_where_it_stopped(bench: ModuleType, tmp_path: Path) -> None:
+    _run(bench, tmp_path, deals=3, chunk=2)
+    folder = tmp_path / "seed-2026-samples-20"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "chunk-000000-000001.jsonl",
+        "chunk-000002-000002.jsonl",
+    ]
+    first, last = folder / "chunk-000000-000001.jsonl", folder / "chunk-000002-000002.jsonl"
+    kept, played = first.stat().st_mtime_ns, _scores(last)
+    last.unlink()
+    _run(bench, tmp_path, deals=3, chunk=2)
+    assert first.stat().st_mtime_ns == kept
+    assert _scores(last) == played
+    with pytest.raises(SystemExit, match="overlap a chunk recorded otherwise"):
+        _run(bench, tmp_path, deals=3, chunk=3)
+
+    match = play(bench.RULES, ["advisor", "greedy"], 3, 2026, samples=20)
+    combined = bench.combine([str(tmp_path)])
+    advisor, greedy = match.results
+    assert (combined["deals"], combined["hands"]) == (3, 6)
+    assert combined["units"] == pytest.approx(advisor.units, abs=1e-12)
+    assert combined["units"] - combined["half"] == pytest.approx(advisor.low, abs=1e-12)
+    assert combined["with_fantasyland"] == pytest.approx(advisor.with_fantasyland, abs=1e-12)
+    assert combined["advisor_fouls"] == pytest.approx(advisor.fouls, abs=1e-12)
+    assert combined["greedy_fouls"] == pytest.approx(greedy.fouls, abs=1e-12)
+    with pytest.raises(SystemExit, match="deal 2 recorded twice"):
+        bench.combine([str(tmp_path), str(last)])
