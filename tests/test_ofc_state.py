@@ -91,6 +91,18 @@ def test_bad_actions_name_what_is_wrong() -> None:
         game.apply(0, Action(tuple((c, 2) for c in held[:4]), (held[4],)))
     with pytest.raises(ValueError, match="left:"):
         game.apply(0, Action(tuple((c, 2) for c in held[:4])))
+    # An Action built by hand: a row out of range is named, never an IndexError or the back row.
+    for row in (3, -1, True):
+        with pytest.raises(
+            ValueError, match=rf"^player 0, street 0: row must be 0..2 \(front, middle, back\), got {row}$"
+        ):
+            game.apply(0, Action(((held[0], row), *((c, 2) for c in held[1:]))))  # type: ignore[arg-type]
+    with pytest.raises(
+        ValueError, match=r"^player 0, street 0: a placement is a \(card, row\) pair, got \d+$"
+    ):
+        game.apply(0, Action((held[0],)))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^player 0, street 0: card 999 is not held$"):
+        game.apply(0, Action(((999, 0),)))
     game = game.apply(0, action([(c, "back") for c in held]))
     with pytest.raises(ValueError, match="no cards to place"):
         game.apply(0, action([(held[0], "front")]))

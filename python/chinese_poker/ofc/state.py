@@ -154,16 +154,22 @@ class GameState:
             raise TypeError(f"move must be an Action, got {type(move).__name__}")
         remaining = list(held)
         where = f"player {player}, street {self.street}"
+        for placement in move.placements:
+            if not isinstance(placement, tuple) or len(placement) != 2:
+                raise ValueError(f"{where}: a placement is a (card, row) pair, got {placement!r}")
+            row = placement[1]
+            if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row <= 2:
+                raise ValueError(f"{where}: row must be 0..2 (front, middle, back), got {row!r}")
         for card, _ in move.placements:
             if card not in remaining:
-                text = format_card(card)
+                text = _card_text(card)
                 raise ValueError(
                     f"{where}: card {text} " + ("placed twice" if card in held else "is not held")
                 )
             remaining.remove(card)
         for card in move.discarded:
             if card not in remaining:
-                text = format_card(card)
+                text = _card_text(card)
                 raise ValueError(
                     f"{where}: discard {text} is not held" + (" (it is placed)" if card in held else "")
                 )
@@ -223,6 +229,14 @@ def check_fantasyland_size(rules: Rules, count: int, where: str) -> None:
         raise ValueError(f"{where}: no fantasyland hand is dealt under {knob}, got {count!r} cards")
     allowed = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
     raise ValueError(f"{where}: a fantasyland hand holds {allowed} cards under {knob}, got {count!r}")
+
+
+def _card_text(card: object) -> str:
+    """``card`` as text, or as given when it is no card at all (for a message about it)."""
+    try:
+        return format_card(card)  # type: ignore[arg-type]
+    except (ValueError, TypeError):
+        return repr(card)
 
 
 def _row_choices(count: int, room: tuple[int, int, int]) -> Iterator[tuple[int, ...]]:
