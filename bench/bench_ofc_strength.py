@@ -9,7 +9,9 @@ writes each finished chunk to its own small file, ``chunk-FIRST-LAST.jsonl`` (on
 per-deal duplicate scores, foul counts and timings), under ``--dir``/``seed-SEED-samples-SAMPLES``. A chunk
 already there is skipped, so a run stopped at any point continues where it stopped when started again
 (each file is written whole, then renamed into place), and runs on several cores over different deals
-share one directory. ``table`` prints the advisor's mean units per hand over every deal recorded in the
+share one directory. With ``--carry-fantasyland`` each chunk's deals are one session per rotation (a
+board that earns fantasyland plays the next deal in fantasyland), in a directory of its own (``-carry``).
+``table`` prints the advisor's mean units per hand over every deal recorded in the
 files and directories given, with its 95 % interval, and each policy's foul rate.
 """
 
@@ -36,9 +38,9 @@ def chunk_name(first: int, count: int) -> str:
     return f"chunk-{first:06d}-{first + count - 1:06d}.jsonl"
 
 
-def run_dir(root: str | Path, seed: int, samples: int) -> Path:
-    """Where the chunks of a run at ``seed`` and ``samples`` go."""
-    return Path(root) / f"seed-{seed}-samples-{samples}"
+def run_dir(root: str | Path, seed: int, samples: int, carry: bool = False) -> Path:
+    """Where the chunks of a run at ``seed`` and ``samples`` go (``carry``: with carried fantasyland)."""
+    return Path(root) / f"seed-{seed}-samples-{samples}{'-carry' if carry else ''}"
 
 
 def recorded(folder: Path) -> dict[int, int]:
@@ -50,11 +52,14 @@ def recorded(folder: Path) -> dict[int, int]:
     return out
 
 
-def play_chunk(first: int, count: int, seed: int, samples: int) -> dict[str, Any]:
+def play_chunk(first: int, count: int, seed: int, samples: int, carry: bool = False) -> dict[str, Any]:
     """One chunk's record: per deal the advisor's duplicate units (settlement, and with each earned
-    fantasyland hand at its value), each policy's fouled hands, the time taken and the load."""
+    fantasyland hand at its value), each policy's fouled hands, the time taken and the load. ``carry``:
+    the chunk's deals are one session per rotation, earned fantasyland hands played in the next deal."""
     began, cpu = time.perf_counter(), time.process_time()
-    match = play(RULES, ["advisor", "greedy"], count, seed, first_deal=first, samples=samples)
+    match = play(
+        RULES, ["advisor", "greedy"], count, seed, first_deal=first, samples=samples, carry_fantasyland=carry
+    )
     advisor, baseline = match.results
     hands = count * match.players
     return {
@@ -62,6 +67,9 @@ def play_chunk(first: int, count: int, seed: int, samples: int) -> dict[str, Any
         "deals": count,
         "samples": samples,
         "seed": seed,
+        "carry_fantasyland": carry,
+        "advisor_fantasyland_hands": advisor.fantasyland_hands,
+        "greedy_fantasyland_hands": baseline.fantasyland_hands,
         "advisor": list(advisor.scores),
         "advisor_fl": list(advisor.fl_scores),
         "advisor_fouls": round(advisor.fouls * hands),
@@ -75,7 +83,7 @@ def play_chunk(first: int, count: int, seed: int, samples: int) -> dict[str, Any
 
 def run(args: argparse.Namespace) -> None:
     """Play every chunk of the deals not recorded yet, each written to its file when done."""
-    folder = run_dir(args.dir, args.seed, args.samples)
+    folder = run_dir(args.dir, args.seed, args.samples, args.carry_fantasyland)
     folder.mkdir(parents=True, exist_ok=True)
     done = recorded(folder)
     covered = {d for first, count in done.items() for d in range(first, first + count)}
@@ -88,7 +96,7 @@ def run(args: argparse.Namespace) -> None:
             raise SystemExit(
                 f"{folder}: deals {start}..{start + count - 1} overlap a chunk recorded otherwise"
             )
-        line = play_chunk(start, count, args.seed, args.samples)
+        line = play_chunk(start, count, args.seed, args.samples, args.carry_fantasyland)
         path = folder / chunk_name(start, count)
         partial = path.with_suffix(".part")
         partial.write_text(json.dumps(line) + "\n", encoding="utf-8")
@@ -123,9 +131,14 @@ def combine(paths: list[str]) -> dict[str, Any]:
     seen: set[int] = set()
     samples: set[int] = set()
     seeds: set[int] = set()
+    carried: set[bool] = set()
+    in_fl = {"advisor": 0, "greedy": 0}
     loads: list[float] = []
     for path in files:
         for line in read_lines(path):
+            carried.add(line.get("carry_fantasyland", False))
+            if len(carried) > 1:
+                raise SystemExit("chunks with and without carried fantasyland: two different matches")
             deals = set(range(line["first_deal"], line["first_deal"] + line["deals"]))
             if deals & seen:
                 raise SystemExit(f"{path}: deal {min(deals & seen)} recorded twice")
@@ -134,6 +147,7 @@ def combine(paths: list[str]) -> dict[str, Any]:
             with_fl += line.get("advisor_fl", [])
             for name in fouls:
                 fouls[name] += line[f"{name}_fouls"]
+                in_fl[name] += line.get(f"{name}_fantasyland_hands", 0)
             seconds += line["seconds"]
             cpu += line.get("cpu_seconds", 0.0)
             samples.add(line["samples"])
@@ -158,6 +172,8 @@ def combine(paths: list[str]) -> dict[str, Any]:
         "seconds": seconds / n,
         "cpu": cpu / n,
         "samples": sorted(samples),
+        "carry_fantasyland": carried == {True},
+        "fantasyland_hands": (in_fl["advisor"], in_fl["greedy"]),
         "loads": (min(loads), max(loads)) if loads else None,
     }
 
@@ -167,7 +183,8 @@ def table(args: argparse.Namespace) -> None:
     c = combine(args.files)
     loads = f"load {c['loads'][0]:.1f}-{c['loads'][1]:.1f}" if c["loads"] else "load not recorded"
     machine = platform.processor() or platform.machine()
-    print(f"# {machine}, {loads} while playing, samples {c['samples']}")
+    carry = ", fantasyland carried" if c["carry_fantasyland"] else ""
+    print(f"# {machine}, {loads} while playing, samples {c['samples']}{carry}")
     heads = ("deals", "hands", "units/hand", "95% interval", "with FL", "95% interval", "fouls adv")
     heads += ("fouls greedy", "s/deal", "cpu s/deal")
     widths = (6, 6, 10, 16, 8, 16, 9, 12, 6, 10)
@@ -179,6 +196,9 @@ def table(args: argparse.Namespace) -> None:
         f"{fl:>16} {c['advisor_fouls']:>9.3f} {c['greedy_fouls']:>12.3f} {c['seconds']:>6.2f} "
         f"{c['cpu']:>10.2f}"
     )
+    if c["carry_fantasyland"]:
+        advisor, greedy = c["fantasyland_hands"]
+        print(f"# hands played in fantasyland: advisor {advisor}, greedy {greedy}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -191,6 +211,11 @@ def main(argv: list[str] | None = None) -> None:
     runner.add_argument("--samples", type=int, default=1000)
     runner.add_argument("--seed", type=int, default=2026)
     runner.add_argument("--dir", default="bench/data/ofc_strength", help="where the chunk files go")
+    runner.add_argument(
+        "--carry-fantasyland",
+        action="store_true",
+        help="each chunk one session per rotation: earned fantasyland hands played in the next deal",
+    )
     runner.set_defaults(handler=run)
     tabler = commands.add_parser("table", help="combine chunk files (or directories of them)")
     tabler.add_argument("files", nargs="+")

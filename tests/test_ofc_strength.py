@@ -23,8 +23,9 @@ def bench() -> ModuleType:
     return module
 
 
-def _run(bench: ModuleType, folder: Path, deals: int, chunk: int) -> None:
-    bench.main(["run", "--deals", str(deals), "--chunk", str(chunk), "--samples", "20", "--dir", str(folder)])
+def _run(bench: ModuleType, folder: Path, deals: int, chunk: int, *extra: str) -> None:
+    argv = ["run", "--deals", str(deals), "--chunk", str(chunk), "--samples", "20", "--dir", str(folder)]
+    bench.main([*argv, *extra])
 
 
 def _scores(path: Path) -> dict[str, object]:
@@ -59,3 +60,17 @@ def test_a_stopped_run_continues_where_it_stopped(bench: ModuleType, tmp_path: P
     assert combined["greedy_fouls"] == pytest.approx(greedy.fouls, abs=1e-12)
     with pytest.raises(SystemExit, match="deal 2 recorded twice"):
         bench.combine([str(tmp_path), str(last)])
+
+
+def test_carried_fantasyland_chunks_are_a_match_of_their_own(bench: ModuleType, tmp_path: Path) -> None:
+    _run(bench, tmp_path, deals=2, chunk=2)
+    _run(bench, tmp_path, 2, 2, "--carry-fantasyland")
+    carried = tmp_path / "seed-2026-samples-20-carry"
+    line = json.loads((carried / "chunk-000000-000001.jsonl").read_text())
+    match = play(bench.RULES, ["advisor", "greedy"], 2, 2026, samples=20, carry_fantasyland=True)
+    assert line["carry_fantasyland"] is True
+    assert line["advisor"] == list(match.results[0].scores)
+    assert line["advisor_fantasyland_hands"] == match.results[0].fantasyland_hands
+    assert bench.combine([str(carried)])["carry_fantasyland"] is True
+    with pytest.raises(SystemExit, match="with and without carried fantasyland"):
+        bench.combine([str(tmp_path)])
