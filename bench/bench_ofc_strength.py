@@ -12,7 +12,9 @@ already there is skipped, so a run stopped at any point continues where it stopp
 share one directory. With ``--carry-fantasyland`` each chunk's deals are one session per rotation (a
 board that earns fantasyland plays the next deal in fantasyland), in a directory of its own (``-carry``).
 ``table`` prints the advisor's mean units per hand over every deal recorded in the
-files and directories given, with its 95 % interval, and each policy's foul rate.
+files and directories given, with its 95 % interval, each policy's fantasyland value earned a hand
+(``FL``: the value ``fantasyland_value`` of each fantasyland hand it earned and did not play, per hand)
+and each policy's foul rate.
 """
 
 from __future__ import annotations
@@ -53,8 +55,9 @@ def recorded(folder: Path) -> dict[int, int]:
 
 
 def play_chunk(first: int, count: int, seed: int, samples: int, carry: bool = False) -> dict[str, Any]:
-    """One chunk's record: per deal the advisor's duplicate units (settlement, and with each earned
-    fantasyland hand at its value), each policy's fouled hands, the time taken and the load. ``carry``:
+    """One chunk's record: per deal the advisor's duplicate units (settlement), and each policy's units
+    with each fantasyland hand it earned (and did not play) at its value; each policy's fouled hands, the
+    time taken and the load. ``carry``:
     the chunk's deals are one session per rotation, earned fantasyland hands played in the next deal."""
     began, cpu = time.perf_counter(), time.process_time()
     match = play(
@@ -72,6 +75,7 @@ def play_chunk(first: int, count: int, seed: int, samples: int, carry: bool = Fa
         "greedy_fantasyland_hands": baseline.fantasyland_hands,
         "advisor": list(advisor.scores),
         "advisor_fl": list(advisor.fl_scores),
+        "greedy_fl": list(baseline.fl_scores),
         "advisor_fouls": round(advisor.fouls * hands),
         "greedy_fouls": round(baseline.fouls * hands),
         "seconds": round(time.perf_counter() - began, 2),
@@ -104,6 +108,23 @@ def run(args: argparse.Namespace) -> None:
         print(f"{path.name}: {line['seconds']:.0f} s, {line['cpu_seconds']:.0f} CPU s", flush=True)
 
 
+def backfill(args: argparse.Namespace) -> None:
+    """Add ``greedy_fl`` to the chunks of ``--dir`` recorded without it (not carried): greedy places by
+    its own board and cards alone, and a seat's cards do not depend on what anyone places, so greedy's
+    boards in a match are those of greedy against itself on the same deals."""
+    for path in sorted(Path(args.dir).rglob("chunk-*.jsonl")):
+        (line,) = read_lines(path)
+        if "greedy_fl" in line or line.get("carry_fantasyland", False):
+            continue
+        mirror = play(RULES, ["greedy", "greedy"], line["deals"], line["seed"], first_deal=line["first_deal"])
+        earned = [f - u for f, u in zip(mirror.results[0].fl_scores, mirror.results[0].scores)]
+        line["greedy_fl"] = [e - u for e, u in zip(earned, line["advisor"])]
+        line["greedy_fl_by"] = "greedy against itself"
+        partial = path.with_suffix(".part")
+        partial.write_text(json.dumps(line) + "\n", encoding="utf-8")
+        partial.replace(path)
+
+
 def read_lines(path: Path) -> list[dict[str, Any]]:
     """The records of one chunk file (JSON Lines)."""
     with path.open(encoding="utf-8") as handle:
@@ -125,7 +146,8 @@ def combine(paths: list[str]) -> dict[str, Any]:
         path = Path(name)
         files += sorted(path.rglob("chunk-*.jsonl")) if path.is_dir() else [path]
     scores: list[float] = []
-    with_fl: list[float] = []
+    # Per deal the fantasyland value each policy earned a hand: its units with it less its units.
+    fl_value: dict[str, list[float]] = {"advisor": [], "greedy": []}
     fouls = {"advisor": 0, "greedy": 0}
     seconds = cpu = 0.0
     seen: set[int] = set()
@@ -144,7 +166,9 @@ def combine(paths: list[str]) -> dict[str, Any]:
                 raise SystemExit(f"{path}: deal {min(deals & seen)} recorded twice")
             seen |= deals
             scores += line["advisor"]
-            with_fl += line.get("advisor_fl", [])
+            own = {"advisor": line["advisor"], "greedy": [-u for u in line["advisor"]]}
+            for name in fl_value:
+                fl_value[name] += [f - u for f, u in zip(line.get(f"{name}_fl", []), own[name])]
             for name in fouls:
                 fouls[name] += line[f"{name}_fouls"]
                 in_fl[name] += line.get(f"{name}_fantasyland_hands", 0)
@@ -159,14 +183,15 @@ def combine(paths: list[str]) -> dict[str, Any]:
         raise SystemExit(f"chunks of different seeds {sorted(seeds)}: their deal numbers name other deals")
     n = len(scores)
     mean, half = _interval(scores)
-    fl_mean, fl_half = _interval(with_fl) if len(with_fl) == n else (math.nan, math.nan)
+    # Every deal or none: a mean over some of the deals would be another set of deals' figure.
+    fl = {k: sum(v) / n if len(v) == n else math.nan for k, v in fl_value.items()}
     return {
         "deals": n,
         "hands": 2 * n,
         "units": mean,
         "half": half,
-        "with_fantasyland": fl_mean,
-        "fl_half": fl_half,
+        "fl_advisor": fl["advisor"],
+        "fl_greedy": fl["greedy"],
         "advisor_fouls": fouls["advisor"] / (2 * n),
         "greedy_fouls": fouls["greedy"] / (2 * n),
         "seconds": seconds / n,
@@ -185,16 +210,15 @@ def table(args: argparse.Namespace) -> None:
     machine = platform.processor() or platform.machine()
     carry = ", fantasyland carried" if c["carry_fantasyland"] else ""
     print(f"# {machine}, {loads} while playing, samples {c['samples']}{carry}")
-    heads = ("deals", "hands", "units/hand", "95% interval", "with FL", "95% interval", "fouls adv")
+    heads = ("deals", "hands", "units/hand", "95% interval", "FL adv", "FL greedy", "fouls adv")
     heads += ("fouls greedy", "s/deal", "cpu s/deal")
-    widths = (6, 6, 10, 16, 8, 16, 9, 12, 6, 10)
+    widths = (6, 6, 10, 16, 6, 9, 9, 12, 6, 10)
     print(" ".join(f"{h:>{w}}" for h, w in zip(heads, widths)))
     units = f"[{c['units'] - c['half']:.3f}, {c['units'] + c['half']:.3f}]"
-    fl = f"[{c['with_fantasyland'] - c['fl_half']:.3f}, {c['with_fantasyland'] + c['fl_half']:.3f}]"
+    fl = [f"{c[k]:.3f}" if not math.isnan(c[k]) else "-" for k in ("fl_advisor", "fl_greedy")]
     print(
-        f"{c['deals']:>6} {c['hands']:>6} {c['units']:>10.3f} {units:>16} {c['with_fantasyland']:>8.3f} "
-        f"{fl:>16} {c['advisor_fouls']:>9.3f} {c['greedy_fouls']:>12.3f} {c['seconds']:>6.2f} "
-        f"{c['cpu']:>10.2f}"
+        f"{c['deals']:>6} {c['hands']:>6} {c['units']:>10.3f} {units:>16} {fl[0]:>6} {fl[1]:>9} "
+        f"{c['advisor_fouls']:>9.3f} {c['greedy_fouls']:>12.3f} {c['seconds']:>6.2f} {c['cpu']:>10.2f}"
     )
     if c["carry_fantasyland"]:
         advisor, greedy = c["fantasyland_hands"]
@@ -217,6 +241,9 @@ def main(argv: list[str] | None = None) -> None:
         help="each chunk one session per rotation: earned fantasyland hands played in the next deal",
     )
     runner.set_defaults(handler=run)
+    filler = commands.add_parser("backfill", help="add greedy's fantasyland values to chunks without them")
+    filler.add_argument("--dir", default="bench/data/ofc_strength")
+    filler.set_defaults(handler=backfill)
     tabler = commands.add_parser("table", help="combine chunk files (or directories of them)")
     tabler.add_argument("files", nargs="+")
     tabler.set_defaults(handler=table)

@@ -55,7 +55,8 @@ def test_a_stopped_run_continues_where_it_stopped(bench: ModuleType, tmp_path: P
     assert (combined["deals"], combined["hands"]) == (3, 6)
     assert combined["units"] == pytest.approx(advisor.units, abs=1e-12)
     assert combined["units"] - combined["half"] == pytest.approx(advisor.low, abs=1e-12)
-    assert combined["with_fantasyland"] == pytest.approx(advisor.with_fantasyland, abs=1e-12)
+    assert combined["fl_advisor"] == pytest.approx(advisor.with_fantasyland - advisor.units, abs=1e-12)
+    assert combined["fl_greedy"] == pytest.approx(greedy.with_fantasyland - greedy.units, abs=1e-12)
     assert combined["advisor_fouls"] == pytest.approx(advisor.fouls, abs=1e-12)
     assert combined["greedy_fouls"] == pytest.approx(greedy.fouls, abs=1e-12)
     with pytest.raises(SystemExit, match="deal 2 recorded twice"):
@@ -74,3 +75,20 @@ def test_carried_fantasyland_chunks_are_a_match_of_their_own(bench: ModuleType, 
     assert bench.combine([str(carried)])["carry_fantasyland"] is True
     with pytest.raises(SystemExit, match="with and without carried fantasyland"):
         bench.combine([str(tmp_path)])
+
+
+def test_greedys_fantasyland_values_filled_in_are_those_a_match_records(
+    bench: ModuleType, tmp_path: Path
+) -> None:
+    # Deal 3 of seed 2026: greedy earns fantasyland (queens or better in front) in both seats.
+    bench.main(["run", "--first-deal", "2", "--deals", "2", "--samples", "20", "--dir", str(tmp_path)])
+    path = tmp_path / "seed-2026-samples-20" / "chunk-000002-000003.jsonl"
+    recorded = json.loads(path.read_text())
+    # greedy_fl is greedy's units with its fantasyland, and greedy's units are minus the advisor's.
+    assert recorded["greedy_fl"][1] + recorded["advisor"][1] > 0
+    stripped = {k: v for k, v in recorded.items() if k != "greedy_fl"}
+    path.write_text(json.dumps(stripped) + "\n")
+    bench.main(["backfill", "--dir", str(tmp_path)])
+    filled = json.loads(path.read_text())
+    assert filled["greedy_fl"] == pytest.approx(recorded["greedy_fl"], abs=1e-12)
+    assert filled["greedy_fl_by"] == "greedy against itself"
