@@ -2,7 +2,7 @@
 progressive fantasyland (the ``ofc`` preset with ``ofc_variant="pineapple"``, ``fantasyland="progressive"``).
 
     python bench/bench_ofc_strength.py run --deals 10000 --dir bench/data/ofc_strength
-    python bench/bench_ofc_strength.py table bench/data/ofc_strength
+    python bench/bench_ofc_strength.py table bench/data/ofc_strength/seed-2026-samples-1000
 
 ``run`` plays deals ``--first-deal`` .. ``--first-deal + --deals - 1`` in chunks of ``--chunk`` deals and
 writes each finished chunk to its own small file, ``chunk-FIRST-LAST.jsonl`` (one JSON line: the chunk's
