@@ -119,3 +119,68 @@ def test_play_carries_fantasyland_into_the_next_deal(
     assert main([*args, "--rules", _rules_file(tmp_path)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [r["fantasyland_hands"] for r in data["results"]] == [0, 0]
+
+
+def _progressive_file(tmp_path: object, fantasyland: str = "progressive") -> str:
+    path = Path(str(tmp_path)) / f"pineapple-{fantasyland}.json"
+    path.write_text(Rules.preset("ofc").replace(ofc_variant="pineapple", fantasyland=fantasyland).to_json())
+    return str(path)
+
+
+ADVISE_AGAINST_FANTASYLAND = [
+    "ofc",
+    "advise",
+    "--board",
+    "Qs/2c 3c/Kc Kd",
+    "--board",
+    "//",
+    "--hand",
+    "Qh 9s 9c",
+]
+
+
+@pytest.mark.parametrize("seat", ["1", "1:14", "1:15", "1:16", "1:17"])
+def test_advise_takes_a_progressive_fantasyland_hand_of_14_to_17(
+    tmp_path: object, seat: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*ADVISE_AGAINST_FANTASYLAND, "--rules", _progressive_file(tmp_path), "--fantasyland", seat]
+    assert main([*argv, "--samples", "60", "--top", "0", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["options"]) == 27
+    assert all(o["deals"] == 60 for o in data["options"])
+
+
+@pytest.mark.parametrize(
+    ("fantasyland", "seats", "message"),
+    [
+        (
+            "standard",
+            ["1:15"],
+            "--fantasyland 1:15: seat 1: a fantasyland hand holds 14 cards under "
+            'fantasyland="standard", got 15',
+        ),
+        ("standard", ["1:17"], "holds 14 cards under"),
+        (
+            "progressive",
+            ["1:18"],
+            "--fantasyland 1:18: seat 1: a fantasyland hand holds 14 to 17 cards under "
+            'fantasyland="progressive", got 18',
+        ),
+        ("progressive", ["1:13"], "holds 14 to 17 cards under"),
+        ("progressive", ["1:0"], "holds 14 to 17 cards under"),
+        ("off", ["1"], 'no fantasyland hand is dealt under fantasyland="off", got 14 cards'),
+        ("progressive", ["1:x"], "--fantasyland 1:x: give SEAT or SEAT:CARDS, e.g. 1 or 1:16"),
+        ("progressive", ["seat"], "give SEAT or SEAT:CARDS"),
+        ("progressive", ["2:15"], "--fantasyland 2:15: no seat 2; the 2 boards are seats 0..1"),
+        ("progressive", ["1:15", "1:16"], "--fantasyland 1:16: seat 1 is given twice"),
+        ("progressive", ["0:15"], "player 0 plays in fantasyland: set the hand with fantasyland()"),
+    ],
+)
+def test_advise_refuses_fantasyland_hands_the_rules_do_not_deal(
+    tmp_path: object, fantasyland: str, seats: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*ADVISE_AGAINST_FANTASYLAND, "--rules", _progressive_file(tmp_path, fantasyland)]
+    for seat in seats:
+        argv += ["--fantasyland", seat]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err

@@ -38,6 +38,11 @@ def test_two_player_duplicate_scores_are_opposite_and_reproducible() -> None:
     assert [a + b for a, b in zip(mine.scores, theirs.scores)] == [0.0] * 6
     assert mine.units > 0
     assert theirs.fouls > mine.fouls
+    for result in first.results:
+        assert len(result.fl_scores) == 6
+        assert sum(result.fl_scores) / 6 == pytest.approx(result.with_fantasyland, abs=1e-12)
+        # Earned fantasyland hands only add their value.
+        assert all(f >= s for f, s in zip(result.fl_scores, result.scores))
 
 
 def test_the_advisor_plays_whole_hands() -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from chinese_poker.cards import parse_cards
 from chinese_poker.fair import deal_stream, pack, shuffle
 from chinese_poker.ofc import fantasyland
+from chinese_poker.ofc.position import position
 from chinese_poker.ofc.state import Action, GameState, action, new_game
 from chinese_poker.rules import Rules
 
@@ -89,6 +91,18 @@ def test_bad_actions_name_what_is_wrong() -> None:
         game.apply(0, Action(tuple((c, 2) for c in held[:4]), (held[4],)))
     with pytest.raises(ValueError, match="left:"):
         game.apply(0, Action(tuple((c, 2) for c in held[:4])))
+    # An Action built by hand: a row out of range is named, never an IndexError or the back row.
+    for row in (3, -1, True):
+        with pytest.raises(
+            ValueError, match=rf"^player 0, street 0: row must be 0..2 \(front, middle, back\), got {row}$"
+        ):
+            game.apply(0, Action(((held[0], row), *((c, 2) for c in held[1:]))))  # type: ignore[arg-type]
+    with pytest.raises(
+        ValueError, match=r"^player 0, street 0: a placement is a \(card, row\) pair, got \d+$"
+    ):
+        game.apply(0, Action((held[0],)))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^player 0, street 0: card 999 is not held$"):
+        game.apply(0, Action(((999, 0),)))
     game = game.apply(0, action([(c, "back") for c in held]))
     with pytest.raises(ValueError, match="no cards to place"):
         game.apply(0, action([(held[0], "front")]))
@@ -117,3 +131,54 @@ def test_bad_games_are_value_errors() -> None:
         game.legal_actions(0)
     cards = parse_cards("As Ks")
     assert action([("As", 0), ("Ks", "back")]) == Action(((cards[0], 0), (cards[1], 2)))
+
+
+STANDARD = PINEAPPLE.replace(fantasyland="standard")
+UNSET = [("", "", ""), ("", "", "")]
+
+
+@pytest.mark.parametrize("cards", [14, 15, 16, 17])
+def test_progressive_fantasyland_hands_hold_14_to_17_cards(cards: int) -> None:
+    game = new_game(PINEAPPLE, 2, seed=3, fantasyland_cards=(0, cards))
+    assert len(game.to_place[1]) == cards
+    seen = position(PINEAPPLE, UNSET, game.to_place[0], fantasyland=[False, cards])
+    assert seen.fantasyland_cards == (0, cards)
+    assert position(PINEAPPLE, UNSET, game.to_place[0], fantasyland=[0, True]).fantasyland_cards == (0, 14)
+    assert position(STANDARD, UNSET, game.to_place[0], fantasyland=[0, 14]).fantasyland_cards == (0, 14)
+
+
+@pytest.mark.parametrize(
+    ("rules", "cards", "allowed"),
+    [
+        (STANDARD, 15, "holds 14 cards"),
+        (STANDARD, 17, "holds 14 cards"),
+        (STANDARD, 13, "holds 14 cards"),
+        (PINEAPPLE, 13, "holds 14 to 17 cards"),
+        (PINEAPPLE, 18, "holds 14 to 17 cards"),
+        (PINEAPPLE, -1, "holds 14 to 17 cards"),
+    ],
+)
+def test_fantasyland_hand_sizes_the_rules_do_not_deal_are_refused(
+    rules: Rules, cards: int, allowed: str
+) -> None:
+    message = f'player 1: a fantasyland hand {allowed} under fantasyland="{rules.fantasyland}", got {cards}'
+    with pytest.raises(ValueError, match=f"^{re.escape(f'fantasyland_cards: {message}')}$"):
+        new_game(rules, 2, seed=3, fantasyland_cards=(0, cards))
+    hand = new_game(rules, 2, seed=3).to_place[0]
+    with pytest.raises(ValueError, match=f"^{re.escape(f'fantasyland: {message}')}$"):
+        position(rules, UNSET, hand, fantasyland=[False, cards])
+    with pytest.raises(
+        ValueError, match=r"^fantasyland: player 1: a flag is a bool or a hand size, got 15\.0$"
+    ):
+        position(rules, UNSET, hand, fantasyland=[False, 15.0])  # type: ignore[list-item]
+
+
+def test_no_fantasyland_hand_under_fantasyland_off() -> None:
+    off = PINEAPPLE.replace(fantasyland="off")
+    message = (
+        'fantasyland_cards: player 1: no fantasyland hand is dealt under fantasyland="off", got 14 cards'
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        new_game(off, 2, fantasyland_cards=(0, 14))
+    with pytest.raises(ValueError, match='no seat plays in fantasyland under fantasyland="off"'):
+        position(off, UNSET, new_game(off, 2).to_place[0], fantasyland=[False, True])

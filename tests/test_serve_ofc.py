@@ -78,3 +78,73 @@ def test_bad_requests_are_422_naming_the_field(
 
 def test_malformed_json_is_400(client: TestClient) -> None:
     assert client.post("/v1/ofc/advise", content=b"{").status_code == 400
+
+
+PROGRESSIVE = PINEAPPLE.replace(fantasyland="progressive")
+AGAINST_FANTASYLAND = [{"front": "Qs", "middle": "2c 3c", "back": "Kc Kd"}, {}]
+
+
+@pytest.mark.parametrize("cards", [True, 14, 15, 16, 17])
+def test_advise_takes_a_progressive_fantasyland_hand_of_14_to_17(
+    client: TestClient, cards: bool | int
+) -> None:
+    request = {
+        "rules": PROGRESSIVE.to_dict(),
+        "boards": AGAINST_FANTASYLAND,
+        "hand": "Qh 9s 9c",
+        "fantasyland": [False, cards],
+        "samples": 60,
+        "seed": 2,
+    }
+    answer = client.post("/v1/ofc/advise", json=request)
+    assert answer.status_code == 200
+    state = position(PROGRESSIVE, AGAINST_FANTASYLAND, "Qh 9s 9c", fantasyland=[False, cards])
+    assert state.fantasyland_cards == (0, 14 if cards is True else cards)
+    assert answer.json()["options"] == [o.to_dict() for o in advise(state, samples=60, seed=2)]
+
+
+@pytest.mark.parametrize(
+    ("fantasyland", "flags", "message", "player"),
+    [
+        (
+            "standard",
+            [False, 15],
+            'fantasyland: player 1: a fantasyland hand holds 14 cards under fantasyland="standard", got 15',
+            1,
+        ),
+        ("standard", [False, 17], "fantasyland: player 1: a fantasyland hand holds 14 cards under", 1),
+        (
+            "progressive",
+            [False, 18],
+            "fantasyland: player 1: a fantasyland hand holds 14 to 17 cards under "
+            'fantasyland="progressive", got 18',
+            1,
+        ),
+        (
+            "progressive",
+            [False, 13],
+            "fantasyland: player 1: a fantasyland hand holds 14 to 17 cards under",
+            1,
+        ),
+        ("off", [False, True], 'fantasyland: no seat plays in fantasyland under fantasyland="off"', None),
+        ("progressive", [False, 15.0], "fantasyland: a list of one entry per seat", None),
+        ("progressive", [False, "15"], "fantasyland: a list of one entry per seat", None),
+        ("progressive", 15, "fantasyland: a list of one entry per seat", None),
+        ("progressive", [False], "fantasyland: give one flag per player (2), got 1", None),
+    ],
+)
+def test_fantasyland_sizes_the_rules_do_not_deal_are_422(
+    client: TestClient, fantasyland: str, flags: object, message: str, player: int | None
+) -> None:
+    rules = PINEAPPLE.replace(fantasyland=fantasyland)
+    request = {
+        "rules": rules.to_dict(),
+        "boards": AGAINST_FANTASYLAND,
+        "hand": "Qh 9s 9c",
+        "fantasyland": flags,
+    }
+    answer = client.post("/v1/ofc/advise", json=request)
+    assert answer.status_code == 422
+    error = answer.json()["error"]
+    assert error["message"].startswith(message)
+    assert error.get("player") == player

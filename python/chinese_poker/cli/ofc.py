@@ -13,6 +13,8 @@ from chinese_poker.ofc.advise import advise
 from chinese_poker.ofc.fantasyland import fantasyland, stay_value_of
 from chinese_poker.ofc.play import play
 from chinese_poker.ofc.position import position
+from chinese_poker.ofc.state import check_fantasyland_size
+from chinese_poker.rules import Rules
 
 __all__ = ["add_parser", "run_advise", "run_fantasyland", "run_play"]
 
@@ -59,7 +61,15 @@ def _add_advise(subcommands: Any, rules_help: str) -> None:
     advice.add_argument("--hand", required=True, help="the advised seat's cards to place")
     advice.add_argument("--discards", default="", help="the advised seat's discards so far")
     advice.add_argument("--player", type=int, default=0, help="the advised seat (default 0)")
-    advice.add_argument("--fantasyland", type=int, action="append", default=[], help="a seat in fantasyland")
+    advice.add_argument(
+        "--fantasyland",
+        action="append",
+        default=[],
+        metavar="SEAT[:CARDS]",
+        help="a seat in fantasyland, once per such seat: SEAT for a hand of 14 cards, SEAT:CARDS for a "
+        "hand of CARDS (14 under standard fantasyland, 14 to 17 under progressive); its board '//' "
+        "while not set",
+    )
     advice.add_argument("--samples", type=int, default=1000, help="deals drawn before the last street")
     advice.add_argument("--seed", type=int, default=0, help="the draw's seed")
     advice.add_argument("--top", type=int, default=10, help="options to print (default 10; 0 every one)")
@@ -123,11 +133,33 @@ def _board(text: str, seat: int) -> list[str]:
     return [row.strip() for row in rows]
 
 
+def _fantasyland_flags(given: list[str], seats: int, rules: Rules) -> list[int]:
+    """Per seat the size of its fantasyland hand (0: not in fantasyland) from the ``--fantasyland SEAT`` or
+    ``SEAT:CARDS`` options, each a size ``rules`` allow."""
+    flags = [0] * seats
+    for text in given:
+        seat, _, cards = text.partition(":")
+        try:
+            at, count = int(seat), int(cards) if cards else 14
+        except ValueError:
+            raise CliError(f"--fantasyland {text}: give SEAT or SEAT:CARDS, e.g. 1 or 1:16") from None
+        if not 0 <= at < seats:
+            raise CliError(f"--fantasyland {text}: no seat {at}; the {seats} boards are seats 0..{seats - 1}")
+        if flags[at]:
+            raise CliError(f"--fantasyland {text}: seat {at} is given twice")
+        try:
+            check_fantasyland_size(rules, count, f"--fantasyland {text}: seat {at}")
+        except ValueError as error:
+            raise CliError(str(error)) from None
+        flags[at] = count
+    return flags
+
+
 def run_advise(args: argparse.Namespace) -> int:
     """Print every legal placement of the position on the command line, best first."""
     rules = resolve_rules(args.rules or "ofc")
     boards = [_board(text, seat) for seat, text in enumerate(args.board)]
-    flags = [seat in args.fantasyland for seat in range(len(boards))]
+    flags = _fantasyland_flags(args.fantasyland, len(boards), rules)
     try:
         state = position(rules, boards, args.hand, args.discards, args.player, fantasyland=flags)
         options = advise(state, samples=args.samples, seed=args.seed, player=args.player)

@@ -49,7 +49,8 @@ class PolicyResult:
     the deals) with the 95 % interval ``low``..``high`` across deals; ``with_fantasyland``, the same counting
     each fantasyland hand earned and not played at its value, with ``fl_low``..``fl_high``; ``fouls``, the
     share of its hands fouled; ``scores``, its per-deal units (settlement only), for combining runs;
-    ``fantasyland_hands``, the hands it played in fantasyland (only with ``carry_fantasyland``)."""
+    ``fantasyland_hands``, the hands it played in fantasyland (only with ``carry_fantasyland``);
+    ``fl_scores``, its per-deal units as ``with_fantasyland`` counts them."""
 
     name: str
     units: float
@@ -61,6 +62,7 @@ class PolicyResult:
     fouls: float
     scores: tuple[float, ...]
     fantasyland_hands: int = 0
+    fl_scores: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,17 @@ def play(
         share = fouls[index] / (deals * players)
         results.append(
             PolicyResult(
-                name, mean, low, high, fl_mean, fl_low, fl_high, share, tuple(scores[index]), in_fl[index]
+                name,
+                mean,
+                low,
+                high,
+                fl_mean,
+                fl_low,
+                fl_high,
+                share,
+                tuple(scores[index]),
+                in_fl[index],
+                tuple(with_fl[index]),
             )
         )
     return MatchResult(tuple(results), deals, players)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chinese_poker.cards import CardsLike, format_card, parse_cards
-from chinese_poker.ofc.state import ROW_SIZES, ROWS, GameState
+from chinese_poker.ofc.state import ROW_SIZES, ROWS, GameState, check_fantasyland_size
 from chinese_poker.rules import Rules
 
 __all__ = ["position"]
@@ -61,8 +61,9 @@ def position(
     """The state of seat ``player`` holding ``hand`` with ``boards`` (per seat: a (front, middle, back)
     triple or a mapping of row names, each row card texts or codes) and its own ``discards`` so far.
     ``fantasyland``: per seat, whether it plays this hand in fantasyland: False (or 0), True (a hand of 14
-    cards) or its hand's size, 14 to 17; its board is then set (13 cards) or not yet (empty, its cards
-    unseen); the advised seat never. ValueError naming the player, row or card for anything
+    cards) or its hand's size, one the rules allow (14 under ``fantasyland="standard"``, 14 to 17 under
+    ``"progressive"``); its board is then set (13 cards) or not yet (empty, its cards unseen); the
+    advised seat never. ValueError naming the player, row or card for anything
     inconsistent."""
     chosen = Rules.preset(rules) if isinstance(rules, str) else rules
     if not isinstance(chosen, Rules):
@@ -74,6 +75,10 @@ def position(
         raise ValueError(f"boards: an open-face hand has 2 or 3 players, got {players}")
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
         raise ValueError(f"player must be 0..{players - 1}, got {player!r}")
+    if fantasyland is not None and (
+        isinstance(fantasyland, (str, bytes, Mapping)) or not isinstance(fantasyland, Sequence)
+    ):
+        raise ValueError("fantasyland: give one flag per player")
     flags = (
         [0] * players
         if fantasyland is None
@@ -83,6 +88,9 @@ def position(
         raise ValueError(f"fantasyland: give one flag per player ({players}), got {len(flags)}")
     if any(flags) and chosen.fantasyland == "off":
         raise ValueError('fantasyland: no seat plays in fantasyland under fantasyland="off"')
+    for p, count in enumerate(flags):
+        if count:
+            check_fantasyland_size(chosen, count, f"fantasyland: player {p}")
     if flags[player]:
         raise ValueError(f"player {player} plays in fantasyland: set the hand with fantasyland()")
     rows = [_rows(board, p, chosen) for p, board in enumerate(boards)]
@@ -128,12 +136,13 @@ def position(
 
 
 def _fantasyland_count(flag: object, player: int) -> int:
-    """Cards of seat ``player``'s fantasyland hand from its flag: 0 (not in fantasyland), or 14 to 17."""
+    """Cards of seat ``player``'s fantasyland hand from its flag: 0 (not in fantasyland), 14 for True, or
+    the size given (``position`` checks it against the rules)."""
     if flag is True or flag is False:
         return 14 if flag else 0
-    if isinstance(flag, int) and (flag == 0 or 14 <= flag <= 17):
+    if isinstance(flag, int):
         return flag
-    raise ValueError(f"fantasyland: player {player}: a flag is a bool or a hand size 14..17, got {flag!r}")
+    raise ValueError(f"fantasyland: player {player}: a flag is a bool or a hand size, got {flag!r}")
 
 
 def _check_copies(

@@ -154,16 +154,22 @@ class GameState:
             raise TypeError(f"move must be an Action, got {type(move).__name__}")
         remaining = list(held)
         where = f"player {player}, street {self.street}"
+        for placement in move.placements:
+            if not isinstance(placement, tuple) or len(placement) != 2:
+                raise ValueError(f"{where}: a placement is a (card, row) pair, got {placement!r}")
+            row = placement[1]
+            if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row <= 2:
+                raise ValueError(f"{where}: row must be 0..2 (front, middle, back), got {row!r}")
         for card, _ in move.placements:
             if card not in remaining:
-                text = format_card(card)
+                text = _card_text(card)
                 raise ValueError(
                     f"{where}: card {text} " + ("placed twice" if card in held else "is not held")
                 )
             remaining.remove(card)
         for card in move.discarded:
             if card not in remaining:
-                text = format_card(card)
+                text = _card_text(card)
                 raise ValueError(
                     f"{where}: discard {text} is not held" + (" (it is placed)" if card in held else "")
                 )
@@ -207,6 +213,32 @@ class GameState:
         return replace(self, street=street, to_place=tuple(to_place))
 
 
+def fantasyland_sizes(rules: Rules) -> tuple[int, ...]:
+    """The sizes a fantasyland hand may have under ``rules`` (RULES.md 4.2): none under
+    ``fantasyland="off"``, 14 under ``"standard"``, 14 to 17 under ``"progressive"``."""
+    return {"off": (), "standard": (14,)}.get(rules.fantasyland, (14, 15, 16, 17))
+
+
+def check_fantasyland_size(rules: Rules, count: int, where: str) -> None:
+    """ValueError, starting with ``where``, unless ``rules`` deal a fantasyland hand of ``count`` cards."""
+    sizes = fantasyland_sizes(rules)
+    if count in sizes:
+        return
+    knob = f'fantasyland="{rules.fantasyland}"'
+    if not sizes:
+        raise ValueError(f"{where}: no fantasyland hand is dealt under {knob}, got {count!r} cards")
+    allowed = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
+    raise ValueError(f"{where}: a fantasyland hand holds {allowed} cards under {knob}, got {count!r}")
+
+
+def _card_text(card: object) -> str:
+    """``card`` as text, or as given when it is no card at all (for a message about it)."""
+    try:
+        return format_card(card)  # type: ignore[arg-type]
+    except (ValueError, TypeError):
+        return repr(card)
+
+
 def _row_choices(count: int, room: tuple[int, int, int]) -> Iterator[tuple[int, ...]]:
     for rows in product(range(3), repeat=count):
         if all(rows.count(r) <= room[r] for r in range(3)):
@@ -222,7 +254,8 @@ def new_game(
 ) -> GameState:
     """A new open-face hand of ``players`` (2 or 3) seats under ``rules``, dealt from ``seed`` (an int
     0..2**256-1) and ``nonce`` (0..2**64-1) as the module docstring says. ``fantasyland_cards``: per seat 0,
-    or 14 to 17 for a seat dealt a fantasyland hand (needs fantasyland rules)."""
+    or the size of the fantasyland hand it is dealt, one the rules allow (``fantasyland_sizes``: 14
+    under ``fantasyland="standard"``, 14 to 17 under ``"progressive"``)."""
     chosen = Rules.preset(rules) if isinstance(rules, str) else rules
     if not isinstance(chosen, Rules):
         raise TypeError(f"rules must be Rules or a preset name, got {type(rules).__name__}")
@@ -235,10 +268,8 @@ def new_game(
     if len(counts) != players:
         raise ValueError(f"fantasyland_cards must give one count per player ({players}), got {len(counts)}")
     for seat, count in enumerate(counts):
-        if count and (not 14 <= count <= 17 or chosen.fantasyland == "off"):
-            raise ValueError(
-                f"player {seat}: fantasyland_cards must be 0 or 14..17 under fantasyland rules, got {count}"
-            )
+        if count:
+            check_fantasyland_size(chosen, count, f"fantasyland_cards: player {seat}")
     pack = _pack(chosen)
     sizes = _street_sizes(chosen, counts)
     if sum(map(sum, sizes)) > len(pack):

@@ -68,8 +68,9 @@ def _field_of(message: str) -> str:
 def advise_one(body: bytes) -> Reply:
     """``POST /v1/ofc/advise``: ``boards`` (per seat an object of ``front``/``middle``/``back`` card
     texts), the advised seat's ``hand`` and ``discards``, optional ``player`` (default 0),
-    ``fantasyland`` (per seat), ``samples`` (1..MAX_SAMPLES, default 1000), ``seed`` and ``rules``
-    (default ``ofc``). The answer: ``player``, ``street``, ``exact`` and ``options``, best first."""
+    ``fantasyland`` (per seat false, true or the size of its fantasyland hand, one the rules allow),
+    ``samples`` (1..MAX_SAMPLES, default 1000), ``seed`` and ``rules`` (default ``ofc``). The answer:
+    ``player``, ``street``, ``exact`` and ``options``, best first."""
     data = json_object(body, "an advise request")
     _check_keys(data, _ADVISE_KEYS)
     rules = _rules(data)
@@ -82,18 +83,27 @@ def advise_one(body: bytes) -> Reply:
     samples = _int_field(data, "samples", 1000, 1, MAX_SAMPLES)
     seed = _int_field(data, "seed", 0, 0, 2**64 - 1)
     flags = data.get("fantasyland")
-    if flags is not None and (not isinstance(flags, list) or not all(isinstance(f, bool) for f in flags)):
-        raise ApiError(422, "bad_request", "fantasyland: a list of one true/false per seat")
+    if flags is not None and (
+        not isinstance(flags, list) or not all(isinstance(f, (bool, int)) for f in flags)
+    ):
+        raise ApiError(
+            422,
+            "bad_request",
+            "fantasyland: a list of one entry per seat: false, true (a hand of 14 cards) or the hand's size",
+        )
     try:
         state = position(rules, boards, hand, discards, player, fantasyland=flags)
         options = advise(state, samples=samples, seed=seed, player=player)
     except (ValueError, TypeError) as error:
         message = one_line(error)
+        field = _field_of(message)
+        # The library's fantasyland messages already start with the field.
+        message = message.removeprefix(f"{field}: ")
         named = _PLAYER.match(message)
         raise ApiError(
             422,
             "bad_position",
-            f"{_field_of(message)}: {message}",
+            f"{field}: {message}",
             player=int(named.group(1)) if named else None,
         ) from None
     answer = {
