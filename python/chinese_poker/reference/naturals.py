@@ -7,7 +7,7 @@ three_flushes, three_straight_flushes) search every split into back (5), middle 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import combinations, product
 from typing import Any
 
@@ -18,7 +18,6 @@ from chinese_poker.reference.evaluate import (
     evaluate,
     knob,
     rank_value,
-    straight_ranks,
     substitutions,
     suit_of,
 )
@@ -61,33 +60,47 @@ def _one_suit(cards: Sequence[int]) -> bool:
 
 
 def _splits(
-    cards: Sequence[int], five_card_row_ok: Callable[[tuple[int, ...]], bool]
+    cards: Sequence[int], rows: Iterable[tuple[int, ...]]
 ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
-    """Every (back, middle, front) split whose back and middle both pass ``five_card_row_ok``.
+    """Every (back, middle, front) split whose back and middle are both among ``rows`` (five positions in
+    ``cards`` each, in any order).
 
     Back and middle are ordered (both orders are produced), the front is the three cards left.
     """
     # By positions, not card values: a card held twice (a pack with added suits) is two positions.
-    for back_at in combinations(range(len(cards)), 5):
+    valid = {tuple(sorted(row)) for row in rows}
+    for back_at in sorted(valid):
         back = tuple(cards[k] for k in back_at)
-        if not five_card_row_ok(back):
-            continue
         rest = [k for k in range(len(cards)) if k not in back_at]
         for middle_at in combinations(rest, 5):
-            middle = tuple(cards[k] for k in middle_at)
-            if not five_card_row_ok(middle):
+            if middle_at not in valid:
                 continue
+            middle = tuple(cards[k] for k in middle_at)
             front = tuple(cards[k] for k in rest if k not in middle_at)
             yield back, middle, front
 
 
-def _is_five_straight(five: tuple[int, ...], wheel_counts: bool) -> bool:
-    # Whether a straight exists does not depend on the wheel knob; whether the wheel counts for three
-    # straights is the knob three_straights_wheel.
-    ranks = sorted(rank_value(card) for card in five)
-    if ranks == [2, 3, 4, 5, 14]:
-        return wheel_counts
-    return straight_ranks(ranks, "low") is not None
+def _straight_rows(cards: Sequence[int], wheel_counts: bool) -> Iterator[tuple[int, ...]]:
+    """The positions of every five of ``cards`` that make a straight: five consecutive ranks (ace high),
+    and A-2-3-4-5 when ``wheel_counts`` (whether the wheel counts for three straights is the knob
+    three_straights_wheel; K-A-2-3-4 is never a straight). One card of each rank, taken every way."""
+    at_rank: dict[int, list[int]] = {}
+    for position, card in enumerate(cards):
+        at_rank.setdefault(rank_value(card), []).append(position)
+    windows = [list(range(low, low + 5)) for low in range(2, 11)]
+    if wheel_counts:
+        windows.append([14, 2, 3, 4, 5])
+    for window in windows:
+        yield from product(*(at_rank.get(rank, []) for rank in window))
+
+
+def _one_suit_rows(cards: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """The positions of every five of ``cards`` of one suit."""
+    at_suit: dict[int, list[int]] = {}
+    for position, card in enumerate(cards):
+        at_suit.setdefault(suit_of(card), []).append(position)
+    for positions in at_suit.values():
+        yield from combinations(positions, 5)
 
 
 def _three_suits(*rows: tuple[int, ...]) -> bool:
@@ -105,11 +118,13 @@ def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_sui
     wheel_counts = bool(knob(rules, "three_straights_wheel"))
     distinct = bool(knob(rules, "three_flushes_distinct_suits"))
 
-    def row_ok(five: tuple[int, ...]) -> bool:
-        return _is_five_straight(five, wheel_counts) and (not one_suit or _one_suit(five))
-
+    rows = [
+        row
+        for row in _straight_rows(cards, wheel_counts)
+        if not one_suit or _one_suit([cards[k] for k in row])
+    ]
     best: NaturalKey | None = None
-    for back, middle, front in _splits(cards, row_ok):
+    for back, middle, front in _splits(cards, rows):
         top = _front_straight_top(front, rules)
         if top is None or (one_suit and not _one_suit(front)):
             continue
@@ -127,7 +142,7 @@ def _three_flushes_key(cards: Sequence[int], rules: Mapping[str, Any]) -> Natura
     wheel = knob(rules, "wheel")
     distinct = bool(knob(rules, "three_flushes_distinct_suits"))
     best: NaturalKey | None = None
-    for back, middle, front in _splits(cards, _one_suit):
+    for back, middle, front in _splits(cards, _one_suit_rows(cards)):
         if not _one_suit(front) or (distinct and not _three_suits(back, middle, front)):
             continue
         pack = knob(rules, "extra_suits")
