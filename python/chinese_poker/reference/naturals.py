@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import cache
 from itertools import combinations, product
 from typing import Any
 
@@ -108,16 +109,28 @@ def _three_suits(*rows: tuple[int, ...]) -> bool:
     return len({suit_of(row[0]) for row in rows}) == 3
 
 
+def _row_strength(rules: Mapping[str, Any]) -> Callable[[tuple[int, ...]], int]:
+    """``evaluate`` under the rules' wheel and pack, each row evaluated once: a split search meets the same
+    rows again and again (a hand of one suit has 72,072 splits of 1,287 fives)."""
+    wheel = knob(rules, "wheel")
+    pack = knob(rules, "extra_suits")
+
+    @cache
+    def strength(row: tuple[int, ...]) -> int:
+        return evaluate(row, wheel, pack)
+
+    return strength
+
+
 def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_suit: bool) -> NaturalKey | None:
     """Largest (back, middle, front-top) over three-straight splits, or None if there is none.
 
     With ``one_suit`` (three straight flushes) every row must be of one suit, and of three different
     suits under ``three_flushes_distinct_suits``.
     """
-    wheel = knob(rules, "wheel")
+    strength = _row_strength(rules)
     wheel_counts = bool(knob(rules, "three_straights_wheel"))
     distinct = bool(knob(rules, "three_flushes_distinct_suits"))
-
     rows = [
         row
         for row in _straight_rows(cards, wheel_counts)
@@ -130,8 +143,7 @@ def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_sui
             continue
         if one_suit and distinct and not _three_suits(back, middle, front):
             continue
-        pack = knob(rules, "extra_suits")
-        key = (evaluate(back, wheel, pack), evaluate(middle, wheel, pack), top)
+        key = (strength(back), strength(middle), top)
         if best is None or key > best:
             best = key
     return best
@@ -139,14 +151,13 @@ def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_sui
 
 def _three_flushes_key(cards: Sequence[int], rules: Mapping[str, Any]) -> NaturalKey | None:
     """Largest (back, middle, front) strengths over three-flush splits, or None if there is none."""
-    wheel = knob(rules, "wheel")
+    strength = _row_strength(rules)
     distinct = bool(knob(rules, "three_flushes_distinct_suits"))
     best: NaturalKey | None = None
     for back, middle, front in _splits(cards, _one_suit_rows(cards)):
         if not _one_suit(front) or (distinct and not _three_suits(back, middle, front)):
             continue
-        pack = knob(rules, "extra_suits")
-        key = (evaluate(back, wheel, pack), evaluate(middle, wheel, pack), evaluate(front, wheel, pack))
+        key = (strength(back), strength(middle), strength(front))
         if best is None or key > best:
             best = key
     return best
