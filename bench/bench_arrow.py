@@ -17,9 +17,10 @@ Rows:
   an engine does with its batches): the fixed cost of a call against its rows.
 
 The rows take turns: each of the --repeat passes times every row once, in order, and each row keeps its
-best pass, so a change in the machine's load between rows shifts them alike. Wall seconds and the ratio
-are the best wall time; "cpu s" is the best process CPU time of the same row (on a shared machine the
-wall time also counts waiting for a core, the CPU time only the work).
+best pass, so a change in the machine's load between rows shifts them alike. "seconds" and "x wall" are
+the best wall time; "cpu s" and "x cpu" the best process CPU time of the same row (every row runs on one
+thread, so on a shared machine, where the wall time also counts waiting for a core, the CPU time is the
+steadier measure of the work).
 """
 
 from __future__ import annotations
@@ -108,14 +109,14 @@ def main() -> None:
             wall[label] = min(wall[label], time.perf_counter() - start)
             cpu[label] = min(cpu[label], time.process_time() - start_cpu)
     folder.cleanup()
-    print(f"{'path':<30} {'seconds':>9} {'cpu s':>7} {'rounds/s':>12} {'x settle_batch':>15}")
+    print(f"{'path':<30} {'seconds':>9} {'cpu s':>7} {'rounds/s':>12} {'x wall':>7} {'x cpu':>6}")
     for label, seconds in wall.items():
         # The rows with inputs against settle_batch given the same inputs, the others against the plain call.
         inputs = "inputs" in label or "banker" in label or "numpy grouping" in label
-        base = wall["settle_batch, banker + bets" if inputs else runs[0][0]]
+        base = "settle_batch, banker + bets" if inputs else runs[0][0]
         print(
             f"{label:<30} {seconds:>9.3f} {cpu[label]:>7.3f} {args.rounds / seconds:>12,.0f}"
-            f" {base / seconds:>15.2f}"
+            f" {wall[base] / seconds:>7.2f} {cpu[base] / cpu[label]:>6.2f}"
         )
     print(f"# load {os.getloadavg()[0]:.1f} at the end")
     print(f"# finished {time.strftime('%Y-%m-%d %H:%M:%S')}")

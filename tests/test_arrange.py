@@ -309,12 +309,19 @@ def test_arranging_a_hand_with_a_card_twice() -> None:
 
 
 def _undominated_by_filtering(settings_: np.ndarray, strengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct settings (strongest back first) that no other one matches or beats in every row."""
-    keep = [
-        k
-        for k in range(len(strengths))
-        if np.all(strengths >= strengths[k], axis=1).sum() == 1  # only itself
-    ]
+    """The distinct settings (strongest back first) that no other one matches or beats in every row.
+
+    Each is compared with the undominated ones found before it, strongest (back, middle, front) first: one
+    that beats it in every row sorts before it, and so does an undominated one that beats that one, so
+    that comparing with those alone finds it (all pairs would take seconds a hand)."""
+    rows = [tuple(row) for row in strengths.tolist()]
+    assert len(set(rows)) == len(rows)  # distinct strengths: no other one merely matches a setting
+    undominated: list[int] = []
+    for k in sorted(range(len(rows)), key=rows.__getitem__, reverse=True):
+        back, middle, front = rows[k]
+        if not any(b >= back and m >= middle and f >= front for b, m, f in (rows[j] for j in undominated)):
+            undominated.append(k)
+    keep = sorted(undominated)
     return settings_[keep], strengths[keep]
 
 

@@ -7,7 +7,8 @@ three_flushes, three_straight_flushes) search every split into back (5), middle 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import cache
 from itertools import combinations, product
 from typing import Any
 
@@ -18,7 +19,6 @@ from chinese_poker.reference.evaluate import (
     evaluate,
     knob,
     rank_value,
-    straight_ranks,
     substitutions,
     suit_of,
 )
@@ -61,38 +61,65 @@ def _one_suit(cards: Sequence[int]) -> bool:
 
 
 def _splits(
-    cards: Sequence[int], five_card_row_ok: Callable[[tuple[int, ...]], bool]
+    cards: Sequence[int], rows: Iterable[tuple[int, ...]]
 ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
-    """Every (back, middle, front) split whose back and middle both pass ``five_card_row_ok``.
+    """Every (back, middle, front) split whose back and middle are both among ``rows`` (five positions in
+    ``cards`` each, in any order).
 
     Back and middle are ordered (both orders are produced), the front is the three cards left.
     """
     # By positions, not card values: a card held twice (a pack with added suits) is two positions.
-    for back_at in combinations(range(len(cards)), 5):
+    valid = {tuple(sorted(row)) for row in rows}
+    for back_at in sorted(valid):
         back = tuple(cards[k] for k in back_at)
-        if not five_card_row_ok(back):
-            continue
         rest = [k for k in range(len(cards)) if k not in back_at]
         for middle_at in combinations(rest, 5):
-            middle = tuple(cards[k] for k in middle_at)
-            if not five_card_row_ok(middle):
+            if middle_at not in valid:
                 continue
+            middle = tuple(cards[k] for k in middle_at)
             front = tuple(cards[k] for k in rest if k not in middle_at)
             yield back, middle, front
 
 
-def _is_five_straight(five: tuple[int, ...], wheel_counts: bool) -> bool:
-    # Whether a straight exists does not depend on the wheel knob; whether the wheel counts for three
-    # straights is the knob three_straights_wheel.
-    ranks = sorted(rank_value(card) for card in five)
-    if ranks == [2, 3, 4, 5, 14]:
-        return wheel_counts
-    return straight_ranks(ranks, "low") is not None
+def _straight_rows(cards: Sequence[int], wheel_counts: bool) -> Iterator[tuple[int, ...]]:
+    """The positions of every five of ``cards`` that make a straight: five consecutive ranks (ace high),
+    and A-2-3-4-5 when ``wheel_counts`` (whether the wheel counts for three straights is the knob
+    three_straights_wheel; K-A-2-3-4 is never a straight). One card of each rank, taken every way."""
+    at_rank: dict[int, list[int]] = {}
+    for position, card in enumerate(cards):
+        at_rank.setdefault(rank_value(card), []).append(position)
+    windows = [list(range(low, low + 5)) for low in range(2, 11)]
+    if wheel_counts:
+        windows.append([14, 2, 3, 4, 5])
+    for window in windows:
+        yield from product(*(at_rank.get(rank, []) for rank in window))
+
+
+def _one_suit_rows(cards: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """The positions of every five of ``cards`` of one suit."""
+    at_suit: dict[int, list[int]] = {}
+    for position, card in enumerate(cards):
+        at_suit.setdefault(suit_of(card), []).append(position)
+    for positions in at_suit.values():
+        yield from combinations(positions, 5)
 
 
 def _three_suits(*rows: tuple[int, ...]) -> bool:
     """Whether rows that are each of one suit are of three different suits."""
     return len({suit_of(row[0]) for row in rows}) == 3
+
+
+def _row_strength(rules: Mapping[str, Any]) -> Callable[[tuple[int, ...]], int]:
+    """``evaluate`` under the rules' wheel and pack, each row evaluated once: a split search meets the same
+    rows again and again (a hand of one suit has 72,072 splits of 1,287 fives)."""
+    wheel = knob(rules, "wheel")
+    pack = knob(rules, "extra_suits")
+
+    @cache
+    def strength(row: tuple[int, ...]) -> int:
+        return evaluate(row, wheel, pack)
+
+    return strength
 
 
 def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_suit: bool) -> NaturalKey | None:
@@ -101,22 +128,22 @@ def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_sui
     With ``one_suit`` (three straight flushes) every row must be of one suit, and of three different
     suits under ``three_flushes_distinct_suits``.
     """
-    wheel = knob(rules, "wheel")
+    strength = _row_strength(rules)
     wheel_counts = bool(knob(rules, "three_straights_wheel"))
     distinct = bool(knob(rules, "three_flushes_distinct_suits"))
-
-    def row_ok(five: tuple[int, ...]) -> bool:
-        return _is_five_straight(five, wheel_counts) and (not one_suit or _one_suit(five))
-
+    rows = [
+        row
+        for row in _straight_rows(cards, wheel_counts)
+        if not one_suit or _one_suit([cards[k] for k in row])
+    ]
     best: NaturalKey | None = None
-    for back, middle, front in _splits(cards, row_ok):
+    for back, middle, front in _splits(cards, rows):
         top = _front_straight_top(front, rules)
         if top is None or (one_suit and not _one_suit(front)):
             continue
         if one_suit and distinct and not _three_suits(back, middle, front):
             continue
-        pack = knob(rules, "extra_suits")
-        key = (evaluate(back, wheel, pack), evaluate(middle, wheel, pack), top)
+        key = (strength(back), strength(middle), top)
         if best is None or key > best:
             best = key
     return best
@@ -124,14 +151,13 @@ def _three_straights_key(cards: Sequence[int], rules: Mapping[str, Any], one_sui
 
 def _three_flushes_key(cards: Sequence[int], rules: Mapping[str, Any]) -> NaturalKey | None:
     """Largest (back, middle, front) strengths over three-flush splits, or None if there is none."""
-    wheel = knob(rules, "wheel")
+    strength = _row_strength(rules)
     distinct = bool(knob(rules, "three_flushes_distinct_suits"))
     best: NaturalKey | None = None
-    for back, middle, front in _splits(cards, _one_suit):
+    for back, middle, front in _splits(cards, _one_suit_rows(cards)):
         if not _one_suit(front) or (distinct and not _three_suits(back, middle, front)):
             continue
-        pack = knob(rules, "extra_suits")
-        key = (evaluate(back, wheel, pack), evaluate(middle, wheel, pack), evaluate(front, wheel, pack))
+        key = (strength(back), strength(middle), strength(front))
         if best is None or key > best:
             best = key
     return best
