@@ -230,10 +230,18 @@ struct Staircase {
   Strength front[kNumSplits];
   std::size_t size = 0;
 
+  // The last step whose middle is at least m has the strongest front of those steps: it decides.
   bool covers(Strength m, Strength f) const noexcept {
-    std::size_t k = 0;
-    while (k < size && middle[k] >= m) ++k;
-    return k > 0 && front[k - 1] >= f;
+    std::size_t low = 0, high = size;  // the steps [0, low) have middles >= m, [high, size) below m
+    while (low < high) {
+      const std::size_t mid = low + (high - low) / 2;
+      if (middle[mid] >= m) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low > 0 && front[low - 1] >= f;
   }
 
   // Adds a pair that no step covers, dropping the steps it covers.
@@ -498,6 +506,8 @@ std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const
       if (one_deck && beaten_whole(b)) continue;
       std::size_t n = 0;
       for_each_completion(h, b, rules, [&](int m, int fr) {
+        // One a kept setting covers is left out here already: whatever it would cover, that setting covers.
+        if (sc.stairs.covers(h.five[m], h.three[fr])) return;
         n = keep_undominated(sc.keys, candidate_of(h, b, m, fr), local, n);
       });
       for (std::size_t k = 0; k < n; ++k) sc.legal[group++] = Split{local[k].back, local[k].middle, local[k].front};
