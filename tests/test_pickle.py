@@ -5,7 +5,10 @@ name and knobs)."""
 from __future__ import annotations
 
 import copy
+import os
 import pickle
+import subprocess
+import sys
 from typing import Any
 
 import chinese_poker as cp
@@ -91,6 +94,21 @@ def test_rules(rules: Rules, protocol: int) -> None:
     assert hash(loaded) == hash(rules)
     assert loaded.royalty_table == rules.royalty_table
     assert copy.deepcopy(rules) == rules
+
+
+def test_rules_pickled_by_another_process_hash_as_made_here() -> None:
+    # A Rules keeps its hash once computed; string hashes differ between processes, so the pickle must
+    # not carry it, or rules from a worker would miss every cache and set entry of this process.
+    script = (
+        "import pickle, sys; from chinese_poker import Rules; r = Rules.preset('capsa-susun'); hash(r);"
+        " sys.stdout.buffer.write(pickle.dumps(r))"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    pickled = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True, env=env).stdout
+    loaded = pickle.loads(pickled)
+    here = Rules.preset("capsa-susun")
+    assert hash(loaded) == hash(here)
+    assert loaded in {here}
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

@@ -241,10 +241,16 @@ class Rules:
         return data
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickle the knobs only: the cached core form is rebuilt where the rules are used."""
-        state = dict(self.__dict__)
-        state.pop(SPEC_CACHE, None)
-        return state
+        """Pickle the knobs only: the cached core form and hash (per process) are rebuilt where used."""
+        return {key: value for key, value in self.__dict__.items() if key not in (SPEC_CACHE, "_hash")}
+
+    def __hash__(self) -> int:
+        """The knobs' hash (not ``name``'s), computed once: every cache keyed by rules hashes them."""
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.compare))
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
     def resolved(self) -> dict[str, Any]:
         """The resolved rules dict of RULES.md section 13, for the C++ core and the reference.
