@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from chinese_poker import evaluate_batch, format_card
 
-pytestmark = pytest.mark.slow
+# The peers' time and Python loops; the core's order of every hand is checked in test_evaluate.py too.
+pytestmark = [pytest.mark.slow, pytest.mark.python_bound]
 
 CHUNK = 200_000
 

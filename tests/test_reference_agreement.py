@@ -61,6 +61,7 @@ def five_card_sample(five_card_hands: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.slow
+@pytest.mark.python_bound  # the reference's time; the core's side is the exhaustive tests of test_evaluate.py
 @pytest.mark.parametrize("wheel", WHEELS)
 def test_reference_agrees_on_five_card_sample(five_card_sample: np.ndarray, wheel: str) -> None:
     core = evaluate_batch(five_card_sample, wheel).tolist()

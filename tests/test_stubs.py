@@ -139,6 +139,7 @@ def test_plain_knob_properties_match_the_knob_table() -> None:
 
 
 @pytest.mark.slow  # about 20 s (mypy's own start); the signature test above checks the stub quickly
+@pytest.mark.python_bound
 def test_mypy_stubtest_passes_on_the_core(tmp_path: Path) -> None:
     allowlist = tmp_path / "allowlist.txt"
     plain = [row["name"] for row in _core.knob_table() if row["kind"] != "table"]

@@ -116,6 +116,7 @@ def test_an_unknown_probe_is_refused(capsys: pytest.CaptureFixture[str]) -> None
     )
 
 
+@pytest.mark.python_bound  # the fit's engine is the reference
 def test_fit_recovers_surrender_units(tmp_path: Path) -> None:
     truth = Rules.preset("shisanzhang-hk").replace(surrender_units=3, wheel="second")
     code, report = run_tool(
@@ -129,6 +130,7 @@ def test_fit_recovers_surrender_units(tmp_path: Path) -> None:
     assert [r.rid for r, a, b in zip(fresh.rounds, fresh.nets(fitted), fresh.nets(truth)) if a != b] == []
 
 
+@pytest.mark.python_bound  # the fit's engine is the reference
 @pytest.mark.parametrize("jokers", [1, 2])
 def test_fit_recovers_the_jokers(tmp_path: Path, jokers: int) -> None:
     truth = Rules.preset("pagat").replace(jokers=jokers, scoop_bonus=3)

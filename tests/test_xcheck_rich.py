@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from chinese_poker.cli import main
 from chinese_poker.formats.rounds import parse_round, round_output, settle_round
 from chinese_poker.rules import Rules
@@ -68,6 +69,7 @@ def test_differences_name_the_fields() -> None:
     assert agrees(fact.net, Answer(net=right.net))
 
 
+@pytest.mark.python_bound  # the fit's engine is the reference
 def test_fit_with_rich_answers_recovers_the_rules(tmp_path: Path) -> None:
     truth = Rules.preset("pagat-bonus").replace(royalty_mode="add", foul_policy="as_scooped")
     code, report = run_tool(tmp_path, "--fit", "--engine", library_engine(truth, "rich"), "--budget", "500")
