@@ -156,6 +156,71 @@ def test_greedy_reads_a_joker_in_a_partial_row_as_its_best_card(
     assert (52, row) in move.placements
 
 
+def _three_seat_last_street(seed: int, rules: Rules) -> GameState:
+    """A 3-player game played by the greedy baseline up to the last street, no seat having placed it."""
+    game = new_game(rules, players=3, seed=seed)
+    while game.street < 4:
+        for seat in range(game.players):
+            if game.to_place[seat]:
+                game = game.apply(seat, greedy(game, seat))
+    assert all(game.to_place[seat] for seat in range(3))
+    return game
+
+
+@pytest.mark.parametrize("home_run", [False, True])
+def test_three_player_last_street_is_the_same_whatever_the_samples_and_seed(home_run: bool) -> None:
+    # Both ways of enumerating the other seats' deals (each seat by itself, or every joint deal when a
+    # home run ties the pairs together), quick enough for the sanitizers; the brute force is below.
+    rules = PINEAPPLE.replace(home_run_multiplier=2, home_run_min_opponents=2) if home_run else PINEAPPLE
+    game = _three_seat_last_street(2, rules)
+    options = advise(game, samples=10, seed=1, player=0)
+    again = advise(game, samples=2000, seed=99, player=0)
+    assert [(o.action, o.expected) for o in again] == [(o.action, o.expected) for o in options]
+    assert all(o.exact and o.deals == 286 * 120 for o in options)
+    assert sorted(map(repr, (o.action for o in options))) == sorted(map(repr, game.legal_actions(0)))
+
+
+@pytest.mark.python_bound
+@pytest.mark.parametrize(
+    ("seed", "rules"),
+    [
+        (2, PINEAPPLE),
+        (8, PINEAPPLE),
+        # A home run (scooping both others doubles those pairs) ties the pairs together: every joint deal.
+        (2, PINEAPPLE.replace(home_run_multiplier=2, home_run_min_opponents=2)),
+    ],
+)
+def test_three_player_last_street_is_exact_over_every_joint_deal(seed: int, rules: Rules) -> None:
+    # Brute force: every 3 cards of the 13 unseen for seat 1 and every 3 of the other 10 for seat 2
+    # (34,320 joint deals), each seat completing greedily (the reference's evaluator), the table settled.
+    game = _three_seat_last_street(seed, rules)
+    ref = resolve_rules(rules.to_dict())
+    fl = [fantasyland_value(rules, k) if k >= 14 else 0.0 for k in range(18)]
+    unseen = game.unseen_by(0)
+    completions = [
+        {
+            cards: tuple(map(tuple, _greedy_last(game.boards[seat], cards, ref, fl)))
+            for cards in combinations(unseen, 3)
+        }
+        for seat in (1, 2)
+    ]
+    options = advise(game, samples=10, player=0)
+    assert {o.deals for o in options} == {286 * 120}
+    assert all(o.exact and o.low == o.expected == o.high for o in options)
+    for option in options:
+        own = [list(r) for r in game.boards[0]]
+        for card, row in option.action.placements:
+            own[row].append(card)
+        total = 0.0
+        for first in combinations(unseen, 3):
+            rest = [c for c in unseen if c not in first]
+            for second in combinations(rest, 3):
+                result = settle([tuple(own), completions[0][first], completions[1][second]], rules)
+                earned = result.players[0].fantasyland_cards
+                total += result.players[0].net + (fl[earned] if earned else 0.0)
+        assert option.expected == pytest.approx(total / (286 * 120), abs=1e-9)
+
+
 def test_last_street_against_a_full_board_is_one_settlement() -> None:
     game = _to_last_street(5, both=True)
     options = advise(game, player=0)

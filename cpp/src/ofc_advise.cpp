@@ -8,6 +8,7 @@
 #include "chinese_poker/cards.hpp"
 #include "chinese_poker/evaluate.hpp"
 #include "chinese_poker/settle.hpp"
+#include "pair_formula.hpp"
 
 namespace chinese_poker {
 
@@ -185,6 +186,48 @@ double settle_value(const OfcSituation& s, const OfcBoard* full, const RulesSpec
   if (settle_round(in, s.players, rules, nullptr, &result)) return 0.0;
   const int k = result.facts[s.seat].fantasyland_cards;
   return static_cast<double>(result.net[s.seat]) + (k >= 14 && k <= 17 ? s.fl_value[k] : 0.0);
+}
+
+// Whether the seat's net is the sum of its pairs' units, each settled as a table of the two alone: no home
+// run (it reads every pair of a player), no natural or declaration settling the whole table, no table
+// Chi A, and no pooled fantasyland seat (whose deal takes cards from every other seat's). Then on the
+// last street the mean over the joint deals of the other seats is the sum over each seat of the mean over
+// its own deals: a seat's completion reads only its own board and cards, and each seat's share of a
+// uniform joint deal is a uniform deal of its own.
+bool settles_by_pairs(const OfcSituation& s, const RulesSpec& rules) noexcept {
+  if (s.pool_size > 0 || detail::home_run_possible(s.players, rules) || rules.natural_settles_table ||
+      rules.ace_basis_table) {
+    return false;
+  }
+  for (int p = 0; p < s.players; ++p) {
+    if (p != s.seat && cards_to_come(s, p) == 0 && s.boards[p].cards() != 13) return false;
+  }
+  return true;
+}
+
+// The units the seat wins from seat p, both boards full, settled as a table of the two (in seat order),
+// and through `fl_cards` the fantasyland hand the seat's board earns.
+double pair_value(const OfcSituation& s, const OfcBoard& own, int p, const OfcBoard& theirs, const RulesSpec& rules,
+                  int* fl_cards) noexcept {
+  std::uint8_t cards[2][13];
+  PlayerInput in[2];
+  const OfcBoard* boards[2] = {&own, &theirs};
+  const int seats[2] = {s.seat, p};
+  for (int k = 0; k < 2; ++k) {
+    int at = 0;
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < boards[k]->len[r]; ++c) cards[k][at++] = boards[k]->rows[r][c];
+    }
+    in[k].cards = cards[k];
+    in[k].fantasyland = s.in_fantasyland[seats[k]];
+  }
+  const bool first = s.seat < p;
+  const PlayerInput ordered[2] = {first ? in[0] : in[1], first ? in[1] : in[0]};
+  RoundResult result;
+  if (settle_round(ordered, 2, rules, nullptr, &result)) return 0.0;
+  const int at = first ? 0 : 1;
+  *fl_cards = result.facts[at].fantasyland_cards;
+  return static_cast<double>(result.net[at]);
 }
 
 // Enumerates every k-subset of the cards not yet used, for seat after seat of `order`, calling
@@ -377,6 +420,43 @@ bool ofc_advise(const OfcSituation& s, const OfcPlacement* options, int num_opti
     // The last street: every joint deal of the others, each equally likely.
     std::vector<OfcBoard> own(static_cast<std::size_t>(num_options), s.boards[s.seat]);
     for (int o = 0; o < num_options; ++o) place(own[static_cast<std::size_t>(o)], options[o]);
+    if (order.size() >= 2 && settles_by_pairs(s, rules)) {
+      // Each other seat by itself: with 3 players 286 + 286 deals instead of 286 x 120 joint ones.
+      std::vector<int> fl_cards(static_cast<std::size_t>(num_options), 0);
+      for (int p = 0; p < s.players; ++p) {
+        if (p == s.seat) continue;
+        const std::vector<int> alone{p};
+        Enumerator e{s, rules, alone, std::vector<bool>(static_cast<std::size_t>(s.num_unseen), false), {}, {}};
+        for (int q = 0; q < s.players; ++q) e.boards[q] = s.boards[q];
+        std::vector<double> seat_sum(static_cast<std::size_t>(num_options), 0.0);
+        long deals_of_seat = 0;
+        auto visit = [&](OfcBoard* boards) {
+          ++deals_of_seat;
+          for (int o = 0; o < num_options; ++o) {
+            const auto at = static_cast<std::size_t>(o);
+            seat_sum[at] += pair_value(s, own[at], p, boards[p], rules, &fl_cards[at]);
+          }
+        };
+        if (cards_to_come(s, p) > 0) {
+          e.run(0, visit);
+        } else {
+          visit(e.boards);
+        }
+        for (int o = 0; o < num_options; ++o) {
+          const auto at = static_cast<std::size_t>(o);
+          sum[at] += seat_sum[at] / static_cast<double>(deals_of_seat);
+        }
+      }
+      for (int o = 0; o < num_options; ++o) {
+        const auto at = static_cast<std::size_t>(o);
+        const int k = fl_cards[at];
+        out[o].mean = sum[at] + (k >= 14 && k <= 17 ? s.fl_value[k] : 0.0);
+        out[o].sd = 0.0;
+        out[o].deals = joint;
+      }
+      *exact = true;
+      return true;
+    }
     Enumerator e{s, rules, order, std::vector<bool>(static_cast<std::size_t>(s.num_unseen), false), {}, {}};
     for (int p = 0; p < s.players; ++p) e.boards[p] = s.boards[p];
     long count = 0;
