@@ -224,3 +224,38 @@ def test_packs_with_jokers_and_added_suits_are_the_cores(
     items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
     assert not any(isinstance(item, CoreLines) for item in items)
     assert run_score(path, [], fast=True, monkeypatch=monkeypatch)[0] == 2
+
+
+@pytest.mark.parametrize(
+    ("middle", "cores"),
+    [
+        ('"2c 3c 4c 5c 7d"', True),  # as score and vectors write it: read in place
+        ('"2C 3c 4C 5c 7D"', True),
+        ('"2c  3c 4c 5c 7d"', True),  # other separators: the core's general card text
+        ('"2c 3c 4c 5c 7d "', True),
+        ('"2c,3c;4c 5c 7d"', True),
+        ('"10c 3c 4c 5c 7d"', True),
+        ('"2c 3c 4c 5c"', False),  # wrong or damaged rows: the general path's error, both ways
+        ('"2c 3c 4c 5c 7d 8d"', False),
+        ('"2c 3c 4c 5c 7"', False),
+        ('"2c 3c 4c 5c 7x"', False),
+        ('"2c 3c 4c 5c 7\\u0064"', False),
+        ('"2c 3c 4c 5c 7d', False),
+        ('["2c", "3c", "4c", "5c", "7d"]', True),
+    ],
+)
+def test_row_spellings_near_the_written_one(
+    middle: str, cores: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row string one step from the spelling the core reads in place: the same answer or error as the
+    general path, and the core's own where its reader takes the spelling."""
+    line = (
+        '{"id":1,"players":[{"front":"As Ks Qs","middle":MIDDLE,"back":"2d 3d 4d 5d 7h"},'
+        '{"front":"Ah Kh Qh","middle":"2h 3h 4h 5h 7s","back":"8c 8d 8h 9c 9d"}]}'
+    ).replace("MIDDLE", middle)
+    path = tmp_path / "rows.jsonl"
+    path.write_text(line + "\n" + line.replace('"id":1', '"id":2') + "\n", encoding="utf-8")
+    fast = run_score(path, ["--keep-going"], fast=True, monkeypatch=monkeypatch)
+    assert fast == run_score(path, ["--keep-going"], fast=False, monkeypatch=monkeypatch)
+    items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
+    assert all(isinstance(item, CoreLines) for item in items) == cores

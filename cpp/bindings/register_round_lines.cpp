@@ -38,7 +38,7 @@ using SettleAnswer = py::typing::Optional<py::typing::Tuple<py::bytes, bool>>;
 // The output of a chunk, where each round's output ends (native uint64, as bytes), and the rounds left to
 // the general path as (round index, 0-based line in the chunk, first byte, end byte).
 using ChunkAnswer =
-    py::typing::Tuple<py::bytes, py::bytes, py::typing::List<py::typing::Tuple<int, int, int, int>>>;
+    py::typing::Tuple<py::bytes, py::bytes, py::typing::List<py::typing::Tuple<int, int, int, int>>, int>;
 
 int player_limit(int max_players) {
   if (max_players < kMinPlayers || max_players > kMaxPlayers) {
@@ -47,9 +47,9 @@ int player_limit(int max_players) {
   return max_players;
 }
 
-// (lines, ends, left) as the chunk functions answer: `ends` as native unsigned 64-bit integers (bytes, so that
-// reading a chunk needs no numpy), and the rounds of `scan` left to the general path as (round index, line in
-// the chunk, first byte, end byte).
+// (lines, ends, left, line feeds) as the chunk functions answer: `ends` as native unsigned 64-bit integers
+// (bytes, so that reading a chunk needs no numpy), the rounds of `scan` left to the general path as (round
+// index, line in the chunk, first byte, end byte), and the chunk's line feeds (counted once, by the scan).
 py::tuple answer(const RoundScan& scan, const std::string& out, const std::vector<std::size_t>& ends) {
   std::vector<std::uint64_t> wide(ends.begin(), ends.end());
   const py::bytes line_ends(reinterpret_cast<const char*>(wide.data()), wide.size() * sizeof(std::uint64_t));
@@ -58,7 +58,7 @@ py::tuple answer(const RoundScan& scan, const std::string& out, const std::vecto
     const ScannedRound& round = scan.rounds[r];
     if (!round.read) left.append(py::make_tuple(r, round.line, round.begin, round.end));
   }
-  return py::make_tuple(py::bytes(out), line_ends, left);
+  return py::make_tuple(py::bytes(out), line_ends, left, scan.line_feeds);
 }
 
 // What a rules value resolves to, as the core's writers take it.

@@ -70,6 +70,8 @@ class Scanner {
 
   std::size_t pos() const noexcept { return pos_; }
   std::size_t end() const noexcept { return end_; }
+  // Moves on to `pos`, which a reader has checked itself (within the span, after the current position).
+  void skip_to(std::size_t pos) noexcept { pos_ = pos; }
   std::string_view text() const noexcept { return text_; }
   std::string_view slice(std::size_t begin, std::size_t length) const noexcept { return text_.substr(begin, length); }
 

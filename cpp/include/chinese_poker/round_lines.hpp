@@ -131,6 +131,7 @@ struct RoundScan {
   std::string strings;  // the values of ids and names given with escapes or bytes beyond ASCII
   // The distinct "rules" values, each as its bytes [first, first + second) in the chunk.
   std::vector<std::pair<std::size_t, std::size_t>> rules;
+  std::size_t line_feeds = 0;  // in the chunk: where the next chunk's line numbers start
 };
 
 // Reads every line of `text` into `out`. `first_position`: the 1-based position of the chunk's first

@@ -26,8 +26,9 @@ __all__ = ["CHUNK_BYTES", "ChunkAnswer", "CoreLines", "core_stream"]
 CHUNK_BYTES = 4 * 1024 * 1024
 
 #: What the core answers for a chunk: its output, where each round's output ends (native unsigned 64-bit
-#: integers), and the rounds it left as (round index, 0-based line in the chunk, first byte, end byte).
-ChunkAnswer = tuple[bytes, bytes, list[tuple[int, int, int, int]]]
+#: integers), the rounds it left as (round index, 0-based line in the chunk, first byte, end byte), and the
+#: chunk's line feeds.
+ChunkAnswer = tuple[bytes, bytes, list[tuple[int, int, int, int]], int]
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def core_stream(
     position = 1  # of the next round in the stream
     line_number = 1  # of the next line
     for offset, chunk in _chunks(stream, chunk_bytes or CHUNK_BYTES, head):
-        lines, end_bytes, left = settle_chunk(chunk, position)
+        lines, end_bytes, left, line_feeds = settle_chunk(chunk, position)
         ends = memoryview(end_bytes).cast("Q")
         count = len(ends)
         done = 0  # rounds of the chunk given out
@@ -97,7 +98,7 @@ def core_stream(
         if count > done:
             yield CoreLines(lines[written:], count - done)
         position += count
-        line_number += chunk.count(b"\n")
+        line_number += line_feeds
 
 
 def __dir__() -> list[str]:
