@@ -170,15 +170,20 @@ int cards_to_come(const OfcSituation& s, int p) noexcept {
   return need;
 }
 
+// A full board's 13 cards as a settlement takes them: front, middle, back.
+void board_cards(const OfcBoard& board, std::uint8_t* out) noexcept {
+  int at = 0;
+  for (int r = 0; r < 3; ++r) {
+    for (int k = 0; k < board.len[r]; ++k) out[at++] = board.rows[r][k];
+  }
+}
+
 // The seat's net plus its fantasyland value, with every board full.
 double settle_value(const OfcSituation& s, const OfcBoard* full, const RulesSpec& rules) noexcept {
   std::uint8_t cards[kOfcMaxPlayers][13];
   PlayerInput in[kOfcMaxPlayers];
   for (int p = 0; p < s.players; ++p) {
-    int at = 0;
-    for (int r = 0; r < 3; ++r) {
-      for (int k = 0; k < full[p].len[r]; ++k) cards[p][at++] = full[p].rows[r][k];
-    }
+    board_cards(full[p], cards[p]);
     in[p].cards = cards[p];
     in[p].fantasyland = s.in_fantasyland[p];
   }
@@ -214,10 +219,7 @@ double pair_value(const OfcSituation& s, const OfcBoard& own, int p, const OfcBo
   const OfcBoard* boards[2] = {&own, &theirs};
   const int seats[2] = {s.seat, p};
   for (int k = 0; k < 2; ++k) {
-    int at = 0;
-    for (int r = 0; r < 3; ++r) {
-      for (int c = 0; c < boards[k]->len[r]; ++c) cards[k][at++] = boards[k]->rows[r][c];
-    }
+    board_cards(*boards[k], cards[k]);
     in[k].cards = cards[k];
     in[k].fantasyland = s.in_fantasyland[seats[k]];
   }
