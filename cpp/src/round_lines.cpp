@@ -809,11 +809,9 @@ void settle_scanned_net(std::string_view text, RoundScan* scan, const std::vecto
   const std::size_t kinds = (rules.size() + 1) * (kMaxPlayers + 1) * 2;
   std::vector<std::size_t> start(kinds + 1, 0);
   auto key_of = [&](const ScannedRound& round) {
-    const bool inputs = round.stakes != ScannedRound::kNone || round.bets != ScannedRound::kNone ||
-                        round.banker >= 0 || round.declared != 0 || round.surrendered != 0 || round.fantasyland != 0;
-    return (static_cast<std::size_t>(round.rules + 1) * (kMaxPlayers + 1) + static_cast<std::size_t>(round.players)) *
-               2 +
-           (inputs ? 1 : 0);
+    const std::size_t kind =
+        static_cast<std::size_t>(round.rules + 1) * (kMaxPlayers + 1) + static_cast<std::size_t>(round.players);
+    return kind * 2 + (round.has_inputs() ? 1 : 0);
   };
   for (ScannedRound& round : scan->rounds) {
     if (!round.read) continue;

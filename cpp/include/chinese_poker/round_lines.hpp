@@ -113,6 +113,11 @@ struct ScannedRound {
   std::size_t bets = kNone;
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
+  // Whether the round gives any per-round input.
+  bool has_inputs() const noexcept {
+    return stakes != kNone || bets != kNone || banker >= 0 || declared != 0 || surrendered != 0 || fantasyland != 0;
+  }
+
   // The name player `seat` goes by: its own (from the chunk's `text`, or decoded in RoundScan::`strings`),
   // else P1, P2, ... written into `default_name` (room for 2).
   std::string_view name(std::string_view text, std::string_view strings, int seat, char* default_name) const noexcept {
