@@ -265,9 +265,9 @@ void register_round_lines(py::module_& m) {
            "bytes do not depend on `threads`.")
       .def("write", &NetChunkWriter::write, py::arg("chunk"), py::arg("first_position"),
            "Whole JSON Lines (no byte order mark) whose first round is the stream's round first_position\n"
-           "(1-based): (lines, ends, left): ends, native uint64 as bytes, ends[r] where round r's line ends in\n"
-           "lines (a left round writes none); left the rounds for the general path as (round, line, begin,\n"
-           "end).");
+           "(1-based): (lines, ends, left, line_feeds): ends, native uint64 as bytes, ends[r] where round r's\n"
+           "line ends in lines (a left round writes none); left the rounds for the general path as (round,\n"
+           "line, begin, end); line_feeds the chunk's line feeds.");
   py::class_<FullChunkWriter>(
       m, "FullChunkWriter",
       "The full output (docs/JSON_FORMAT.md) of a JSON Lines stream written a chunk at a time: each chunk\n"
@@ -286,7 +286,7 @@ void register_round_lines(py::module_& m) {
            "not depend on `threads`.")
       .def("write", &FullChunkWriter::write, py::arg("chunk"), py::arg("first_position"),
            "Whole JSON Lines (no byte order mark) whose first round is the stream's round first_position\n"
-           "(1-based): (text, ends, left) as NetChunkWriter.write answers.");
+           "(1-based): (text, ends, left, line_feeds) as NetChunkWriter.write answers.");
 }
 
 }  // namespace chinese_poker::bindings
