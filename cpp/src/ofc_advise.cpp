@@ -210,10 +210,9 @@ bool settles_by_pairs(const OfcSituation& s, const RulesSpec& rules) noexcept {
   return true;
 }
 
-// The units the seat wins from seat p, both boards full, settled as a table of the two (in seat order),
-// and through `fl_cards` the fantasyland hand the seat's board earns.
-double pair_value(const OfcSituation& s, const OfcBoard& own, int p, const OfcBoard& theirs, const RulesSpec& rules,
-                  int* fl_cards) noexcept {
+// The units the seat wins from seat p, both boards full, settled as a table of the two (in seat order).
+double pair_value(const OfcSituation& s, const OfcBoard& own, int p, const OfcBoard& theirs,
+                  const RulesSpec& rules) noexcept {
   std::uint8_t cards[2][13];
   PlayerInput in[2];
   const OfcBoard* boards[2] = {&own, &theirs};
@@ -227,9 +226,20 @@ double pair_value(const OfcSituation& s, const OfcBoard& own, int p, const OfcBo
   const PlayerInput ordered[2] = {first ? in[0] : in[1], first ? in[1] : in[0]};
   RoundResult result;
   if (settle_round(ordered, 2, rules, nullptr, &result)) return 0.0;
-  const int at = first ? 0 : 1;
-  *fl_cards = result.facts[at].fantasyland_cards;
-  return static_cast<double>(result.net[at]);
+  return static_cast<double>(result.net[first ? 0 : 1]);
+}
+
+// The value of the fantasyland hand the seat's full board earns (its own facts: no other board counts).
+double own_fantasyland_value(const OfcSituation& s, const OfcBoard& own, const RulesSpec& rules) noexcept {
+  std::uint8_t cards[13];
+  board_cards(own, cards);
+  PlayerInput in;
+  in.cards = cards;
+  in.fantasyland = s.in_fantasyland[s.seat];
+  PlayerFacts facts;
+  if (player_facts(in, s.seat, rules, &facts)) return 0.0;
+  const int k = facts.fantasyland_cards;
+  return k >= 14 && k <= 17 ? s.fl_value[k] : 0.0;
 }
 
 // Enumerates every k-subset of the cards not yet used, for seat after seat of `order`, calling
@@ -424,7 +434,6 @@ bool ofc_advise(const OfcSituation& s, const OfcPlacement* options, int num_opti
     for (int o = 0; o < num_options; ++o) place(own[static_cast<std::size_t>(o)], options[o]);
     if (order.size() >= 2 && settles_by_pairs(s, rules)) {
       // Each other seat by itself: with 3 players 286 + 286 deals instead of 286 x 120 joint ones.
-      std::vector<int> fl_cards(static_cast<std::size_t>(num_options), 0);
       for (int p = 0; p < s.players; ++p) {
         if (p == s.seat) continue;
         const std::vector<int> alone{p};
@@ -436,7 +445,7 @@ bool ofc_advise(const OfcSituation& s, const OfcPlacement* options, int num_opti
           ++deals_of_seat;
           for (int o = 0; o < num_options; ++o) {
             const auto at = static_cast<std::size_t>(o);
-            seat_sum[at] += pair_value(s, own[at], p, boards[p], rules, &fl_cards[at]);
+            seat_sum[at] += pair_value(s, own[at], p, boards[p], rules);
           }
         };
         if (cards_to_come(s, p) > 0) {
@@ -451,8 +460,7 @@ bool ofc_advise(const OfcSituation& s, const OfcPlacement* options, int num_opti
       }
       for (int o = 0; o < num_options; ++o) {
         const auto at = static_cast<std::size_t>(o);
-        const int k = fl_cards[at];
-        out[o].mean = sum[at] + (k >= 14 && k <= 17 ? s.fl_value[k] : 0.0);
+        out[o].mean = sum[at] + own_fantasyland_value(s, own[at], rules);
         out[o].sd = 0.0;
         out[o].deals = joint;
       }
