@@ -148,3 +148,30 @@ def test_importing_the_package_or_scoring_json_lines_needs_no_numpy(tmp_path: Pa
             "print(code, out.getvalue().count(chr(10)), 'numpy' in sys.modules)"
         )
         assert _fresh(code) == "0 3 False", output
+
+
+# Modules a command's start-up does without: each costs 3 to 25 % of it (dataclasses with inspect; tomllib,
+# the presets being read as JSON; OpenSSL through hashlib, the core having SHA-256; difflib, needed only by
+# an error's suggestion).
+STARTUP_FREE = ("dataclasses", "inspect", "tomllib", "hashlib", "_hashlib", "difflib")
+
+
+@pytest.mark.parametrize("output", ["full", "net"])
+def test_scoring_json_lines_imports_none_of_the_costly_modules(tmp_path: Path, output: str) -> None:
+    path = tmp_path / "rounds.jsonl"
+    hands = '[{"front":"As Ks Qs","middle":"2c 3c 4c 5c 7d","back":"2d 3d 4d 5d 7h"},' + (
+        '{"front":"Ah Kh Qh","middle":"2h 3h 4h 5h 7s","back":"8c 8d 8h 9c 9d"}]'
+    )
+    rules = ['"capsa-susun"', '"pagat-bonus"', '{"preset":"pusoy","scoop_bonus":3}']
+    path.write_text(
+        "".join(f'{{"id":{k},"rules":{r},"players":{hands}}}\n' for k, r in enumerate(rules)),
+        encoding="utf-8",
+    )
+    code = (
+        "import contextlib, io, sys\n"
+        "from chinese_poker.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        f"    code = main(['score', {str(path)!r}, '--format', 'jsonl', '--output', {output!r}])\n"
+        f"print(code, out.getvalue().count(chr(10)), *sorted(set({STARTUP_FREE!r}) & set(sys.modules)))"
+    )
+    assert _fresh(code) == "0 3"

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from chinese_poker import presets as presets_module
 from chinese_poker import rules as rules_module
+from chinese_poker._record import field_names
 from chinese_poker._toml import toml_value
 from chinese_poker.knob_forms import ROYALTY_TABLES
 from chinese_poker.knobs import (
@@ -400,9 +401,21 @@ def test_one_toml_file_per_preset() -> None:
     assert files == set(Rules.presets())
 
 
+def test_presets_json_is_the_toml_files_parsed() -> None:
+    # The package reads presets.json; a TOML file edited without running scripts/make_presets_json.py
+    # fails here.
+    directory = resources.files("chinese_poker.presets")
+    compiled = json.loads(directory.joinpath("presets.json").read_text(encoding="utf-8"))
+    assert list(compiled) == list(Rules.presets())
+    for name in Rules.presets():
+        parsed = tomllib.loads(directory.joinpath(f"{name}.toml").read_text(encoding="utf-8"))
+        assert compiled[name] == parsed, name
+        assert presets_module.preset_document(name) == parsed
+
+
 def test_knobs_are_those_of_rules_md() -> None:
     assert tuple(DEFAULTS) == KNOBS
-    assert set(KNOBS) == {f.name for f in dataclasses.fields(Rules)} - {"name"}
+    assert set(KNOBS) == set(field_names(Rules)) - {"name"}
 
 
 @pytest.mark.parametrize("name", list(PRESET_KNOBS))

@@ -6,7 +6,6 @@ here."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from chinese_poker.formats.vectors import generate_vectors
 from chinese_poker.formats.verify import compare_outputs
 from chinese_poker.knobs import CHOICES, NATURAL_NAMES
 from chinese_poker.presets import PRESET_NAMES
+from chinese_poker.rules import KNOBS
 
 # What the presets leave at their defaults, set here (each set must be a valid table of rules).
 CUSTOM_RULES: dict[str, dict[str, Any]] = {
@@ -84,14 +84,12 @@ RULE_SETS: dict[str, Rules] = {name: Rules.preset(name) for name in PRESET_NAMES
 def test_every_knob_and_value_is_exercised() -> None:
     default = Rules()
     missing = []
-    for spec in dataclasses.fields(Rules):
-        if spec.name == "name":
-            continue
-        values = {getattr(rules, spec.name) for rules in RULE_SETS.values()}
-        if spec.name in CHOICES and len(CHOICES[spec.name]) <= 6:
-            missing += [f"{spec.name}={v}" for v in CHOICES[spec.name] if v not in values]
-        elif values == {getattr(default, spec.name)}:
-            missing.append(spec.name)
+    for knob in KNOBS:
+        values = {getattr(rules, knob) for rules in RULE_SETS.values()}
+        if knob in CHOICES and len(CHOICES[knob]) <= 6:
+            missing += [f"{knob}={v}" for v in CHOICES[knob] if v not in values]
+        elif values == {getattr(default, knob)}:
+            missing.append(knob)
     kinds = {name for rules in RULE_SETS.values() for name, _ in rules.naturals}
     missing += [f"natural {kind}" for kind in NATURAL_NAMES if kind not in kinds]
     keys = {key for rules in RULE_SETS.values() for row in rules.royalty_table.values() for key in row}

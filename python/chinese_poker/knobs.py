@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
 import chinese_poker._core as _core
+from chinese_poker._record import record
 
 __all__ = [
     "BOOL_KNOBS",
@@ -144,7 +144,7 @@ NATURAL_NAMES: tuple[str, ...] = (
 MAX_UNITS = 1000
 
 
-@dataclass(frozen=True)
+@record()
 class KnobInfo:
     """One row of the knob table: a knob as the core describes it.
 

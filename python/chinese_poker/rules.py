@@ -12,18 +12,18 @@ The stored form of each knob is described in ``chinese_poker.knobs``. Every bad 
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
 import json
 import os
+import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache, wraps
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import chinese_poker.rules_text as rules_text
+from chinese_poker._record import field_names, record
+from chinese_poker._record import replace as record_replace
 from chinese_poker._suggest import did_you_mean
 from chinese_poker.knob_forms import (
     ROYALTY_TABLES,
@@ -77,7 +77,7 @@ _PRESET_KEY = "preset"
 _METADATA_KEYS: tuple[str, ...] = ("source", "description")
 
 
-@dataclass(frozen=True, repr=False)
+@record(kw_only=True, uncompared=("name",))
 class Rules:
     """Every knob of RULES.md (sections 2-6), immutable and validated; ``Rules()`` is the ``pagat`` preset.
 
@@ -141,7 +141,7 @@ class Rules:
     extra_suits: str = ""
     jokers: int = 0
     ofc_variant: OfcVariant = "classic"
-    name: str | None = field(default=None, compare=False)
+    name: str | None = None
 
     def __post_init__(self) -> None:
         """Validate every knob and store ``royalties`` and ``naturals`` in their immutable forms."""
@@ -203,10 +203,12 @@ class Rules:
                 raise removed_knob_error(key)
             if key not in _KNOB_SET:
                 raise _unknown_key(key, KNOBS)
-        changed = dataclasses.replace(self, **knobs)
+        changed = record_replace(self, **knobs)
         if changed == self:
             return changed
-        return dataclasses.replace(changed, name=None) if changed.name is not None else changed
+        return record_replace(changed, name=None) if changed.name is not None else changed
+
+    __replace__ = replace  # copy.replace(rules, **knobs)
 
     # ----- data ----------------------------------------------------------------------------------------
 
@@ -248,7 +250,7 @@ class Rules:
         """The knobs' hash (not ``name``'s), computed once: every cache keyed by rules hashes them."""
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:
-            cached = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.compare))
+            cached = hash(tuple(getattr(self, knob) for knob in KNOBS))
             object.__setattr__(self, "_hash", cached)
         return cached
 
@@ -305,16 +307,14 @@ class Rules:
 
 
 #: Every knob of RULES.md, in field order (``name`` is metadata, not a knob).
-KNOBS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "name")
+KNOBS: tuple[str, ...] = tuple(name for name in field_names(Rules) if name != "name")
 _KNOB_SET = frozenset(KNOBS)
-_DEFAULTS: Mapping[str, Any] = MappingProxyType(
-    {f.name: f.default for f in dataclasses.fields(Rules) if f.name != "name"}
-)
+_DEFAULTS: Mapping[str, Any] = MappingProxyType({knob: getattr(Rules, knob) for knob in KNOBS})
 _FIELD_NAMES: tuple[str, ...] = (*KNOBS, "name")
-_dataclass_init = Rules.__init__
+_record_init = Rules.__init__
 
 
-@wraps(_dataclass_init)
+@wraps(_record_init)
 def _init_with_suggestion(self: Rules, *args: Any, **knobs: Any) -> None:
     # The generated __init__ names an unknown keyword but suggests nothing; a misspelt knob is the usual
     # cause, so name the closest knob as from_dict and replace do.
@@ -335,7 +335,7 @@ def _init_with_suggestion(self: Rules, *args: Any, **knobs: Any) -> None:
             raise TypeError(
                 f"Rules() got an unknown knob {key!r}{did_you_mean(key, KNOBS)}; known: {quoted(KNOBS)}"
             )
-    _dataclass_init(self, **knobs)
+    _record_init(self, **knobs)
 
 
 # Assigned after the class is built so that type checkers still see the generated keyword signature.
@@ -386,12 +386,13 @@ def _preset(name: str, loading: tuple[str, ...] | None = None) -> Rules:
         rules = _from_dict(preset_document(name), (*loading, name))
     except ValueError as error:
         raise ValueError(f"preset {name!r}: {error}") from error
-    return dataclasses.replace(rules, name=name)
+    return record_replace(rules, name=name)
 
 
 # The per-knob guide lives with the knobs' vocabulary (knobs.KNOB_GUIDE); help(Rules) shows it in place.
 # Cleaned first: Python 3.13 strips a docstring's indentation when compiling, older versions keep it.
-Rules.__doc__ = inspect.cleandoc(Rules.__doc__ or "").replace("{knob_guide}", KNOB_GUIDE)
+_summary, _, _body = (Rules.__doc__ or "").partition("\n")
+Rules.__doc__ = f"{_summary.strip()}\n{textwrap.dedent(_body)}".strip().replace("{knob_guide}", KNOB_GUIDE)
 
 
 def __dir__() -> list[str]:

@@ -7,7 +7,6 @@ mappings into rules (``Rules.from_json``, ``from_toml``, ``load``).
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -58,6 +57,8 @@ def toml_document(text: object) -> dict[str, Any]:
     """The table of TOML rules text (str or UTF-8 bytes)."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"Rules.from_toml takes TOML text, got {type(text).__name__}")
+    import tomllib  # noqa: PLC0415 - about 8 % of a command's start-up; the presets are read as JSON
+
     try:
         data = tomllib.loads(text if isinstance(text, str) else utf8_text(text))
     except RecursionError:

@@ -14,10 +14,10 @@ that waits for each round's answer before sending the next one gets it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import IO
 
 import chinese_poker._jsontext as jsontext
+from chinese_poker._record import record
 from chinese_poker.formats.records import RawRound, json_line_round
 
 __all__ = ["CHUNK_BYTES", "ChunkAnswer", "CoreLines", "core_stream"]
@@ -31,7 +31,7 @@ CHUNK_BYTES = 4 * 1024 * 1024
 ChunkAnswer = tuple[bytes, bytes, list[tuple[int, int, int, int]], int]
 
 
-@dataclass(frozen=True)
+@record()
 class CoreLines:
     """The output of ``rounds`` consecutive rounds the core settled, ready to write (UTF-8)."""
 

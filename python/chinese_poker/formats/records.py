@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 from typing import IO, Any
 
 import chinese_poker._jsontext as jsontext
 from chinese_poker._jsontext import JSONTextError
+from chinese_poker._record import record
 
 __all__ = [
     "OutputFileError",
@@ -34,7 +34,7 @@ class OutputFileError(ValueError):
     """An output file that cannot be read as output rounds (one line of text)."""
 
 
-@dataclass(frozen=True)
+@record()
 class RawRound:
     """One round as read from a file, before checking: its 1-based ``position`` among the file's rounds (0
     for a file that is not JSON at all), its ``line`` (JSON Lines only, else ``None``), and either the
@@ -122,7 +122,7 @@ def read_rounds(text: str, *, json_lines: bool | None = None) -> tuple[bool, lis
 # ----- streaming a file's bytes ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record()
 class RecordStream:
     """The records of a round file read from a byte stream: ``json_lines`` tells the form, ``records``
     yields them as they are read (JSON Lines) or from the whole document, and ``total`` is their count when

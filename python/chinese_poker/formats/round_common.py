@@ -7,12 +7,12 @@ of the output (``uses_settlement_knobs``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+import chinese_poker._core as _core
 from chinese_poker.knobs import KNOB_TABLE
 from chinese_poker.rules import Rules
 
@@ -119,7 +119,8 @@ def _digest_of(rules: Rules) -> str:
     for knob in [k for k in data if k not in DIGESTED_ALWAYS and data[k] == defaults[k]]:
         del data[knob]
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    # The core's SHA-256, not hashlib's: loading OpenSSL for one digest is 3 % of a command's start-up.
+    return _core.fair_sha256(canonical.encode("utf-8")).hex()
 
 
 #: The real-table settlement knobs (the knob table's group "real_table") and the value at which each

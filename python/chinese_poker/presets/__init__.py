@@ -1,14 +1,17 @@
 """The presets of RULES.md section 6: one TOML file each, and the loader that reads them.
 
-Each file holds ``source`` and ``description`` strings and the knobs that differ from the defaults of
-RULES.md section 6 (optionally ``preset = "..."`` naming a base preset); every knob not listed takes its
-default. A preset file is itself a valid rules document for ``Rules.load``. This module reads the files;
-``chinese_poker.rules`` turns a document into ``Rules``.
+The TOML files are the source; the loader reads ``presets.json``, all of them parsed once by
+``scripts/make_presets_json.py`` (importing ``tomllib`` would add about 8 % to a command's start-up; JSON is
+parsed in C), and a test fails when it differs from the TOML files. Each file holds ``source`` and
+``description`` strings and the knobs that differ from the defaults of RULES.md section 6 (optionally
+``preset = "..."`` naming a base preset); every knob not listed takes its default. A preset file is itself
+a valid rules document for ``Rules.load``. This module reads the files; ``chinese_poker.rules`` turns a
+document into ``Rules``.
 """
 
 from __future__ import annotations
 
-import tomllib
+import json
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -32,6 +35,9 @@ PRESET_NAMES: tuple[str, ...] = (
     "shisanshui-puxian-ghost",
 )  # fmt: skip
 
+#: The file holding every preset's TOML document as JSON (made by ``scripts/make_presets_json.py``).
+_JSON_FILE = "presets.json"
+
 #: The preset ``Rules()`` equals.
 DEFAULT_PRESET = "pagat"
 
@@ -45,20 +51,27 @@ def check_preset_name(name: object) -> str:
 
 
 def preset_document(name: str) -> Mapping[str, Any]:
-    """The parsed TOML file of preset ``name`` (cached, read-only)."""
+    """The parsed TOML file of preset ``name`` (cached, read-only at the top level)."""
     return _read_preset_file(check_preset_name(name))
 
 
 @cache
 def _read_preset_file(name: str) -> Mapping[str, Any]:
-    path = Path(__file__).with_name(f"{name}.toml")
+    document: dict[str, Any] = _all_documents()[name]
+    return MappingProxyType(document)
+
+
+@cache
+def _all_documents() -> dict[str, Any]:
+    path = Path(__file__).with_name(_JSON_FILE)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:  # not a folder on disk (a zip, say): the resource reader finds it
         from importlib import resources  # noqa: PLC0415 - its import is a fifth of a start-up
 
-        text = resources.files(__name__).joinpath(f"{name}.toml").read_text(encoding="utf-8")
-    return MappingProxyType(tomllib.loads(text))
+        text = resources.files(__name__).joinpath(_JSON_FILE).read_text(encoding="utf-8")
+    documents: dict[str, Any] = json.loads(text)
+    return documents
 
 
 def __dir__() -> list[str]:
