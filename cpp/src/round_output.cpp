@@ -152,11 +152,17 @@ void append_kickers(const int* v, int count, Buffer* out) {
   out->put(count == 1 ? " kicker" : " kickers");
 }
 
+// A key as compact JSON writes it after another member, `,"name":`, made by joining literals; the Emitter
+// writes it whole (without the comma for a first member), where its parts would be four writes.
+#define CP_KEY(name) ",\"" name "\":"
+
 // A JSON writer for one round: compact (separators "," and ":") or indented by 2 (", " and ": " as
-// json.dumps with indent writes them: "," at line ends and ": " after keys).
+// json.dumps with indent writes them: "," at line ends and ": " after keys), chosen at compile time so that
+// the compact writer, the default output, tests nothing per member.
+template <bool Indented>
 class Emitter {
  public:
-  Emitter(Buffer* out, bool indented, int depth) : out_(out), indented_(indented), depth_(depth) {}
+  Emitter(Buffer* out, int depth) : out_(out), depth_(depth) {}
 
   void open(char bracket) {
     out_->put(bracket);
@@ -166,35 +172,35 @@ class Emitter {
   void close(char bracket) {
     const bool empty = first_[depth_];
     --depth_;
-    if (indented_ && !empty) newline(depth_);
+    if (Indented && !empty) newline(depth_);
     out_->put(bracket);
   }
   // Before each item of a list or member of an object.
   void item() {
     if (!first_[depth_]) out_->put(',');
     first_[depth_] = false;
-    if (indented_) newline(depth_);
+    if (Indented) newline(depth_);
   }
+  // A member's key, given as CP_KEY("name") writes it.
   template <std::size_t N>
-  void key(const char (&name)[N]) {
-    item();
-    out_->put('"');
-    out_->lit(name);
-    if (indented_) {
-      out_->lit("\": ");
+  void key(const char (&fused)[N]) {
+    fused_key(std::string_view(fused, N - 1));
+  }
+  void fused_key(std::string_view fused) {
+    if (Indented) {
+      item();
+      out_->put(fused.substr(1)).put(' ');
     } else {
-      out_->lit("\":");
+      const std::size_t first = first_[depth_] ? 1 : 0;
+      first_[depth_] = false;
+      out_->put(fused.substr(first));
     }
   }
+  // A key known only at run time (a joker's card text).
   void key(std::string_view name) {
     item();
-    out_->put('"');
-    out_->put(name);
-    if (indented_) {
-      out_->lit("\": ");
-    } else {
-      out_->lit("\":");
-    }
+    out_->put('"').put(name);
+    out_->put(std::string_view(Indented ? "\": " : "\":", Indented ? 3 : 2));
   }
   void raw(std::string_view text) { out_->put(text); }
   void integer(std::int64_t value) { append_int(value, out_); }
@@ -205,7 +211,7 @@ class Emitter {
       out_->lit("false");
     }
   }
-  void null() { out_->put("null"); }
+  void null() { out_->lit("null"); }
   Buffer* out() { return out_; }
 
  private:
@@ -214,12 +220,12 @@ class Emitter {
     out_->fill(static_cast<std::size_t>(2 * depth), ' ');
   }
   Buffer* out_;
-  bool indented_;
   int depth_;
   bool first_[12] = {};
 };
 
-void int_list(Emitter& e, const std::int64_t* values, int count) {
+template <bool Indented>
+void int_list(Emitter<Indented>& e, const std::int64_t* values, int count) {
   e.open('[');
   for (int k = 0; k < count; ++k) {
     e.item();
@@ -237,7 +243,8 @@ void cards_text(const std::uint8_t* codes, int count, Buffer* out) {
   out->put('"');
 }
 
-void natural_value(Emitter& e, const RulesSpec& rules, const PlayerFacts& facts) {
+template <bool Indented>
+void natural_value(Emitter<Indented>& e, const RulesSpec& rules, const PlayerFacts& facts) {
   if (facts.natural < 0) {
     e.null();
     return;
@@ -270,35 +277,36 @@ struct PlayerView {
   std::string_view name;
 };
 
-void write_player(Emitter& e, const OutputRules& rules, const RoundResult& result, int index,
+template <bool Indented>
+void write_player(Emitter<Indented>& e, const OutputRules& rules, const RoundResult& result, int index,
                   const PlayerView& view, bool ascii_only) {
   const PlayerFacts& facts = result.facts[index];
   e.item();
   e.open('{');
-  e.key("name");
+  e.key(CP_KEY("name"));
   json_string(view.name, ascii_only, e.out());
-  e.key("index");
+  e.key(CP_KEY("index"));
   e.integer(index);
-  e.key("net");
+  e.key(CP_KEY("net"));
   e.integer(result.net[index]);
-  e.key("foul");
+  e.key(CP_KEY("foul"));
   e.boolean(facts.foul);
-  e.key("natural");
+  e.key(CP_KEY("natural"));
   natural_value(e, *rules.spec, facts);
-  e.key("surrendered");
+  e.key(CP_KEY("surrendered"));
   e.boolean(view.surrendered);
-  e.key("home_run");
+  e.key(CP_KEY("home_run"));
   e.boolean(result.home_run[index]);
   if (rules.fantasyland_cards) {
-    e.key("fantasyland_cards");
+    e.key(CP_KEY("fantasyland_cards"));
     e.integer(facts.fantasyland_cards);
   }
   if (rules.ace_units) {
-    e.key("ace_units");
+    e.key(CP_KEY("ace_units"));
     e.integer(facts.ace_units);
   }
   if (rules.jokers) {
-    e.key("jokers");
+    e.key(CP_KEY("jokers"));
     e.open('{');
     for (int k = 0; k < 2; ++k) {
       if (facts.joker_card[k] < 0) continue;
@@ -310,38 +318,38 @@ void write_player(Emitter& e, const OutputRules& rules, const RoundResult& resul
     e.close('}');
   }
   if (view.declared) {
-    e.key("declared");
+    e.key(CP_KEY("declared"));
     cards_text(view.cards, 13, e.out());
-    e.key("rows");
+    e.key(CP_KEY("rows"));
     e.null();
     e.close('}');
     return;
   }
-  e.key("rows");
+  e.key(CP_KEY("rows"));
   e.open('{');
   if (facts.has_setting) {
-    static constexpr const char* kRowNames[3] = {"front", "middle", "back"};
+    static constexpr std::string_view kRowKeys[3] = {CP_KEY("front"), CP_KEY("middle"), CP_KEY("back")};
     static constexpr int kRowStart[3] = {0, 3, 8};
     static constexpr int kRowSize[3] = {3, 5, 5};
     for (int row = 0; row < 3; ++row) {
       const std::uint8_t* codes = view.cards + kRowStart[row];
       const Strength strength = facts.strength[row];
-      e.key(kRowNames[row]);
+      e.fused_key(kRowKeys[row]);
       e.open('{');
-      e.key("cards");
+      e.key(CP_KEY("cards"));
       cards_text(codes, kRowSize[row], e.out());
-      e.key("strength");
+      e.key(CP_KEY("strength"));
       e.integer(static_cast<std::int64_t>(strength));
-      e.key("category");
+      e.key(CP_KEY("category"));
       e.raw("\"");
       e.raw(kCategoryNames[(strength >> 20) % 10]);
       e.raw("\"");
-      e.key("text");
+      e.key(CP_KEY("text"));
       e.raw("\"");
       strength_text(strength, e.out());
       if (rules.jokers) joker_suffix(facts, codes, kRowSize[row], e.out());
       e.raw("\"");
-      e.key("royalty");
+      e.key(CP_KEY("royalty"));
       e.integer(facts.royalty[row]);
       e.close('}');
     }
@@ -350,84 +358,94 @@ void write_player(Emitter& e, const OutputRules& rules, const RoundResult& resul
   e.close('}');
 }
 
-void write_pair(Emitter& e, const OutputRules& rules, const RoundResult& result, const PairResult& pair,
+template <bool Indented>
+void write_pair(Emitter<Indented>& e, const OutputRules& rules, const RoundResult& result, const PairResult& pair,
                 const bool* surrendered, bool extended) {
   const PlayerFacts& first = result.facts[pair.i];
   const PlayerFacts& second = result.facts[pair.j];
   e.item();
   e.open('{');
-  e.key("i");
+  e.key(CP_KEY("i"));
   e.integer(pair.i);
-  e.key("j");
+  e.key(CP_KEY("j"));
   e.integer(pair.j);
-  e.key("decided_by");
+  e.key(CP_KEY("decided_by"));
   e.raw("\"");
   e.raw(kDecidedBy[static_cast<int>(pair.decided_by) % 6]);
   e.raw("\"");
-  e.key("rows");
+  e.key(CP_KEY("rows"));
   if (pair.rows_known) {
     const std::int64_t rows[3] = {pair.rows[0], pair.rows[1], pair.rows[2]};
     int_list(e, rows, 3);
   } else {
     e.null();
   }
-  e.key("foul");
+  e.key(CP_KEY("foul"));
   e.open('[');
   e.item();
   e.boolean(first.foul);
   e.item();
   e.boolean(second.foul);
   e.close(']');
-  e.key("natural");
+  e.key(CP_KEY("natural"));
   e.open('[');
   e.item();
   natural_value(e, *rules.spec, first);
   e.item();
   natural_value(e, *rules.spec, second);
   e.close(']');
-  e.key("royalties");
+  e.key(CP_KEY("royalties"));
   e.open('[');
   e.item();
   int_list(e, first.royalty, 3);
   e.item();
   int_list(e, second.royalty, 3);
   e.close(']');
-  e.key("surrendered");
+  e.key(CP_KEY("surrendered"));
   e.open('[');
   e.item();
   e.boolean(surrendered[pair.i]);
   e.item();
   e.boolean(surrendered[pair.j]);
   e.close(']');
-  const struct {
-    const char* name;
-    std::int64_t value;
-  } amounts[] = {
-      {"natural_units", pair.natural_units}, {"surrender_units", pair.surrender_units},
-      {"row_units", pair.row_units},         {"royalty_units", pair.royalty_units},
-      {"overall_units", pair.overall_units}, {"scoop", pair.scoop},
-      {"scoop_bonus_units", pair.scoop_bonus_units}, {"multiplier", pair.multiplier},
-      {"subtotal", pair.subtotal},           {"stake", pair.stake},
-      {"home_run", pair.home_run},           {"units", pair.units},
-  };
-  for (const auto& amount : amounts) {
-    e.key(amount.name);
-    e.integer(amount.value);
-  }
+  e.key(CP_KEY("natural_units"));
+  e.integer(pair.natural_units);
+  e.key(CP_KEY("surrender_units"));
+  e.integer(pair.surrender_units);
+  e.key(CP_KEY("row_units"));
+  e.integer(pair.row_units);
+  e.key(CP_KEY("royalty_units"));
+  e.integer(pair.royalty_units);
+  e.key(CP_KEY("overall_units"));
+  e.integer(pair.overall_units);
+  e.key(CP_KEY("scoop"));
+  e.integer(pair.scoop);
+  e.key(CP_KEY("scoop_bonus_units"));
+  e.integer(pair.scoop_bonus_units);
+  e.key(CP_KEY("multiplier"));
+  e.integer(pair.multiplier);
+  e.key(CP_KEY("subtotal"));
+  e.integer(pair.subtotal);
+  e.key(CP_KEY("stake"));
+  e.integer(pair.stake);
+  e.key(CP_KEY("home_run"));
+  e.integer(pair.home_run);
+  e.key(CP_KEY("units"));
+  e.integer(pair.units);
   if (extended) {
-    e.key("false_declaration_units");
+    e.key(CP_KEY("false_declaration_units"));
     e.integer(pair.false_declaration_units);
-    e.key("ace_units");
+    e.key(CP_KEY("ace_units"));
     e.integer(pair.ace_units);
-    e.key("capped");
+    e.key(CP_KEY("capped"));
     e.boolean(pair.capped);
-    e.key("home_run_bonus_units");
+    e.key(CP_KEY("home_run_bonus_units"));
     e.integer(pair.home_run_bonus_units);
-    e.key("home_run_capped");
+    e.key(CP_KEY("home_run_capped"));
     e.boolean(pair.home_run_capped);
-    e.key("horse");
+    e.key(CP_KEY("horse"));
     e.integer(pair.horse);
-    e.key("bet");
+    e.key(CP_KEY("bet"));
     e.integer(pair.bet);
   }
   e.close('}');
@@ -557,6 +575,82 @@ struct ColumnCursor {
   }
 };
 
+// What write_body reads of a settled round.
+struct SettledRound {
+  const RoundOutputBatch& batch;
+  std::size_t r;
+  const ColumnCursor& at;
+  const RoundOutputFormat& format;
+  const OutputRules& rules;
+  const RoundResult& result;
+  const PlayerInput* inputs;
+  const bool* surrendered;
+};
+
+// The output of a settled round (the caller reserves its room), compact or indented.
+template <bool Indented>
+void write_body(const SettledRound& round, Buffer* out) {
+  const RoundOutputBatch& batch = round.batch;
+  const std::size_t r = round.r;
+  const RoundOutputFormat& format = round.format;
+  const OutputRules& rules = round.rules;
+  const RoundResult& result = round.result;
+  const PlayerInput* inputs = round.inputs;
+  const bool* surrendered = round.surrendered;
+  const int p = batch.players[r];
+  const std::size_t players = static_cast<std::size_t>(p);
+  const bool with_bets = batch.has_bets != nullptr && batch.has_bets[r] != 0;
+  const std::size_t* offsets = batch.offsets + round.at.text;
+  auto text_of = [&](std::size_t k) { return batch.text.substr(offsets[k], offsets[k + 1] - offsets[k]); };
+  Emitter<Indented> e(out, Indented ? 1 : 0);
+  e.open('{');
+  e.key(CP_KEY("id"));
+  if (batch.id_is_json != nullptr && batch.id_is_json[r] != 0) {
+    e.raw(text_of(0));
+  } else {
+    json_string(text_of(0), format.ascii_only, out);
+  }
+  e.key(CP_KEY("engine"));
+  e.open('{');
+  e.key(CP_KEY("name"));
+  e.raw("\"chinese-poker\"");
+  e.key(CP_KEY("version"));
+  json_string(format.engine_version, format.ascii_only, out);
+  e.close('}');
+  e.key(CP_KEY("rules"));
+  e.raw(rules.rules_json);
+  e.key(CP_KEY("rules_digest"));
+  json_string(rules.digest, format.ascii_only, out);
+  e.key(CP_KEY("net"));
+  int_list(e, result.net, p);
+  e.key(CP_KEY("players"));
+  e.open('[');
+  for (int k = 0; k < p; ++k) {
+    const PlayerView view{inputs[k].cards, inputs[k].declared, surrendered[k], text_of(static_cast<std::size_t>(k) + 1)};
+    write_player(e, rules, result, k, view, format.ascii_only);
+  }
+  e.close(']');
+  const bool banker_round = result.banker >= 0;
+  e.key(CP_KEY("pairs"));
+  e.open('[');
+  for (int q = 0; q < result.num_pairs; ++q) {
+    write_pair(e, rules, result, result.pairs[q], surrendered, rules.extended || banker_round);
+  }
+  e.close(']');
+  if (banker_round) {
+    e.key(CP_KEY("banker"));
+    e.integer(result.banker);
+    e.key(CP_KEY("bets"));
+    e.open('[');
+    for (std::size_t k = 0; k < players; ++k) {
+      e.item();
+      e.integer(with_bets ? batch.bets[round.at.bets + k] : 1);
+    }
+    e.close(']');
+  }
+  e.close('}');
+}
+
 // Settles round `r`, whose entries begin at `at`, and writes its output; when it does not settle, its
 // error (with `round` set to r) and nothing written.
 SettleError write_round(const RoundOutputBatch& batch, std::size_t r, const ColumnCursor& at,
@@ -596,59 +690,17 @@ SettleError write_round(const RoundOutputBatch& batch, std::size_t r, const Colu
     return error;
   }
   const std::size_t* offsets = batch.offsets + at.text;
-  auto text_of = [&](std::size_t k) { return batch.text.substr(offsets[k], offsets[k + 1] - offsets[k]); };
   // Every text at most 6 bytes a byte once escaped.
   out->reserve(kRoundRoom + 6 * (offsets[players + 1] - offsets[0] + format.engine_version.size()) +
                rules.rules_json.size() + 6 * rules.digest.size());
-  if (format.indented) out->put(",\n  ");
-  Emitter e(out, format.indented, format.indented ? 1 : 0);
-  e.open('{');
-  e.key("id");
-  if (batch.id_is_json != nullptr && batch.id_is_json[r] != 0) {
-    e.raw(text_of(0));
+  const SettledRound round{batch, r, at, format, rules, result, inputs, surrendered};
+  if (format.indented) {
+    out->put(",\n  ");
+    write_body<true>(round, out);
   } else {
-    json_string(text_of(0), format.ascii_only, out);
+    write_body<false>(round, out);
+    out->put('\n');
   }
-  e.key("engine");
-  e.open('{');
-  e.key("name");
-  e.raw("\"chinese-poker\"");
-  e.key("version");
-  json_string(format.engine_version, format.ascii_only, out);
-  e.close('}');
-  e.key("rules");
-  e.raw(rules.rules_json);
-  e.key("rules_digest");
-  json_string(rules.digest, format.ascii_only, out);
-  e.key("net");
-  int_list(e, result.net, p);
-  e.key("players");
-  e.open('[');
-  for (int k = 0; k < p; ++k) {
-    const PlayerView view{inputs[k].cards, inputs[k].declared, surrendered[k], text_of(static_cast<std::size_t>(k) + 1)};
-    write_player(e, rules, result, k, view, format.ascii_only);
-  }
-  e.close(']');
-  const bool banker_round = result.banker >= 0;
-  e.key("pairs");
-  e.open('[');
-  for (int q = 0; q < result.num_pairs; ++q) {
-    write_pair(e, rules, result, result.pairs[q], surrendered, rules.extended || banker_round);
-  }
-  e.close(']');
-  if (banker_round) {
-    e.key("banker");
-    e.integer(result.banker);
-    e.key("bets");
-    e.open('[');
-    for (std::size_t k = 0; k < players; ++k) {
-      e.item();
-      e.integer(with_bets ? batch.bets[at.bets + k] : 1);
-    }
-    e.close(']');
-  }
-  e.close('}');
-  if (!format.indented) out->put('\n');
   return SettleError{};
 }
 
