@@ -326,6 +326,19 @@ def _undominated_by_filtering(settings_: np.ndarray, strengths: np.ndarray) -> t
     return settings_[keep], strengths[keep]
 
 
+def test_undominated_settings_with_a_card_twice_keep_the_same_cards() -> None:
+    # The queen of clubs twice: a front Qc-3c-2c can be made with either of them, and of two settings of
+    # equal strengths whose fronts are those same bytes, the middle's bytes decide which one is kept
+    # (the search once stopped at the fronts, which are different subsets, and kept the later one).
+    rules = Rules.preset("shisanshui-puxian-six")
+    cards = parse_cards("2c 3c 5s 6s 7h 9h Jh Qc Qc Qd Td Th Ts", rules.extra_suits)
+    settings_, strengths = arrangements(cards, rules, drop_dominated=True, with_strengths=True)
+    want_settings, want_strengths = _undominated_by_filtering(*arrangements(cards, rules, with_strengths=True))
+    assert len(settings_) == 780
+    assert np.array_equal(strengths, want_strengths)
+    assert np.array_equal(settings_, want_settings)
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(PRESET_NAMES), joker=st.booleans())
 def test_undominated_settings_are_the_filtered_distinct_ones_in_order(seed, preset, joker) -> None:

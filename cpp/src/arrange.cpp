@@ -412,10 +412,11 @@ Candidate candidate_of(const HandSubsets& h, int b, int m, int fr) noexcept {
 
 
 // Whether x's card bytes (front, middle, back) come before y's: by_strengths_desc's order among settings
-// of equal strengths.
+// of equal strengths. Rows are compared by their bytes, not by which subset they are: with a card twice
+// (a pack with added suits) two subsets hold the same bytes, and the next row decides.
 bool cards_first(const SubsetKeys& keys, const Candidate& x, const Candidate& y) noexcept {
-  if (x.front != y.front) return keys.three[x.front] < keys.three[y.front];
-  if (x.middle != y.middle) return keys.five[x.middle] < keys.five[y.middle];
+  if (keys.three[x.front] != keys.three[y.front]) return keys.three[x.front] < keys.three[y.front];
+  if (keys.five[x.middle] != keys.five[y.middle]) return keys.five[x.middle] < keys.five[y.middle];
   return keys.five[x.back] < keys.five[y.back];
 }
 
