@@ -193,7 +193,7 @@ class Emitter {
     } else {
       const std::size_t first = first_[depth_] ? 1 : 0;
       first_[depth_] = false;
-      out_->put(fused.substr(first));
+      out_->put(std::string_view(fused.data() + first, fused.size() - first));
     }
   }
   // A key known only at run time (a joker's card text).
@@ -456,7 +456,11 @@ void json_string(std::string_view text, bool ascii_only, Buffer* out) {
   out->put('"');
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
+  // Nearly every text (ids, names, the version, the digest) is printable ASCII with no quote or backslash:
+  // its longest such prefix is copied at once, and the rest goes character by character.
   std::size_t k = 0;
+  while (k < n && s[k] >= 0x20 && s[k] < 0x7f && s[k] != '"' && s[k] != '\\') ++k;
+  out->put(text.substr(0, k));
   while (k < n) {
     const unsigned char c = s[k];
     if (c < 0x80) {
