@@ -17,7 +17,6 @@ import os
 import textwrap
 from collections.abc import Mapping
 from functools import cache, wraps
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -303,7 +302,8 @@ class Rules:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write these rules to a ``.json`` or ``.toml`` file (UTF-8), chosen by the file's extension."""
         text = self.to_json() + "\n" if rules_text.file_suffix(path) == ".json" else self.to_toml()
-        Path(path).write_text(text, encoding="utf-8")
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text)
 
 
 #: Every knob of RULES.md, in field order (``name`` is metadata, not a knob).

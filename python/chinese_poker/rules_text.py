@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import chinese_poker._jsontext as jsontext
@@ -77,7 +76,7 @@ def toml_text(data: Mapping[str, Any]) -> str:
 
 def file_suffix(path: str | os.PathLike[str]) -> str:
     """``".json"`` or ``".toml"``, the kind of a rules file by its extension; else ``ValueError``."""
-    suffix = Path(path).suffix.lower()
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
     if suffix not in (".json", ".toml"):
         raise ValueError(f"a rules file must end in .json or .toml, got {os.fspath(path)!r}")
     return suffix
@@ -86,7 +85,8 @@ def file_suffix(path: str | os.PathLike[str]) -> str:
 def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The mapping of a ``.json`` or ``.toml`` rules file (UTF-8, a byte order mark allowed)."""
     suffix = file_suffix(path)
-    text = utf8_text(Path(path).read_bytes())
+    with open(path, "rb") as file:
+        text = utf8_text(file.read())
     return json_document(text) if suffix == ".json" else toml_document(text)
 
 

@@ -4,7 +4,7 @@ Arrow columns, docs/JSON_FORMAT.md 5) and ``convert`` between JSON Lines and Par
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import os
 from types import ModuleType
 from typing import Any
 
@@ -32,7 +32,7 @@ def _arrow() -> ModuleType:
 def _read_rounds(arrow: ModuleType, name: str) -> Any:
     if name in (None, "-"):
         raise CliError("Parquet and JSON Lines conversion read a named file, not stdin")
-    if not Path(name).is_file():
+    if not os.path.isfile(name):
         raise CliError(f"cannot read {name!r}: no such file")
     try:
         if is_parquet(name):

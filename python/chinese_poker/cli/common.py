@@ -6,7 +6,6 @@ import io
 import json
 import os
 import sys
-from pathlib import Path
 from typing import IO, Any
 
 import chinese_poker._jsontext as jsontext
@@ -50,11 +49,12 @@ def resolve_rules(value: str | None) -> Rules:
         return Rules.preset()
     if value in PRESET_NAMES:
         return Rules.preset(value)
-    if value.lower().endswith((".toml", ".json")) or os.path.sep in value or Path(value).exists():
-        if not Path(value).is_file():
+    if value.lower().endswith((".toml", ".json")) or os.path.sep in value or os.path.exists(value):
+        if not os.path.isfile(value):
             raise CliError(f"rules file {value!r} not found")
         try:
-            data = Path(value).read_bytes()
+            with open(value, "rb") as file:
+                data = file.read()
             skip = len(jsontext.BOM) if data.startswith(jsontext.BOM) else 0
             jsontext.decode_utf8(data[skip:], skip)  # names the byte offset of what is not UTF-8
             return Rules.load(value)
@@ -82,7 +82,7 @@ def open_input(path: str | None) -> tuple[IO[bytes], str]:
     if path is None or path == "-":
         return _stdin_bytes(), "<stdin>"
     try:
-        return Path(path).open("rb"), path
+        return open(path, "rb"), path
     except FileNotFoundError:
         raise CliError(f"file {path!r} not found") from None
     except OSError as error:

@@ -8,7 +8,6 @@ import os
 import stat
 import sys
 from collections.abc import Iterable
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from chinese_poker.cli.columnar import is_parquet, score_columnar
@@ -180,7 +179,7 @@ def open_output(path: str | None) -> IO[str]:
     if path in (None, "-"):
         return sys.stdout
     try:
-        return Path(path).open("w", encoding="utf-8")
+        return open(path, "w", encoding="utf-8")
     except OSError as error:
         raise CliError(f"cannot write {path!r}: {one_line(error)}") from None
 

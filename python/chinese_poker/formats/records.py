@@ -7,9 +7,9 @@ knows where it stood (its position, and its line in JSON Lines), so every messag
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
-from pathlib import Path
 from typing import IO, Any
 
 import chinese_poker._jsontext as jsontext
@@ -181,11 +181,10 @@ def _document(lines: Iterable[_Line]) -> RecordStream:
 def count_json_lines(path: str) -> int | None:
     """How many records a JSON Lines file holds (its non-blank lines), counted in a pass of its own that
     keeps one line at a time; ``None`` for what is not a regular file (a pipe can be read only once)."""
-    file = Path(path)
     try:
-        if not file.is_file():  # checked before opening: opening a pipe would wait for a writer
+        if not os.path.isfile(path):  # checked before opening: opening a pipe would wait for a writer
             return None
-        with file.open("rb") as stream:
+        with open(path, "rb") as stream:
             return sum(1 for line in stream if line.strip())
     except OSError:
         return None

@@ -12,9 +12,9 @@ document into ``Rules``.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -63,9 +63,10 @@ def _read_preset_file(name: str) -> Mapping[str, Any]:
 
 @cache
 def _all_documents() -> dict[str, Any]:
-    path = Path(__file__).with_name(_JSON_FILE)
+    path = os.path.join(os.path.dirname(__file__), _JSON_FILE)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
     except OSError:  # not a folder on disk (a zip, say): the resource reader finds it
         from importlib import resources  # noqa: PLC0415 - its import is a fifth of a start-up
 
