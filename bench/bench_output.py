@@ -12,6 +12,9 @@ the repository root with ``PYTHONPATH=$PWD/python``).
 Each figure is the least CPU time (user + system) of ``--repeat`` runs of a child process on one core
 (``taskset`` when present), the two trees taken in turn, so the ratio column compares like with like even on
 a loaded machine. Both trees' modules are compiled first (``compileall``), as an installed package's are.
+The output goes to a file, as a batch job's does (``--pipe``: through a pipe the benchmark reads, where
+the kernel's copying and the switches between writer and reader add tens of milliseconds a command, and
+vary from run to run by as much).
 "rounds/s" is the whole command, start-up included; "after start-up" counts the rounds beyond the first
 over the time beyond the same command on a file of one round (``vectors --count 1``): what every further
 round costs, the rate a long file or a running service sees. The previous state is a ``python/`` directory
@@ -67,29 +70,34 @@ def write_mixed_file(path: Path, rounds: int, seed: int) -> None:
             out.write(dumps(data) + "\n")
 
 
-def run_child(tree: Path, command: list[str]) -> tuple[float, bytes]:
+def run_child(tree: Path, command: list[str], pipe: bool) -> tuple[float, bytes]:
     """The CPU seconds of ``python -m chinese_poker COMMAND`` with ``tree`` first on the path, and its
-    standard output."""
+    standard output (written to a temporary file, or with ``pipe`` read from a pipe)."""
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     env = dict(os.environ, PYTHONPATH=str(tree))
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(
-        [*pin, sys.executable, "-m", "chinese_poker", *command], env=env, capture_output=True, check=False
-    )
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    argv = [*pin, sys.executable, "-m", "chinese_poker", *command]
+    with tempfile.TemporaryFile() as output:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if pipe:
+            done = subprocess.run(argv, env=env, capture_output=True, check=False)
+        else:
+            done = subprocess.run(argv, env=env, stdout=output, stderr=subprocess.PIPE, check=False)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        output.seek(0)
+        written = done.stdout if pipe else output.read()
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} under {tree} failed: {done.stderr.decode()[-2000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, done.stdout
+    return cpu, written
 
 
-def least_cpu(trees: list[Path], command: list[str], repeat: int) -> list[tuple[float, bytes]]:
+def least_cpu(trees: list[Path], command: list[str], repeat: int, pipe: bool) -> list[tuple[float, bytes]]:
     """For each tree, the least CPU seconds of ``repeat`` runs of ``command`` (the trees in turn) and the
     output of its first run."""
     best: list[tuple[float, bytes]] = []
     for round_number in range(repeat):
         for k, tree in enumerate(trees):
-            cpu, out = run_child(tree, command)
+            cpu, out = run_child(tree, command, pipe)
             if round_number == 0:
                 best.append((cpu, out))
             elif cpu < best[k][0]:
@@ -107,6 +115,7 @@ def main() -> None:
     parser.add_argument("--file", type=Path, help="the mixed round file (written when missing)")
     parser.add_argument("--previous", type=Path, help="python/ directory of the previous state, built")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each command and tree (default 3)")
+    parser.add_argument("--pipe", action="store_true", help="read each output through a pipe, not a file")
     args = parser.parse_args()
     path = args.file or Path(tempfile.gettempdir()) / f"cp_bench_mixed_{args.rounds}_{args.seed}.jsonl"
     if not path.exists():
@@ -134,7 +143,9 @@ def main() -> None:
     ]
     load = os.getloadavg()[0]
     print(f"{args.rounds} mixed rounds ({', '.join(PRESETS)}; 2-4 players), {path}")
-    print(f"least CPU time of {args.repeat} runs of one process on one core; load average {load:.1f} on")
+    where = "through a pipe" if args.pipe else "to a file"
+    print(f"least CPU time of {args.repeat} runs of one process on one core, output {where}; load average")
+    print(f"{load:.1f} on", end=" ")
     print(f"{os.cpu_count()} cores; {platform.machine()}, Python {platform.python_version()}\n")
     head = f"{'command':<24}{'rounds/s':>11}{'after start-up':>16}"
     if args.previous:
@@ -147,8 +158,8 @@ def main() -> None:
     for title, command, count in cases:
         whole = [arg.replace("FILE", str(path)).replace("COUNT", str(count)) for arg in command]
         first = [arg.replace("FILE", str(one)).replace("COUNT", "1") for arg in command]
-        results = least_cpu(trees, whole, args.repeat)
-        starts = least_cpu(trees, first, args.repeat)
+        results = least_cpu(trees, whole, args.repeat, args.pipe)
+        starts = least_cpu(trees, first, args.repeat, args.pipe)
         rates = [count / cpu for cpu, _ in results]
         beyond = [
             (count - 1) / max(cpu - start[0], 1e-9) for (cpu, _), start in zip(results, starts, strict=True)
