@@ -333,7 +333,8 @@ def test_undominated_settings_with_a_card_twice_keep_the_same_cards() -> None:
     rules = Rules.preset("shisanshui-puxian-six")
     cards = parse_cards("2c 3c 5s 6s 7h 9h Jh Qc Qc Qd Td Th Ts", rules.extra_suits)
     settings_, strengths = arrangements(cards, rules, drop_dominated=True, with_strengths=True)
-    want_settings, want_strengths = _undominated_by_filtering(*arrangements(cards, rules, with_strengths=True))
+    distinct = arrangements(cards, rules, with_strengths=True)
+    want_settings, want_strengths = _undominated_by_filtering(*distinct)
     assert len(settings_) == 780
     assert np.array_equal(strengths, want_strengths)
     assert np.array_equal(settings_, want_settings)
