@@ -259,3 +259,45 @@ def test_row_spellings_near_the_written_one(
     assert fast == run_score(path, ["--keep-going"], fast=False, monkeypatch=monkeypatch)
     items = list(net_stream_module.net_stream(io.BytesIO(path.read_bytes())))
     assert all(isinstance(item, CoreLines) for item in items) == cores
+
+
+class _Trickle(io.RawIOBase):
+    """A raw stream giving at most ``step`` bytes a read, as a pipe may."""
+
+    def __init__(self, data: bytes, step: int) -> None:
+        self.data, self.position, self.step = data, 0, step
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = min(self.step, len(buffer), len(self.data) - self.position)
+        buffer[:n] = self.data[self.position : self.position + n]
+        self.position += n
+        return n
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"\n", BOM, BOM[:2], BOM + b"{}\n{}", b"a" * 100 + b"\n" + b"b" * 50, b"x\ny\nz\n", b"\n\nabc"],
+)
+def test_chunks_read_into_one_buffer_are_the_streams_lines(data: bytes) -> None:
+    # Whatever the read sizes, the buffer's size and the bytes already read (the head): every chunk but the
+    # last ends a line, each sits at its offset in the stream, and together they are the stream without
+    # its byte order mark, as the chunks read one bytes object at a time are. A chunk is a view valid until
+    # the next one is asked for: each is copied as it comes.
+    stripped = data[len(BOM) :] if data.startswith(BOM) else data
+    for step in (1, 2, 7, 1000):
+        for size in (4, 16, 1 << 20):
+            for taken in (0, 1, 3):
+                chunked = core_stream_module._chunks(_Trickle(data[taken:], step), size, data[:taken])
+                chunks = [(at, bytes(chunk)) for at, chunk in chunked]
+                read = io.BufferedReader(_Trickle(data[taken:], step))
+                reference = list(core_stream_module._read_chunks(read, size, data[:taken]))
+                assert b"".join(chunk for _, chunk in chunks) == stripped
+                assert b"".join(chunk for _, chunk in reference) == stripped
+                assert all(chunk.endswith(b"\n") for _, chunk in chunks[:-1])
+                assert all(data[at : at + len(chunk)] == chunk for at, chunk in chunks)

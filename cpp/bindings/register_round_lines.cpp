@@ -91,8 +91,14 @@ class ChunkWriter {
   ChunkWriter(const ChunkWriter&) = delete;
   ChunkWriter& operator=(const ChunkWriter&) = delete;
 
-  ChunkAnswer write(const py::bytes& chunk, std::int64_t first_position) {
-    const std::string_view text = chunk;
+  // `chunk`: bytes, or any one-dimensional buffer of bytes (the reader's reused bytearray, through a
+  // memoryview), held for the call.
+  ChunkAnswer write(const py::buffer& chunk, std::int64_t first_position) {
+    const py::buffer_info held = chunk.request();
+    if (held.ndim != 1 || held.itemsize != 1 || (held.size > 1 && held.strides[0] != 1)) {
+      throw py::type_error("chunk must be bytes or a contiguous buffer of bytes");
+    }
+    const std::string_view text(static_cast<const char*>(held.ptr), static_cast<std::size_t>(held.size));
     py::gil_scoped_release release;
     const std::lock_guard<std::mutex> lock(mutex_);
     scan_round_lines(text, first_position, max_players_, read_rules_, ascii_ids_, &scan_);

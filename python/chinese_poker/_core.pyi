@@ -315,7 +315,7 @@ class NetChunkWriter:
         threads: int = 1,
     ) -> None: ...
     def write(
-        self, chunk: bytes, first_position: int
+        self, chunk: bytes | bytearray | memoryview, first_position: int
     ) -> tuple[bytes, bytes, list[tuple[int, int, int, int]], int]: ...
 
 class FullChunkWriter:
@@ -331,7 +331,7 @@ class FullChunkWriter:
         threads: int = 1,
     ) -> None: ...
     def write(
-        self, chunk: bytes, first_position: int
+        self, chunk: bytes | bytearray | memoryview, first_position: int
     ) -> tuple[bytes, bytes, list[tuple[int, int, int, int]], int]: ...
 
 class OutputRules:

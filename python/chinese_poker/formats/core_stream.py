@@ -39,9 +39,54 @@ class CoreLines:
     rounds: int
 
 
-def _chunks(stream: IO[bytes], size: int, head: bytes) -> Iterator[tuple[int, bytes]]:
+def _chunks(stream: IO[bytes], size: int, head: bytes) -> Iterator[tuple[int, bytes | memoryview]]:
     """``head`` then the stream, as chunks of whole lines (the last may lack its line feed), each with its
-    byte offset; a leading byte order mark is skipped (and counted in the offsets)."""
+    byte offset; a leading byte order mark is skipped (and counted in the offsets). A stream that reads into
+    a buffer gives each chunk as a view of one bytearray kept for the whole stream, valid until the next
+    chunk is asked for: no chunk is allocated, copied or cut out of a larger one."""
+    read_into = getattr(stream, "readinto1", None) or getattr(stream, "readinto", None)
+    if read_into is None:
+        yield from _read_chunks(stream, size, head)
+        return
+    buffer = bytearray(max(size, 2 * len(head), 2 * len(jsontext.BOM)))
+    view = memoryview(buffer)
+    buffer[: len(head)] = head
+    filled = len(head)
+    offset = 0
+    bom_checked = False
+    unread = filled > 0  # bytes in the buffer not looked at yet: the head's
+    while True:
+        if not unread:
+            if filled == len(buffer):  # a line longer than the buffer: room for the rest of it
+                buffer = buffer + bytes(len(buffer))
+                view = memoryview(buffer)
+            got = read_into(view[filled:])
+            if not got:
+                break
+            filled += got
+        unread = False
+        if not bom_checked:
+            if filled < len(jsontext.BOM) and jsontext.BOM.startswith(buffer[:filled]):
+                continue  # a pipe may give the byte order mark a byte at a time
+            bom_checked = True
+            if buffer.startswith(jsontext.BOM):
+                filled -= len(jsontext.BOM)
+                buffer[:filled] = buffer[len(jsontext.BOM) : len(jsontext.BOM) + filled]
+                offset = len(jsontext.BOM)
+        cut = buffer.rfind(b"\n", 0, filled)
+        if cut < 0:
+            continue
+        yield offset, view[: cut + 1]
+        offset += cut + 1
+        rest = filled - cut - 1
+        buffer[:rest] = buffer[cut + 1 : filled]  # the start of the next line
+        filled = rest
+    if filled:
+        yield offset, bytes(view[:filled])
+
+
+def _read_chunks(stream: IO[bytes], size: int, head: bytes) -> Iterator[tuple[int, bytes]]:
+    """``_chunks`` of a stream that can only ``read``: each chunk a new bytes object."""
     read = getattr(stream, "read1", stream.read)
     block = head or read(size)
     while block and len(block) < len(jsontext.BOM) and jsontext.BOM.startswith(block):
@@ -70,7 +115,7 @@ def _chunks(stream: IO[bytes], size: int, head: bytes) -> Iterator[tuple[int, by
 
 def core_stream(
     stream: IO[bytes],
-    settle_chunk: Callable[[bytes, int], ChunkAnswer],
+    settle_chunk: Callable[[bytes | memoryview, int], ChunkAnswer],
     *,
     chunk_bytes: int | None = None,
     head: bytes = b"",
@@ -93,7 +138,8 @@ def core_stream(
                 upto = ends[index - 1]
                 yield CoreLines(lines[written:upto], index - done)
                 written = upto
-            yield json_line_round(position + index, line_number + line, offset + begin, chunk[begin:end])
+            text = bytes(chunk[begin:end])
+            yield json_line_round(position + index, line_number + line, offset + begin, text)
             done = index + 1
         if count > done:
             yield CoreLines(lines[written:], count - done)
