@@ -307,6 +307,8 @@ class BackQueue {
     std::make_heap(order_, order_ + 1287, comes_after());
   }
   bool empty() const noexcept { return size_ == 0; }
+  // The next back in order, left in the queue; only when !empty().
+  int top() const noexcept { return order_[0]; }
   // The next back in order; only when !empty().
   int pop() noexcept {
     std::pop_heap(order_, order_ + size_, comes_after());
@@ -452,10 +454,7 @@ std::size_t keep_undominated(const SubsetKeys& keys, const Candidate& x, Candida
 std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const RulesSpec& rules, Scratch& sc,
                               Arrangement* out) noexcept {
   subset_keys(c, sc.keys);
-  for (int b = 0; b < 1287; ++b) sc.order[b] = static_cast<std::uint16_t>(b);
-  std::sort(sc.order, sc.order + 1287, [&h](std::uint16_t x, std::uint16_t y) {
-    return h.five[x] != h.five[y] ? h.five[x] > h.five[y] : x < y;
-  });
+  BackQueue backs(sc.order, [&h](int x, int y) { return h.five[x] != h.five[y] ? h.five[x] > h.five[y] : x < y; });
   const auto middle_front_desc = [&h](const Split& x, const Split& y) {
     if (h.five[x.middle] != h.five[y.middle]) return h.five[x.middle] > h.five[y.middle];
     return h.three[x.front] > h.three[y.front];
@@ -497,13 +496,12 @@ std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const
   Strength front_kept = 0;    // the strongest front of a kept setting (its middle is at least as strong)
   Strength middle_reach = 0;  // the strongest middle of a kept setting with the strongest front, if any
   bool reached = false;
-  for (int first = 0; first < 1287;) {
-    const Strength back = h.five[sc.order[first]];
+  while (!backs.empty()) {
+    const Strength back = h.five[backs.top()];
     if (kept > 0 && (front_kept >= back || (reached && middle_reach >= back))) break;
-    int last = first;
     std::size_t group = 0;
-    for (; last < 1287 && h.five[sc.order[last]] == back; ++last) {
-      const int b = sc.order[last];
+    while (!backs.empty() && h.five[backs.top()] == back) {
+      const int b = backs.pop();
       if (one_deck && beaten_whole(b)) continue;
       std::size_t n = 0;
       for_each_completion(h, b, rules, [&](int m, int fr) {
@@ -513,7 +511,6 @@ std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const
       });
       for (std::size_t k = 0; k < n; ++k) sc.legal[group++] = Split{local[k].back, local[k].middle, local[k].front};
     }
-    first = last;
     std::sort(sc.legal, sc.legal + group, middle_front_desc);
     const std::size_t before = kept;  // the settings of stronger backs
     bool any = false;
