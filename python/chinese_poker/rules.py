@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import textwrap
 from collections.abc import Mapping
 from functools import cache, wraps
 from types import MappingProxyType
@@ -38,7 +37,6 @@ from chinese_poker.knobs import (
     CHOICE_TEXT,
     CHOICES,
     INT_RANGES,
-    KNOB_GUIDE,
     REMOVED_KNOBS,
     AceBasis,
     Fantasyland,
@@ -65,6 +63,7 @@ from chinese_poker.knobs import (
     knob_error,
     quoted,
     removed_knob_error,
+    with_knob_guide,
 )
 from chinese_poker.presets import DEFAULT_PRESET, PRESET_NAMES, check_preset_name, preset_document
 from chinese_poker.rules_spec import SPEC_CACHE, core_spec
@@ -390,9 +389,7 @@ def _preset(name: str, loading: tuple[str, ...] | None = None) -> Rules:
 
 
 # The per-knob guide lives with the knobs' vocabulary (knobs.KNOB_GUIDE); help(Rules) shows it in place.
-# Cleaned first: Python 3.13 strips a docstring's indentation when compiling, older versions keep it.
-_summary, _, _body = (Rules.__doc__ or "").partition("\n")
-Rules.__doc__ = f"{_summary.strip()}\n{textwrap.dedent(_body)}".strip().replace("{knob_guide}", KNOB_GUIDE)
+Rules.__doc__ = with_knob_guide(Rules.__doc__ or "")
 
 
 def __dir__() -> list[str]:
