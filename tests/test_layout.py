@@ -154,8 +154,17 @@ def test_importing_the_package_or_scoring_json_lines_needs_no_numpy(tmp_path: Pa
 # the presets being read as JSON; OpenSSL through hashlib, the core having SHA-256; difflib, needed only by
 # an error's suggestion; pathlib, shutil and textwrap, for which os.path, a formatter of our own and a
 # greedy wrap stand in).
-STARTUP_FREE = ("dataclasses", "inspect", "tomllib", "hashlib", "_hashlib", "difflib", "pathlib", "shutil")
-STARTUP_FREE += ("textwrap",)
+STARTUP_FREE = (
+    "dataclasses",
+    "inspect",
+    "tomllib",
+    "hashlib",
+    "_hashlib",
+    "difflib",
+    "pathlib",
+    "shutil",
+    "textwrap",
+)
 
 
 @pytest.mark.parametrize("output", ["full", "net"])
