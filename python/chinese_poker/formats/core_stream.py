@@ -22,8 +22,9 @@ from chinese_poker.formats.records import RawRound, json_line_round
 
 __all__ = ["CHUNK_BYTES", "ChunkAnswer", "CoreLines", "core_stream"]
 
-#: How much of the stream is read at a time (then cut after its last line feed).
-CHUNK_BYTES = 4 * 1024 * 1024
+#: How much of the stream is read at a time (then cut after its last line feed): a megabyte stays in the
+#: caches, where 4 MB took a twentieth more CPU time for the net output.
+CHUNK_BYTES = 1024 * 1024
 
 #: What the core answers for a chunk: its output, where each round's output ends (native unsigned 64-bit
 #: integers), the rounds it left as (round index, 0-based line in the chunk, first byte, end byte), and the
