@@ -34,8 +34,10 @@ def record(*, kw_only: bool = False, uncompared: tuple[str, ...] = ()) -> Callab
     """The class decorator: ``@record()`` or ``@record(kw_only=True, uncompared=("name",))``."""
 
     def build(cls: _Class) -> _Class:
-        # The class's own annotations, as strings (inspect.get_annotations would cost its import).
-        annotations: dict[str, object] = cls.__dict__.get("__annotations__", {})  # noqa: RUF063
+        # The class's own annotations (strings, the modules using records importing annotations from
+        # __future__), read as the language guarantees since Python 3.10: the class's __dict__ holds them
+        # no longer from 3.14, and inspect.get_annotations would cost its import.
+        annotations: dict[str, object] = dict(cls.__annotations__)
         names = tuple(annotations)
         defaults = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
         compared = tuple(name for name in names if name not in uncompared)
