@@ -7,8 +7,8 @@ output. A round the core does not take (any bad round among them) is handed back
 ``RawRound`` the general reader gives for its line, and the caller settles it by its general path, which
 gives its answer or names its error.
 
-A stream is read with ``read1`` where it has one: a pipe then gives its lines as they come, so a writer
-that waits for each round's answer before sending the next one gets it.
+A stream is read with ``readinto1`` (or ``read1``) where it has one: a pipe then gives its lines as they
+come, so a writer that waits for each round's answer before sending the next one gets it.
 """
 
 from __future__ import annotations
