@@ -94,11 +94,11 @@ class ChunkWriter {
   // `chunk`: bytes, or any one-dimensional buffer of bytes (the reader's reused bytearray, through a
   // memoryview), held for the call.
   ChunkAnswer write(const py::buffer& chunk, std::int64_t first_position) {
-    const py::buffer_info held = chunk.request();
-    if (held.ndim != 1 || held.itemsize != 1 || (held.size > 1 && held.strides[0] != 1)) {
+    const py::buffer_info bytes = chunk.request();
+    if (bytes.ndim != 1 || bytes.itemsize != 1 || (bytes.size > 1 && bytes.strides[0] != 1)) {
       throw py::type_error("chunk must be bytes or a contiguous buffer of bytes");
     }
-    const std::string_view text(static_cast<const char*>(held.ptr), static_cast<std::size_t>(held.size));
+    const std::string_view text(static_cast<const char*>(bytes.ptr), static_cast<std::size_t>(bytes.size));
     py::gil_scoped_release release;
     const std::lock_guard<std::mutex> lock(mutex_);
     scan_round_lines(text, first_position, max_players_, read_rules_, ascii_ids_, &scan_);
