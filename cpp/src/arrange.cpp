@@ -326,6 +326,14 @@ class BackQueue {
   std::ptrdiff_t size_ = 1287;
 };
 
+// The order both searches take a hand's backs in: strongest first, those of equal strength by index.
+struct StrongestBackFirst {
+  const HandSubsets* h;
+  bool operator()(int x, int y) const noexcept {
+    return h->five[x] != h->five[y] ? h->five[x] > h->five[y] : x < y;
+  }
+};
+
 void fill(const std::uint8_t* c, const HandSubsets& h, int b, int m, int fr, Arrangement* out) noexcept {
   const SubsetTables& s = subsets();
   gather(c, s.three[fr], out->cards);
@@ -454,7 +462,7 @@ std::size_t keep_undominated(const SubsetKeys& keys, const Candidate& x, Candida
 std::size_t undominated_legal(const std::uint8_t* c, const HandSubsets& h, const RulesSpec& rules, Scratch& sc,
                               Arrangement* out) noexcept {
   subset_keys(c, sc.keys);
-  BackQueue backs(sc.order, [&h](int x, int y) { return h.five[x] != h.five[y] ? h.five[x] > h.five[y] : x < y; });
+  BackQueue backs(sc.order, StrongestBackFirst{&h});
   const auto middle_front_desc = [&h](const Split& x, const Split& y) {
     if (h.five[x.middle] != h.five[y.middle]) return h.five[x.middle] > h.five[y.middle];
     return h.three[x.front] > h.three[y.front];
@@ -642,7 +650,7 @@ void strongest_valid(const std::uint8_t* cards13, const RulesSpec& rules, Arrang
   if (rules.jokers != 0) add_joker_subsets(cards13, rules.wheel, h);
   // Backs strongest first: the first back with a legal completion is the strongest back; only backs of the
   // same strength (other suits) can still matter after it.
-  BackQueue queue(sc.order, [&](int x, int y) { return h.five[x] != h.five[y] ? h.five[x] > h.five[y] : x < y; });
+  BackQueue queue(sc.order, StrongestBackFirst{&h});
   int best_b = -1, best_m = -1, best_f = -1;
   while (!queue.empty()) {
     const int b = queue.pop();
