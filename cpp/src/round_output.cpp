@@ -408,30 +408,21 @@ void write_pair(Emitter<Indented>& e, const OutputRules& rules, const RoundResul
   e.item();
   e.boolean(surrendered[pair.j]);
   e.close(']');
-  e.key(CP_KEY("natural_units"));
-  e.integer(pair.natural_units);
-  e.key(CP_KEY("surrender_units"));
-  e.integer(pair.surrender_units);
-  e.key(CP_KEY("row_units"));
-  e.integer(pair.row_units);
-  e.key(CP_KEY("royalty_units"));
-  e.integer(pair.royalty_units);
-  e.key(CP_KEY("overall_units"));
-  e.integer(pair.overall_units);
-  e.key(CP_KEY("scoop"));
-  e.integer(pair.scoop);
-  e.key(CP_KEY("scoop_bonus_units"));
-  e.integer(pair.scoop_bonus_units);
-  e.key(CP_KEY("multiplier"));
-  e.integer(pair.multiplier);
-  e.key(CP_KEY("subtotal"));
-  e.integer(pair.subtotal);
-  e.key(CP_KEY("stake"));
-  e.integer(pair.stake);
-  e.key(CP_KEY("home_run"));
-  e.integer(pair.home_run);
-  e.key(CP_KEY("units"));
-  e.integer(pair.units);
+  const struct {
+    std::string_view key;
+    std::int64_t value;
+  } amounts[] = {
+      {CP_KEY("natural_units"), pair.natural_units},         {CP_KEY("surrender_units"), pair.surrender_units},
+      {CP_KEY("row_units"), pair.row_units},                 {CP_KEY("royalty_units"), pair.royalty_units},
+      {CP_KEY("overall_units"), pair.overall_units},         {CP_KEY("scoop"), pair.scoop},
+      {CP_KEY("scoop_bonus_units"), pair.scoop_bonus_units}, {CP_KEY("multiplier"), pair.multiplier},
+      {CP_KEY("subtotal"), pair.subtotal},                   {CP_KEY("stake"), pair.stake},
+      {CP_KEY("home_run"), pair.home_run},                   {CP_KEY("units"), pair.units},
+  };
+  for (const auto& amount : amounts) {
+    e.fused_key(amount.key);
+    e.integer(amount.value);
+  }
   if (extended) {
     e.key(CP_KEY("false_declaration_units"));
     e.integer(pair.false_declaration_units);
