@@ -301,3 +301,38 @@ def test_chunks_read_into_one_buffer_are_the_streams_lines(data: bytes) -> None:
                 assert b"".join(chunk for _, chunk in reference) == stripped
                 assert all(chunk.endswith(b"\n") for _, chunk in chunks[:-1])
                 assert all(data[at : at + len(chunk)] == chunk for at, chunk in chunks)
+
+
+def test_chunk_writers_take_any_contiguous_byte_buffer_and_name_the_others() -> None:
+    # The reader hands a chunk over as a memoryview of its bytearray: the same answer as bytes; a buffer
+    # that is not one run of bytes (strided, or of wider items) is a TypeError saying what is wanted.
+    from array import array  # noqa: PLC0415
+
+    import chinese_poker._core as _core  # noqa: PLC0415
+    from chinese_poker.formats.full_stream import output_rules  # noqa: PLC0415
+    from chinese_poker.rules import core_spec  # noqa: PLC0415
+
+    rules = Rules.preset()
+    line = random_round(random.Random(5), rules, "r1")
+    del line["tags"], line["rules"]  # the writers' fallback rules settle it
+    text = (dumps(line) + "\n").encode()
+    writers = [
+        _core.NetChunkWriter(lambda values: [None for _ in values], core_spec(rules)),
+        _core.FullChunkWriter(
+            lambda values: [None for _ in values],
+            output_rules(rules, ascii_only=False, indented=False),
+            "0",
+        ),
+    ]
+    for writer in writers:
+        answer = writer.write(text, 1)
+        assert answer[0].startswith(b'{"id":"r1"')
+        assert answer[2] == []
+        assert answer[3] == 1
+        assert writer.write(memoryview(bytearray(text)), 1) == answer
+        assert writer.write(bytearray(text), 1) == answer
+        for bad in (memoryview(text * 2)[::2], array("i", [1, 2, 3])):
+            with pytest.raises(TypeError, match="contiguous buffer of bytes"):
+                writer.write(bad, 1)
+        with pytest.raises(TypeError):
+            writer.write("text", 1)  # type: ignore[arg-type]
